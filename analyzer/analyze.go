@@ -1,0 +1,263 @@
+package analyzer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Block-shape sources, most specific first.
+const (
+	FromConfig     = "config"     // --block or the config file
+	FromLaunch     = "launch"     // a kernel<<<grid, block>>> in the analyzed files
+	FromAnnotation = "annotation" // a // cudalint:block comment above the kernel
+	FromDefault    = "default"    // DefaultBlock
+)
+
+// DefaultBlock is the block shape assumed for a kernel with no launch,
+// annotation or configuration: 256 threads, laid out along the dimensions
+// the kernel uses.
+func DefaultBlock(usesY, usesZ bool) Dim3 {
+	switch {
+	case usesZ:
+		return Dim3{8, 8, 4}
+	case usesY:
+		return Dim3{16, 16, 1}
+	}
+	return Dim3{256, 1, 1}
+}
+
+// LaunchConfig is one way a kernel runs: a block shape and what is known
+// of the grid and the arguments.
+type LaunchConfig struct {
+	Block       Dim3
+	BlockSource string
+	// At is where the block shape comes from: the launch or the annotation.
+	At        parser.Pos
+	Grid      Dim3
+	GridKnown bool
+	// Params are integer parameters with known values; Bases the byte
+	// offsets at which pointer parameters point into their allocations.
+	Params map[string]int64
+	Bases  map[string]int64
+}
+
+// Describe says where the block shape came from, for messages.
+func (c *LaunchConfig) Describe() string {
+	switch c.BlockSource {
+	case FromLaunch:
+		return fmt.Sprintf("block %s from launch at %s:%d", c.Block, baseName(c.At.File), c.At.Line)
+	case FromAnnotation:
+		return fmt.Sprintf("block %s from annotation at %s:%d", c.Block, baseName(c.At.File), c.At.Line)
+	case FromConfig:
+		return fmt.Sprintf("block %s from configuration", c.Block)
+	}
+	return fmt.Sprintf("block %s by default (no launch found)", c.Block)
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// Options are the user's answers to what the source does not say.
+type Options struct {
+	// Blocks maps kernel names to block shapes; they override launches.
+	Blocks map[string]Dim3
+	// Params maps "kernel.param" or "param" to a value.
+	Params map[string]int64
+}
+
+// Kernel is one analyzed kernel.
+type Kernel struct {
+	Func     *parser.Func
+	File     string
+	Accesses []*Access
+	Configs  []*LaunchConfig
+	Notes    []parser.Note
+	params   map[string]bool
+}
+
+// Result is the analysis of a set of files.
+type Result struct {
+	Program     *Program
+	Kernels     []*Kernel
+	Predictions []*Prediction
+}
+
+// Analyze interprets every kernel of files and predicts each global access
+// under each launch configuration that reaches it.
+func Analyze(files []*parser.File, opts Options) *Result {
+	prog := NewProgram(files)
+	r := &Result{Program: prog}
+	for _, f := range files {
+		for _, fn := range f.Funcs {
+			if !fn.Global || fn.Body == nil {
+				continue
+			}
+			k := analyzeKernel(prog, f, fn, opts)
+			r.Kernels = append(r.Kernels, k)
+			for _, a := range k.Accesses {
+				if a.Space != Global {
+					continue
+				}
+				for _, cfg := range k.Configs {
+					r.Predictions = append(r.Predictions, Predict(a, cfg, k.params))
+				}
+			}
+		}
+	}
+	sort.SliceStable(r.Predictions, func(i, j int) bool {
+		a, b := r.Predictions[i].Access, r.Predictions[j].Access
+		if a.Pos != b.Pos {
+			return posLess(a.Pos, b.Pos)
+		}
+		return a.Op < b.Op
+	})
+	return r
+}
+
+func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options) *Kernel {
+	in := newInterp(prog, false)
+	in.kernel = fn
+	for _, tp := range fn.Template {
+		if !tp.IsType {
+			in.params[tp.Name] = true
+			in.vars[tp.Name] = intValue(symbolic.Sym(tp.Name, symbolic.Uniform))
+		}
+	}
+	for _, p := range fn.Params {
+		if p.Name != "" {
+			in.vars[p.Name] = in.paramValue(p.Name, prog.types.Resolve(p.Type))
+		}
+	}
+	in.block(fn.Body)
+	k := &Kernel{Func: fn, File: f.Path, Accesses: in.accesses, Notes: in.notes, params: in.params}
+	usesY, usesZ := usesDims(in.accesses)
+	k.Configs = configs(prog, f, fn, opts, usesY, usesZ)
+	return k
+}
+
+// usesDims reports whether the kernel's accesses depend on threadIdx.y and .z.
+func usesDims(accesses []*Access) (y, z bool) {
+	for _, a := range accesses {
+		y = y || symbolic.Mentions(a.Addr, "threadIdx.y")
+		z = z || symbolic.Mentions(a.Addr, "threadIdx.z")
+	}
+	return y, z
+}
+
+// configs lists the launch configurations of a kernel: one per distinct
+// launch; else the annotation; else the default.
+func configs(prog *Program, f *parser.File, fn *parser.Func, opts Options, usesY, usesZ bool) []*LaunchConfig {
+	var out []*LaunchConfig
+	seen := map[string]bool{}
+	for _, l := range prog.Launches {
+		if l.Kernel != fn.Name {
+			continue
+		}
+		cfg := fromLaunch(l, fn)
+		if cfg == nil {
+			continue
+		}
+		key := fmt.Sprint(cfg.Block, cfg.Grid, cfg.GridKnown, sortedPairs(cfg.Params), sortedPairs(cfg.Bases))
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, cfg)
+		}
+	}
+	if len(out) == 0 {
+		cfg := &LaunchConfig{Block: DefaultBlock(usesY, usesZ), BlockSource: FromDefault, Params: map[string]int64{}, Bases: map[string]int64{}}
+		if d, at, ok := annotation(f, fn); ok {
+			cfg.Block, cfg.BlockSource, cfg.At = d, FromAnnotation, at
+		}
+		out = append(out, cfg)
+	}
+	if d, ok := opts.Blocks[fn.Name]; ok {
+		for _, c := range out {
+			c.Block, c.BlockSource = d, FromConfig
+		}
+	}
+	for _, c := range out {
+		for _, p := range fn.Params {
+			if v, ok := opts.Params[fn.Name+"."+p.Name]; ok {
+				c.Params[p.Name] = v
+			} else if v, ok := opts.Params[p.Name]; ok {
+				if _, known := c.Params[p.Name]; !known {
+					c.Params[p.Name] = v
+				}
+			}
+		}
+	}
+	return out
+}
+
+func sortedPairs(m map[string]int64) string {
+	var b strings.Builder
+	for _, k := range sortedKeys(m) {
+		fmt.Fprintf(&b, "%s=%d,", k, m[k])
+	}
+	return b.String()
+}
+
+// fromLaunch reads a launch site; nil when its block shape is not constant.
+func fromLaunch(l *LaunchSite, fn *parser.Func) *LaunchConfig {
+	cfg := &LaunchConfig{BlockSource: FromLaunch, At: l.Pos, Params: map[string]int64{}, Bases: map[string]int64{}}
+	for d := 0; d < 3; d++ {
+		v, ok := symbolic.IsConst(l.Block[d])
+		if !ok || v <= 0 {
+			return nil
+		}
+		cfg.Block[d] = v
+	}
+	if cfg.Block.Threads() > 1024 {
+		return nil
+	}
+	cfg.GridKnown = true
+	for d := 0; d < 3; d++ {
+		v, ok := symbolic.IsConst(l.Grid[d])
+		if !ok || v <= 0 {
+			cfg.GridKnown = false
+			break
+		}
+		cfg.Grid[d] = v
+	}
+	for i, p := range fn.Params {
+		if i >= len(l.Args) || p.Name == "" {
+			break
+		}
+		switch a := l.Args[i]; a.kind {
+		case vInt:
+			if v, ok := symbolic.IsConst(a.x); ok {
+				cfg.Params[p.Name] = v
+			}
+		case vPtr:
+			if v, ok := symbolic.IsConst(a.ptr.offset); ok {
+				cfg.Bases[p.Name] = v
+			}
+		}
+	}
+	return cfg
+}
+
+// annotation finds a "cudalint:block WxH" comment on the lines just above
+// the kernel's name (or on its line).
+func annotation(f *parser.File, fn *parser.Func) (Dim3, parser.Pos, bool) {
+	for _, d := range f.Directives {
+		if d.Pos.File != fn.P.File || d.Pos.Line > fn.P.Line || d.Pos.Line < fn.P.Line-3 {
+			continue
+		}
+		fields := strings.Fields(strings.ReplaceAll(d.Text, "=", " "))
+		if len(fields) >= 2 && fields[0] == "block" {
+			if dim, err := ParseDim3(fields[1]); err == nil {
+				return dim, d.Pos, true
+			}
+		}
+	}
+	return Dim3{}, parser.Pos{}, false
+}

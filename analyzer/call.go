@@ -1,0 +1,219 @@
+package analyzer
+
+import (
+	"strings"
+
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Intrinsics that read memory through their pointer argument.
+var loadIntrinsics = map[string]bool{
+	"__ldg": true, "__ldcg": true, "__ldca": true, "__ldcs": true, "__ldlu": true, "__ldcv": true,
+}
+
+// Intrinsics that store their second argument through their first.
+var storeIntrinsics = map[string]bool{"__stcg": true, "__stcs": true, "__stwb": true, "__stwt": true}
+
+// Integer intrinsics with an exact model.
+var intIntrinsics = map[string]symbolic.OpKind{
+	"min": symbolic.OpMin, "max": symbolic.OpMax, "umin": symbolic.OpMin, "umax": symbolic.OpMax,
+	"imin": symbolic.OpMin, "imax": symbolic.OpMax, "llmin": symbolic.OpMin, "llmax": symbolic.OpMax,
+}
+
+func calleeName(e parser.Expr) string {
+	switch f := e.(type) {
+	case *parser.Ident:
+		name := f.Name
+		if i := strings.LastIndex(name, "::"); i >= 0 {
+			name = name[i+2:]
+		}
+		return name
+	case *parser.Member:
+		return f.Name
+	}
+	return ""
+}
+
+func (in *interp) call(e *parser.Call) value {
+	name := calleeName(e.Fun)
+	switch {
+	case name == "dim3":
+		vals := make([]value, len(e.Args))
+		for i, a := range e.Args {
+			vals[i] = in.eval(a)
+		}
+		return dim3Value(vals)
+	case loadIntrinsics[name] && len(e.Args) == 1:
+		p := in.eval(e.Args[0])
+		if p.kind != vPtr {
+			return in.dataValue(name)
+		}
+		m := p.ptr.at(p.ptr.offset, p.ptr.elem)
+		in.access(m, Load, e)
+		return in.loaded(m, e)
+	case storeIntrinsics[name] && len(e.Args) == 2:
+		p := in.eval(e.Args[0])
+		in.eval(e.Args[1])
+		if p.kind == vPtr {
+			in.access(p.ptr.at(p.ptr.offset, p.ptr.elem), Store, e)
+		}
+		return intValue(symbolic.Const(0))
+	case name == "__mul24" || name == "__umul24":
+		if len(e.Args) == 2 {
+			return in.arith("*", in.eval(e.Args[0]), in.eval(e.Args[1]))
+		}
+	}
+	if k, ok := intIntrinsics[name]; ok && len(e.Args) == 2 {
+		a, b := in.eval(e.Args[0]), in.eval(e.Args[1])
+		if a.kind == vInt && b.kind == vInt && !isFloat(a.typ) && !isFloat(b.typ) {
+			return intValue(symbolic.Binary(k, a.x, b.x))
+		}
+		return in.dataValue(name)
+	}
+	args := make([]value, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = in.eval(a)
+	}
+	if f := in.prog.device(name, len(args)); f != nil && !in.host {
+		return in.inline(f, args, e)
+	}
+	if t, ok := builtinScalars[name]; ok && len(args) == 1 { // functional cast: int(x), float(x)
+		return in.convert(args[0], t)
+	}
+	return in.dataValue("result of " + name + "()")
+}
+
+// inline interprets a __device__ function in the caller's context: its
+// accesses are the caller's, under the caller's guards and loops.
+func (in *interp) inline(f *parser.Func, args []value, site *parser.Call) value {
+	for _, c := range in.calls {
+		if c == f.Name {
+			return in.dataValue("recursive call")
+		}
+	}
+	if len(in.calls) >= maxCallDepth {
+		in.note(site.Start(), "calls nested more than %d deep; %s not followed", maxCallDepth, f.Name)
+		return in.dataValue("deep call")
+	}
+	savedVars, savedRets, nguards := in.vars, in.rets, len(in.guards)
+	in.vars = cloneVars(in.prog.globals)
+	in.rets = nil
+	for i, p := range f.Params {
+		if i < len(args) && p.Name != "" {
+			in.vars[p.Name] = in.convert(args[i], in.prog.types.Resolve(p.Type))
+		}
+	}
+	in.calls = append(in.calls, f.Name)
+	in.block(f.Body)
+	in.calls = in.calls[:len(in.calls)-1]
+	result := in.returnValue(nguards)
+	in.vars, in.rets, in.guards = savedVars, savedRets, in.guards[:nguards]
+	if f.Result != nil {
+		result = in.convert(result, in.prog.types.Resolve(f.Result))
+	}
+	return result
+}
+
+// returnValue joins the values a function returned: a return under extra
+// guards g wins where g holds, the later ones elsewhere.
+func (in *interp) returnValue(base int) value {
+	if len(in.rets) == 0 {
+		return in.dataValue("no return value")
+	}
+	v := in.rets[len(in.rets)-1].v
+	for i := len(in.rets) - 2; i >= 0; i-- {
+		r := in.rets[i]
+		c := symbolic.Const(1)
+		for _, g := range r.guards[min(base, len(r.guards)):] {
+			c = symbolic.Binary(symbolic.OpLAnd, c, g)
+		}
+		v = mergeValue(c, r.v, v)
+	}
+	return v
+}
+
+// walkExpr calls f for e and every expression inside it.
+func walkExpr(e parser.Expr, f func(parser.Expr)) {
+	if e == nil {
+		return
+	}
+	f(e)
+	switch e := e.(type) {
+	case *parser.Unary:
+		walkExpr(e.X, f)
+	case *parser.Postfix:
+		walkExpr(e.X, f)
+	case *parser.Binary:
+		walkExpr(e.X, f)
+		walkExpr(e.Y, f)
+	case *parser.Ternary:
+		walkExpr(e.Cond, f)
+		walkExpr(e.Then, f)
+		walkExpr(e.Else, f)
+	case *parser.Call:
+		walkExpr(e.Fun, f)
+		for _, a := range e.Args {
+			walkExpr(a, f)
+		}
+	case *parser.Launch:
+		for _, a := range append(append([]parser.Expr{}, e.Config...), e.Args...) {
+			walkExpr(a, f)
+		}
+	case *parser.Index:
+		walkExpr(e.X, f)
+		walkExpr(e.Index, f)
+	case *parser.Member:
+		walkExpr(e.X, f)
+	case *parser.Cast:
+		walkExpr(e.X, f)
+	case *parser.SizeofExpr:
+		walkExpr(e.X, f)
+	case *parser.InitList:
+		for _, a := range e.Elems {
+			walkExpr(a, f)
+		}
+	}
+}
+
+// walkStmt calls f for every expression in s.
+func walkStmt(s parser.Stmt, f func(parser.Expr)) {
+	switch s := s.(type) {
+	case *parser.Block:
+		for _, x := range s.Stmts {
+			walkStmt(x, f)
+		}
+	case *parser.DeclStmt:
+		for _, d := range s.Decl.Declarators {
+			walkExpr(d.Init, f)
+			for _, a := range d.Ctor {
+				walkExpr(a, f)
+			}
+		}
+	case *parser.ExprStmt:
+		walkExpr(s.X, f)
+	case *parser.If:
+		walkExpr(s.Cond, f)
+		walkStmt(s.Then, f)
+		if s.Else != nil {
+			walkStmt(s.Else, f)
+		}
+	case *parser.For:
+		if s.Init != nil {
+			walkStmt(s.Init, f)
+		}
+		walkExpr(s.Cond, f)
+		walkExpr(s.Post, f)
+		walkStmt(s.Body, f)
+	case *parser.While:
+		walkExpr(s.Cond, f)
+		walkStmt(s.Body, f)
+	case *parser.Switch:
+		walkExpr(s.Tag, f)
+		walkStmt(s.Body, f)
+	case *parser.Return:
+		walkExpr(s.X, f)
+	case *parser.Case:
+		walkExpr(s.Value, f)
+	}
+}

@@ -1,0 +1,532 @@
+package analyzer
+
+import (
+	"strings"
+
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// lvalue is a place a value can be stored: a variable (with a field path
+// for dim3 and struct variables) or memory.
+type lvalue struct {
+	name  string
+	path  []string
+	mem   *pointer // memory: offset of the place, elem = its type
+	valid bool
+}
+
+func (in *interp) cond(e parser.Expr) symbolic.Expr {
+	if e == nil {
+		return symbolic.Const(1)
+	}
+	v := in.eval(e)
+	switch v.kind {
+	case vInt:
+		return v.x
+	case vPtr:
+		return symbolic.Const(1) // a pointer tested for null: assume it is set
+	}
+	return in.freshSym("condition", symbolic.Data)
+}
+
+// eval computes the value of an expression, recording the accesses it makes.
+func (in *interp) eval(e parser.Expr) value {
+	switch e := e.(type) {
+	case *parser.IntLit:
+		return intValue(symbolic.Const(e.Value))
+	case *parser.FloatLit, *parser.StringLit, *parser.InitList:
+		if l, ok := e.(*parser.InitList); ok {
+			for _, x := range l.Elems {
+				in.eval(x)
+			}
+		}
+		return in.dataValue("literal")
+	case *parser.Ident:
+		return in.ident(e)
+	case *parser.Index, *parser.Member:
+		if m, ok := e.(*parser.Member); ok {
+			if v, ok := in.memberOfValue(m); ok {
+				return v
+			}
+		}
+		return in.rvalue(e)
+	case *parser.Unary:
+		return in.unary(e)
+	case *parser.Postfix:
+		lv := in.lval(e.X)
+		old := in.load(lv, e.X)
+		in.store(lv, in.arith(stepOp(e.Op), old, intValue(symbolic.Const(1))), e.X)
+		return old
+	case *parser.Binary:
+		return in.binary(e)
+	case *parser.Ternary:
+		c := in.cond(e.Cond)
+		nguards := len(in.guards)
+		in.guards = append(in.guards, c)
+		a := in.eval(e.Then)
+		in.guards[nguards] = symbolic.Not(c)
+		b := in.eval(e.Else)
+		in.guards = in.guards[:nguards]
+		if k, ok := symbolic.IsConst(c); ok {
+			if k != 0 {
+				return a
+			}
+			return b
+		}
+		return mergeValue(c, a, b)
+	case *parser.Cast:
+		return in.convert(in.eval(e.X), in.prog.types.Resolve(e.Type))
+	case *parser.SizeofType:
+		return intValue(symbolic.Const(in.prog.types.Resolve(e.Type).Size))
+	case *parser.SizeofExpr:
+		return intValue(symbolic.Const(in.typeOf(e.X).Size))
+	case *parser.Call:
+		return in.call(e)
+	case *parser.Launch:
+		return in.launch(e)
+	}
+	return in.dataValue("expression")
+}
+
+func stepOp(op string) string {
+	if op == "--" {
+		return "-"
+	}
+	return "+"
+}
+
+func (in *interp) ident(e *parser.Ident) value {
+	name := e.Name
+	if v, ok := in.vars[name]; ok {
+		return v
+	}
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		if v, ok := in.vars[name[i+2:]]; ok {
+			return v
+		}
+		name = name[i+2:]
+	}
+	switch name {
+	case "threadIdx":
+		return builtinDim3("threadIdx", symbolic.Lane)
+	case "blockIdx", "blockDim", "gridDim":
+		return builtinDim3(name, symbolic.Uniform)
+	case "warpSize":
+		return intValue(symbolic.Const(32))
+	case "true":
+		return intValue(symbolic.Const(1))
+	case "false", "nullptr", "NULL":
+		return intValue(symbolic.Const(0))
+	}
+	// An unknown name: a constant from a header we did not read, a
+	// template value... uniform across the warp, given by the user.
+	in.params[name] = true
+	return intValue(symbolic.Sym(name, symbolic.Uniform))
+}
+
+func builtinDim3(name string, c symbolic.Class) value {
+	v := value{kind: vStruct, typ: builtinScalars["dim3"], fields: map[string]value{}}
+	for _, f := range []string{"x", "y", "z"} {
+		v.fields[f] = intValue(symbolic.Sym(name+"."+f, c))
+	}
+	return v
+}
+
+// memberOfValue evaluates x.f where x is a value (dim3, struct parameter)
+// rather than memory.
+func (in *interp) memberOfValue(m *parser.Member) (value, bool) {
+	if m.Arrow {
+		return value{}, false
+	}
+	base := in.evalNoLoad(m.X)
+	if base.kind != vStruct {
+		if base.kind == vInt && symbolic.ClassOf(base.x) == symbolic.Data {
+			return in.dataValue("member of data"), true
+		}
+		return value{}, false
+	}
+	return in.field(base, m.Name), true
+}
+
+// evalNoLoad evaluates an expression that names a struct value, without
+// recording a load when it is memory (the member access will).
+func (in *interp) evalNoLoad(e parser.Expr) value {
+	switch e := e.(type) {
+	case *parser.Ident:
+		return in.ident(e)
+	case *parser.Member:
+		if v, ok := in.memberOfValue(e); ok {
+			return v
+		}
+	}
+	return value{kind: vPtr} // memory: handled by lval
+}
+
+func (in *interp) field(base value, name string) value {
+	if v, ok := base.fields[name]; ok {
+		return v
+	}
+	if base.param && base.typ != nil {
+		if f, ok := base.typ.Field(name); ok {
+			v := in.paramValue(base.path+"."+name, f.Type)
+			if base.fields == nil {
+				base.fields = map[string]value{}
+			}
+			base.fields[name] = v
+			return v
+		}
+	}
+	return in.dataValue("field " + name)
+}
+
+// paramValue is the value of a kernel parameter (or a field of a struct
+// parameter) called name, of type t.
+func (in *interp) paramValue(name string, t *Type) value {
+	switch {
+	case t != nil && t.Kind == TPointer:
+		return value{kind: vPtr, typ: t, param: true, ptr: &pointer{space: Global, base: name, offset: symbolic.Sym(baseSym(name), symbolic.Uniform), elem: t.Elem}}
+	case t != nil && (t.Kind == TStruct || t.Kind == TVector):
+		return value{kind: vStruct, typ: t, param: true, path: name, fields: map[string]value{}}
+	case t != nil && t.Kind == TFloat:
+		return in.dataValue("float parameter")
+	}
+	in.params[name] = true
+	return value{kind: vInt, typ: t, param: true, x: symbolic.Sym(name, symbolic.Uniform)}
+}
+
+// baseSym names the symbol for the byte offset at which a pointer
+// parameter points into its allocation (0 unless a launch says otherwise).
+func baseSym(param string) string { return "base(" + param + ")" }
+
+func (in *interp) rvalue(e parser.Expr) value {
+	lv := in.lval(e)
+	return in.load(lv, e)
+}
+
+func (in *interp) unary(e *parser.Unary) value {
+	switch e.Op {
+	case "*":
+		return in.rvalue(e)
+	case "&":
+		lv := in.lval(e.X)
+		if lv.mem != nil {
+			return value{kind: vPtr, ptr: lv.mem}
+		}
+		return in.dataValue("address of a variable")
+	case "++", "--":
+		lv := in.lval(e.X)
+		v := in.arith(stepOp(e.Op), in.load(lv, e.X), intValue(symbolic.Const(1)))
+		in.store(lv, v, e.X)
+		return v
+	}
+	v := in.eval(e.X)
+	if v.kind != vInt {
+		if e.Op == "!" {
+			return intValue(symbolic.Const(0))
+		}
+		return in.dataValue("operator on a non-integer")
+	}
+	switch e.Op {
+	case "-":
+		return intValue(symbolic.Neg(v.x))
+	case "+":
+		return v
+	case "!":
+		return intValue(symbolic.Not(v.x))
+	case "~":
+		return intValue(symbolic.Binary(symbolic.OpXor, v.x, symbolic.Const(-1)))
+	}
+	return in.dataValue("operator")
+}
+
+func (in *interp) binary(e *parser.Binary) value {
+	switch {
+	case e.Op == ",":
+		in.eval(e.X)
+		return in.eval(e.Y)
+	case e.Op == "=":
+		v := in.eval(e.Y)
+		lv := in.lval(e.X)
+		in.store(lv, in.convert(v, in.lvalType(lv)), e.X)
+		return v
+	case isAssignOp(e.Op):
+		lv := in.lval(e.X)
+		old := in.load(lv, e.X)
+		v := in.arith(strings.TrimSuffix(e.Op, "="), old, in.eval(e.Y))
+		in.store(lv, in.convert(v, in.lvalType(lv)), e.X)
+		return v
+	case e.Op == "&&" || e.Op == "||":
+		a := in.cond(e.X)
+		// The right side runs only where the left allows it.
+		nguards := len(in.guards)
+		if e.Op == "&&" {
+			in.guards = append(in.guards, a)
+		} else {
+			in.guards = append(in.guards, symbolic.Not(a))
+		}
+		b := in.cond(e.Y)
+		in.guards = in.guards[:nguards]
+		k := symbolic.OpLAnd
+		if e.Op == "||" {
+			k = symbolic.OpLOr
+		}
+		return intValue(symbolic.Binary(k, a, b))
+	}
+	return in.arith(e.Op, in.eval(e.X), in.eval(e.Y))
+}
+
+// arith applies a C binary operator, pointer arithmetic included.
+func (in *interp) arith(op string, a, b value) value {
+	if a.kind == vPtr && b.kind == vInt && (op == "+" || op == "-") {
+		d := symbolic.Mul(b.x, symbolic.Const(elemSize(a.ptr.elem)))
+		if op == "-" {
+			d = symbolic.Neg(d)
+		}
+		return value{kind: vPtr, typ: a.typ, ptr: a.ptr.at(symbolic.Add(a.ptr.offset, d), a.ptr.elem)}
+	}
+	if b.kind == vPtr && a.kind == vInt && op == "+" {
+		return in.arith(op, b, a)
+	}
+	if a.kind == vPtr && b.kind == vPtr && op == "-" && a.ptr.base == b.ptr.base {
+		diff := symbolic.Sub(a.ptr.offset, b.ptr.offset)
+		return intValue(symbolic.Binary(symbolic.OpDiv, diff, symbolic.Const(elemSize(a.ptr.elem))))
+	}
+	if a.kind != vInt || b.kind != vInt {
+		if a.kind == vPtr || b.kind == vPtr {
+			switch op {
+			case "==", "!=", "<", ">", "<=", ">=":
+				return intValue(symbolic.Const(b2i(op != "==")))
+			}
+		}
+		return in.dataValue("arithmetic on a non-integer")
+	}
+	if isFloat(a.typ) || isFloat(b.typ) {
+		return in.dataValue("float arithmetic")
+	}
+	x, y := a.x, b.x
+	var r symbolic.Expr
+	switch op {
+	case "+":
+		r = symbolic.Add(x, y)
+	case "-":
+		r = symbolic.Sub(x, y)
+	case "*":
+		r = symbolic.Mul(x, y)
+	case "/":
+		r = symbolic.Binary(symbolic.OpDiv, x, y)
+	case "%":
+		r = symbolic.Binary(symbolic.OpRem, x, y)
+	case "<<":
+		r = symbolic.Binary(symbolic.OpShl, x, y)
+	case ">>":
+		r = symbolic.Binary(symbolic.OpShr, x, y)
+	case "&":
+		r = symbolic.Binary(symbolic.OpAnd, x, y)
+	case "|":
+		r = symbolic.Binary(symbolic.OpOr, x, y)
+	case "^":
+		r = symbolic.Binary(symbolic.OpXor, x, y)
+	case "<":
+		r = symbolic.Binary(symbolic.OpLt, x, y)
+	case ">":
+		r = symbolic.Binary(symbolic.OpLt, y, x)
+	case "<=":
+		r = symbolic.Binary(symbolic.OpLe, x, y)
+	case ">=":
+		r = symbolic.Binary(symbolic.OpLe, y, x)
+	case "==":
+		r = symbolic.Binary(symbolic.OpEq, x, y)
+	case "!=":
+		r = symbolic.Binary(symbolic.OpNe, x, y)
+	default:
+		return in.dataValue("operator " + op)
+	}
+	return value{kind: vInt, x: r, typ: a.typ}
+}
+
+func isFloat(t *Type) bool { return t != nil && t.Kind == TFloat }
+
+func b2i(c bool) int64 {
+	if c {
+		return 1
+	}
+	return 0
+}
+
+func elemSize(t *Type) int64 {
+	if t == nil || t.Size <= 0 {
+		return 1
+	}
+	return t.Size
+}
+
+// lval finds the place an expression names.
+func (in *interp) lval(e parser.Expr) lvalue {
+	switch e := e.(type) {
+	case *parser.Ident:
+		return lvalue{name: e.Name, valid: true}
+	case *parser.Index:
+		base := in.eval(e.X)
+		idx := in.eval(e.Index)
+		if base.kind == vInt && idx.kind == vPtr { // i[p] is p[i]
+			base, idx = idx, base
+		}
+		if base.kind != vPtr {
+			return lvalue{}
+		}
+		if idx.kind != vInt {
+			idx = in.dataValue("index")
+		}
+		el := base.ptr.elem
+		off := symbolic.Add(base.ptr.offset, symbolic.Mul(idx.x, symbolic.Const(elemSize(el))))
+		return lvalue{mem: base.ptr.at(off, el), valid: true}
+	case *parser.Unary:
+		if e.Op == "*" {
+			p := in.eval(e.X)
+			if p.kind != vPtr {
+				return lvalue{}
+			}
+			return lvalue{mem: p.ptr.at(p.ptr.offset, p.ptr.elem), valid: true}
+		}
+	case *parser.Member:
+		if e.Arrow {
+			p := in.eval(e.X)
+			if p.kind != vPtr {
+				return lvalue{}
+			}
+			return memberOf(p.ptr, e.Name)
+		}
+		if id, ok := e.X.(*parser.Ident); ok {
+			if v, ok := in.vars[id.Name]; ok && v.kind == vStruct {
+				return lvalue{name: id.Name, path: []string{e.Name}, valid: true}
+			}
+		}
+		inner := in.lval(e.X)
+		if inner.mem != nil {
+			return memberOf(inner.mem, e.Name)
+		}
+		if inner.name != "" {
+			return lvalue{name: inner.name, path: append(append([]string{}, inner.path...), e.Name), valid: true}
+		}
+	case *parser.Cast:
+		return in.lval(e.X)
+	}
+	in.eval(e)
+	return lvalue{}
+}
+
+func memberOf(p *pointer, name string) lvalue {
+	if p.elem == nil {
+		return lvalue{}
+	}
+	f, ok := p.elem.Field(name)
+	if !ok {
+		return lvalue{mem: p.at(p.offset, unknownType), valid: true}
+	}
+	return lvalue{mem: p.at(symbolic.Add(p.offset, symbolic.Const(f.Offset)), f.Type), valid: true}
+}
+
+func (in *interp) lvalType(lv lvalue) *Type {
+	if lv.mem != nil {
+		return lv.mem.elem
+	}
+	if v, ok := in.vars[lv.name]; ok && len(lv.path) == 0 {
+		return v.typ
+	}
+	return nil
+}
+
+// load reads a place: a variable's value, or a memory access.
+func (in *interp) load(lv lvalue, e parser.Expr) value {
+	switch {
+	case !lv.valid:
+		return in.dataValue("unknown place")
+	case lv.mem != nil:
+		t := lv.mem.elem
+		if t != nil && t.Kind == TArray { // an array decays to a pointer to its first element
+			return value{kind: vPtr, ptr: &pointer{space: lv.mem.space, base: lv.mem.base, offset: lv.mem.offset, elem: t.Elem, array: true}}
+		}
+		in.access(lv.mem, Load, e)
+		return in.loaded(lv.mem, e)
+	}
+	v, ok := in.vars[lv.name]
+	if !ok {
+		v = in.ident(&parser.Ident{Name: lv.name})
+	}
+	for _, f := range lv.path {
+		if v.kind != vStruct {
+			return in.dataValue("field")
+		}
+		v = in.field(v, f)
+	}
+	return v
+}
+
+// loaded is the value read from memory: unknown data, or for pointers
+// loaded from memory, a pointer whose target we do not know.
+func (in *interp) loaded(p *pointer, e parser.Expr) value {
+	t := p.elem
+	why := "value loaded by " + parser.Format(e) + " at " + e.Start().String()
+	if t != nil && t.Kind == TPointer {
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: "*" + parser.Format(e), offset: in.freshSym(why, symbolic.Data), elem: t.Elem}}
+	}
+	v := in.dataValue(why)
+	v.typ = t
+	return v
+}
+
+func (in *interp) store(lv lvalue, v value, e parser.Expr) {
+	switch {
+	case !lv.valid:
+	case lv.mem != nil:
+		in.access(lv.mem, Store, e)
+	case len(lv.path) == 0:
+		in.vars[lv.name] = v
+	default:
+		cur, ok := in.vars[lv.name]
+		if !ok || cur.kind != vStruct {
+			return
+		}
+		in.vars[lv.name] = setField(cur, lv.path, v)
+	}
+}
+
+func setField(s value, path []string, v value) value {
+	out := s
+	out.fields = make(map[string]value, len(s.fields)+1)
+	for k, x := range s.fields {
+		out.fields[k] = x
+	}
+	if len(path) == 1 {
+		out.fields[path[0]] = v
+	} else if inner, ok := s.fields[path[0]]; ok && inner.kind == vStruct {
+		out.fields[path[0]] = setField(inner, path[1:], v)
+	}
+	return out
+}
+
+// access records a memory access.
+func (in *interp) access(p *pointer, op Op, e parser.Expr) {
+	if !in.record || in.host {
+		return
+	}
+	a := &Access{
+		Kernel: in.kernel, Pos: e.Start(), Expr: parser.Format(e), Op: op, Space: p.space, Base: p.base,
+		Addr: p.offset, Type: p.elem, Guards: append([]symbolic.Expr{}, in.guards...),
+		Loops: append([]*Loop{}, in.loops...), Via: append([]string{}, in.calls...),
+	}
+	if a.Type == nil {
+		a.Type = unknownType
+	}
+	in.accesses = append(in.accesses, a)
+}
+
+func (in *interp) typeOf(e parser.Expr) *Type {
+	if id, ok := e.(*parser.Ident); ok {
+		if v, ok := in.vars[id.Name]; ok && v.typ != nil {
+			return v.typ
+		}
+	}
+	return unknownType
+}

@@ -1,0 +1,544 @@
+package analyzer
+
+import (
+	"fmt"
+
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Limits that keep interpretation bounded on any input.
+const (
+	maxCallDepth    = 8      // inlined __device__ calls
+	maxLoopPasses   = 4      // loops nested deeper get one pass with unknown loop-carried values
+	maxStmtsPerFunc = 200000 // statements interpreted per kernel or host function
+)
+
+// interp runs a function body symbolically. For a kernel it records every
+// memory access with its address; for a host function it records launches.
+type interp struct {
+	prog     *Program
+	host     bool
+	vars     map[string]value
+	guards   []symbolic.Expr
+	loops    []*Loop
+	record   bool
+	passes   int // loop discovery passes in progress
+	calls    []string
+	kernel   *parser.Func
+	accesses []*Access
+	launches []*LaunchSite
+	rets     []ret
+	fresh    int
+	steps    int
+	// params are the symbols that stand for kernel parameters and other
+	// uniform values the user can give (template values, unknown globals).
+	params map[string]bool
+	notes  []parser.Note
+}
+
+type ret struct {
+	guards []symbolic.Expr
+	v      value
+}
+
+func newInterp(prog *Program, host bool) *interp {
+	in := &interp{prog: prog, host: host, vars: map[string]value{}, record: true, params: map[string]bool{}}
+	for k, v := range prog.globals {
+		in.vars[k] = v
+	}
+	return in
+}
+
+func (in *interp) note(p parser.Pos, format string, args ...any) {
+	in.notes = append(in.notes, parser.Note{Pos: p, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (in *interp) freshSym(prefix string, c symbolic.Class) symbolic.Expr {
+	in.fresh++
+	return symbolic.Sym(fmt.Sprintf("%s#%d", prefix, in.fresh), c)
+}
+
+// dataValue is a value we do not model: a load, a float, an unknown call.
+func (in *interp) dataValue(why string) value {
+	return intValue(in.freshSym(why, symbolic.Data))
+}
+
+// ---- statements ----
+
+func (in *interp) block(b *parser.Block) {
+	saved := in.saveScope()
+	nguards := len(in.guards)
+	for _, s := range b.Stmts {
+		in.stmt(s)
+	}
+	in.guards = in.guards[:nguards]
+	in.restoreScope(saved)
+}
+
+// scope saving: the names visible before a block, so that names the block
+// declares disappear at its end while assignments to outer names stay.
+type scopeSave map[string]bool
+
+func (in *interp) saveScope() scopeSave {
+	s := make(scopeSave, len(in.vars))
+	for k := range in.vars {
+		s[k] = true
+	}
+	return s
+}
+
+func (in *interp) restoreScope(s scopeSave) {
+	for k := range in.vars {
+		if !s[k] {
+			delete(in.vars, k)
+		}
+	}
+}
+
+func (in *interp) stmt(s parser.Stmt) {
+	in.steps++
+	if in.steps > maxStmtsPerFunc {
+		if in.steps == maxStmtsPerFunc+1 {
+			in.note(s.Start(), "function too large to model fully; the rest is skipped")
+		}
+		return
+	}
+	switch s := s.(type) {
+	case *parser.Block:
+		in.block(s)
+	case *parser.DeclStmt:
+		in.decl(s.Decl)
+	case *parser.ExprStmt:
+		in.eval(s.X)
+	case *parser.If:
+		in.ifStmt(s)
+	case *parser.For:
+		saved := in.saveScope()
+		if s.Init != nil {
+			in.stmt(s.Init)
+		}
+		in.loop(s.P, s.Cond, s.Post, s.Body, false)
+		in.restoreScope(saved)
+	case *parser.While:
+		in.loop(s.P, s.Cond, nil, s.Body, s.Do)
+	case *parser.Switch:
+		if s.Tag != nil {
+			in.eval(s.Tag)
+		}
+		in.stmt(s.Body)
+	case *parser.Return:
+		v := intValue(symbolic.Const(0))
+		if s.X != nil {
+			v = in.eval(s.X)
+		}
+		in.rets = append(in.rets, ret{guards: append([]symbolic.Expr{}, in.guards...), v: v})
+	}
+}
+
+func (in *interp) decl(d *parser.Decl) {
+	space := Local
+	switch {
+	case d.HasSpec("__shared__"):
+		space = Shared
+	case d.HasSpec("__constant__"):
+		space = Constant
+	case d.HasSpec("__device__") || d.HasSpec("__managed__"):
+		space = Global
+	}
+	for _, dc := range d.Declarators {
+		t := in.prog.types.Resolve(dc.Type)
+		if dc.Type != nil && len(dc.Type.Words) == 1 && dc.Type.Words[0] == "auto" {
+			t = nil
+		}
+		if len(dc.Dims) > 0 {
+			for i := len(dc.Dims) - 1; i >= 0; i-- {
+				t = arrayOf(t, in.prog.types.dim(dc.Dims[i]))
+			}
+			if !in.host || space != Local {
+				in.vars[dc.Name] = value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: dc.Name, offset: symbolicZero, elem: t.Elem, array: true}}
+				continue
+			}
+		}
+		var v value
+		switch {
+		case dc.Init != nil:
+			v = in.convert(in.eval(dc.Init), t)
+		case dc.IsCtr:
+			v = in.construct(t, dc.Ctor)
+		default:
+			v = in.zeroValue(t, dc.Name, space)
+		}
+		in.vars[dc.Name] = v
+	}
+}
+
+// zeroValue is the value of a declaration without initialiser. In host
+// code a pointer declared this way is an allocation of its own (it is
+// about to be given to cudaMalloc); elsewhere the value is unknown.
+func (in *interp) zeroValue(t *Type, name string, space Space) value {
+	switch {
+	case t != nil && t.Name == "dim3":
+		one := symbolic.Const(1)
+		return value{kind: vStruct, typ: t, fields: map[string]value{"x": intValue(one), "y": intValue(one), "z": intValue(one)}}
+	case t != nil && t.Kind == TPointer && in.host:
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: name, offset: symbolicZero, elem: t.Elem}}
+	case space == Shared && t != nil:
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: Shared, base: name, offset: symbolicZero, elem: t, array: true}}
+	}
+	v := in.dataValue("uninitialised " + name)
+	v.typ = t
+	return v
+}
+
+func (in *interp) construct(t *Type, args []parser.Expr) value {
+	vals := make([]value, len(args))
+	for i, a := range args {
+		vals[i] = in.eval(a)
+	}
+	if t != nil && t.Name == "dim3" {
+		return dim3Value(vals)
+	}
+	if len(vals) == 1 {
+		return in.convert(vals[0], t)
+	}
+	return in.dataValue("constructed")
+}
+
+func dim3Value(vals []value) value {
+	v := value{kind: vStruct, typ: builtinScalars["dim3"], fields: map[string]value{}}
+	for i, f := range []string{"x", "y", "z"} {
+		if i < len(vals) && vals[i].kind == vInt {
+			v.fields[f] = vals[i]
+		} else if i < len(vals) && vals[i].kind == vStruct && i == 0 {
+			return vals[0] // dim3(other dim3)
+		} else {
+			v.fields[f] = intValue(symbolic.Const(1))
+		}
+	}
+	return v
+}
+
+// convert applies an assignment or initialisation to a variable of type t.
+func (in *interp) convert(v value, t *Type) value {
+	if t == nil {
+		return v
+	}
+	switch t.Kind {
+	case TFloat:
+		if v.kind == vInt && symbolic.ClassOf(v.x) != symbolic.Data {
+			w := in.dataValue("float")
+			w.typ = t
+			return w
+		}
+	case TPointer:
+		if v.kind == vPtr {
+			p := *v.ptr
+			p.elem = t.Elem
+			p.array = false
+			return value{kind: vPtr, typ: t, ptr: &p}
+		}
+	case TInt:
+		if t.Size == 1 && v.kind == vInt {
+			return v // bool and char conversions keep the value; C code relies on small ranges
+		}
+	}
+	v.typ = t
+	return v
+}
+
+func (in *interp) ifStmt(s *parser.If) {
+	c := in.cond(s.Cond)
+	if k, ok := symbolic.IsConst(c); ok { // if constexpr-like: only one branch exists
+		if k != 0 {
+			in.stmt(s.Then)
+		} else if s.Else != nil {
+			in.stmt(s.Else)
+		}
+		return
+	}
+	before := in.vars
+	nrets := len(in.rets)
+	in.vars = cloneVars(before)
+	in.guards = append(in.guards, c)
+	in.stmt(s.Then)
+	in.guards = in.guards[:len(in.guards)-1]
+	thenVars := in.vars
+	thenExits := exits(s.Then)
+
+	in.vars = cloneVars(before)
+	elseExits := false
+	if s.Else != nil {
+		in.guards = append(in.guards, symbolic.Not(c))
+		in.stmt(s.Else)
+		in.guards = in.guards[:len(in.guards)-1]
+		elseExits = exits(s.Else)
+	}
+	elseVars := in.vars
+	_ = nrets
+	switch {
+	case thenExits && !elseExits:
+		// if (c) return; ...: the rest of the block runs only where !c.
+		in.vars = elseVars
+		in.guards = append(in.guards, symbolic.Not(c))
+	case elseExits && !thenExits:
+		in.vars = thenVars
+		in.guards = append(in.guards, c)
+	default:
+		in.vars = mergeVars(before, c, thenVars, elseVars)
+	}
+}
+
+// exits reports whether a statement always leaves the enclosing block
+// (return, continue or break as its last word).
+func exits(s parser.Stmt) bool {
+	switch s := s.(type) {
+	case *parser.Return:
+		return true
+	case *parser.Jump:
+		return s.Kind == "continue" || s.Kind == "break"
+	case *parser.Block:
+		return len(s.Stmts) > 0 && exits(s.Stmts[len(s.Stmts)-1])
+	case *parser.If:
+		return s.Else != nil && exits(s.Then) && exits(s.Else)
+	}
+	return false
+}
+
+func cloneVars(m map[string]value) map[string]value {
+	c := make(map[string]value, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// mergeVars joins the two branches of an if: a variable that differs
+// becomes c ? then : else.
+func mergeVars(before map[string]value, c symbolic.Expr, a, b map[string]value) map[string]value {
+	out := make(map[string]value, len(before))
+	for k := range before {
+		va, okA := a[k]
+		vb, okB := b[k]
+		switch {
+		case !okA || !okB:
+			continue
+		case sameValue(va, vb):
+			out[k] = va
+		default:
+			out[k] = mergeValue(c, va, vb)
+		}
+	}
+	return out
+}
+
+func mergeValue(c symbolic.Expr, a, b value) value {
+	switch {
+	case a.kind == vInt && b.kind == vInt:
+		return value{kind: vInt, x: symbolic.Cond(c, a.x, b.x), typ: a.typ}
+	case a.kind == vPtr && b.kind == vPtr && a.ptr.base == b.ptr.base && a.ptr.space == b.ptr.space:
+		return value{kind: vPtr, typ: a.typ, ptr: a.ptr.at(symbolic.Cond(c, a.ptr.offset, b.ptr.offset), a.ptr.elem)}
+	case a.kind == vStruct && b.kind == vStruct:
+		out := value{kind: vStruct, typ: a.typ, path: a.path, param: a.param, fields: map[string]value{}}
+		for k, va := range a.fields {
+			if vb, ok := b.fields[k]; ok {
+				out.fields[k] = mergeValue(c, va, vb)
+			}
+		}
+		return out
+	}
+	return intValue(symbolic.Sym("merged", symbolic.Data))
+}
+
+// loop interprets a loop. A first pass, recording nothing, runs the body
+// with each variable it assigns set to a placeholder; a variable whose
+// value after the body is placeholder + d, d invariant, is an induction
+// variable: in the second pass it is entry + d*iter, with iter the loop's
+// iteration symbol. Other assigned variables are unknown in the loop.
+func (in *interp) loop(pos parser.Pos, cond, post parser.Expr, body parser.Stmt, do bool) {
+	assigned := assignedNames(body, post)
+	var names []string
+	for name := range assigned {
+		if _, ok := in.vars[name]; ok {
+			names = append(names, name)
+		}
+	}
+	sortStrings(names)
+	iterName := fmt.Sprintf("iter@%d:%d", pos.Line, pos.Col)
+	iter := symbolic.Sym(iterName, symbolic.Uniform)
+	entry := cloneVars(in.vars)
+
+	steps := map[string]value{}
+	if in.passes < maxLoopPasses && len(names) > 0 {
+		steps = in.discoverInductions(names, body, post)
+	}
+	for _, name := range names {
+		ev := entry[name]
+		if st, ok := steps[name]; ok {
+			in.vars[name] = advance(ev, st, iter)
+		} else {
+			in.vars[name] = in.loopCarried(name, ev)
+		}
+	}
+	l := &Loop{Iter: iterName, Pos: pos}
+	if cond != nil {
+		c := in.cond(cond)
+		if do {
+			prev := symbolic.Subst(c, map[string]symbolic.Expr{iterName: symbolic.Sub(iter, symbolic.Const(1))})
+			c = symbolic.Binary(symbolic.OpLOr, symbolic.Binary(symbolic.OpEq, iter, symbolic.Const(0)), prev)
+		}
+		l.Cond = c
+	}
+	in.loops = append(in.loops, l)
+	in.stmt(body)
+	if post != nil {
+		in.eval(post)
+	}
+	in.loops = in.loops[:len(in.loops)-1]
+	// After the loop, what it changed is unknown (its trip count is not tracked).
+	for _, name := range names {
+		if _, ok := in.vars[name]; ok {
+			in.vars[name] = in.loopCarried(name, entry[name])
+		}
+	}
+}
+
+func (in *interp) discoverInductions(names []string, body parser.Stmt, post parser.Expr) map[string]value {
+	saved, savedRecord, savedGuards, savedRets, savedLaunches := in.vars, in.record, len(in.guards), len(in.rets), len(in.launches)
+	in.vars = cloneVars(saved)
+	in.record = false
+	in.passes++
+	holders := map[string]value{}
+	for _, name := range names {
+		h := placeholder(name, saved[name])
+		holders[name] = h
+		in.vars[name] = h
+	}
+	in.stmt(body)
+	if post != nil {
+		in.eval(post)
+	}
+	after := in.vars
+	in.passes--
+	in.vars, in.record = saved, savedRecord
+	in.guards, in.rets, in.launches = in.guards[:savedGuards], in.rets[:savedRets], in.launches[:savedLaunches]
+
+	steps := map[string]value{}
+	for _, name := range names {
+		if st, ok := stepOf(holders[name], after[name], holders); ok {
+			steps[name] = st
+		}
+	}
+	return steps
+}
+
+func placeholder(name string, v value) value {
+	sym := symbolic.Sym("entry:"+name, symbolic.Uniform)
+	switch v.kind {
+	case vInt:
+		return value{kind: vInt, x: sym, typ: v.typ}
+	case vPtr:
+		return value{kind: vPtr, typ: v.typ, ptr: v.ptr.at(sym, v.ptr.elem)}
+	}
+	return v
+}
+
+// stepOf returns after - holder when it is free of every placeholder.
+func stepOf(holder, after value, holders map[string]value) (value, bool) {
+	var d symbolic.Expr
+	switch {
+	case holder.kind == vInt && after.kind == vInt:
+		d = symbolic.Sub(after.x, holder.x)
+	case holder.kind == vPtr && after.kind == vPtr && holder.ptr.base == after.ptr.base:
+		d = symbolic.Sub(after.ptr.offset, holder.ptr.offset)
+	default:
+		return value{}, false
+	}
+	for name := range holders {
+		if symbolic.Mentions(d, "entry:"+name) {
+			return value{}, false
+		}
+	}
+	if symbolic.ClassOf(d) == symbolic.Data {
+		return value{}, false
+	}
+	return intValue(d), true
+}
+
+func advance(entry, step value, iter symbolic.Expr) value {
+	d := symbolic.Mul(step.x, iter)
+	if entry.kind == vPtr {
+		return value{kind: vPtr, typ: entry.typ, ptr: entry.ptr.at(symbolic.Add(entry.ptr.offset, d), entry.ptr.elem)}
+	}
+	return value{kind: vInt, typ: entry.typ, x: symbolic.Add(entry.x, d)}
+}
+
+// loopCarried is a variable whose value across iterations is not modelled.
+func (in *interp) loopCarried(name string, entry value) value {
+	c := symbolic.Uniform
+	if entry.kind == vInt {
+		c = max(c, symbolic.ClassOf(entry.x))
+	}
+	if entry.kind == vPtr {
+		return value{kind: vPtr, typ: entry.typ, ptr: entry.ptr.at(in.freshSym("varies in loop: "+name, symbolic.Data), entry.ptr.elem)}
+	}
+	v := intValue(in.freshSym("varies in loop: "+name, max(c, symbolic.Lane)))
+	v.typ = entry.typ
+	if entry.typ != nil && entry.typ.Kind == TFloat {
+		v = in.dataValue("float")
+	}
+	return v
+}
+
+// assignedNames lists the variables a loop body and step assign.
+func assignedNames(body parser.Stmt, post parser.Expr) map[string]bool {
+	out := map[string]bool{}
+	var expr func(parser.Expr)
+	target := func(e parser.Expr) {
+		if id, ok := e.(*parser.Ident); ok {
+			out[id.Name] = true
+		}
+		if m, ok := e.(*parser.Member); ok && !m.Arrow {
+			if id, ok := m.X.(*parser.Ident); ok {
+				out[id.Name] = true
+			}
+		}
+	}
+	expr = func(e parser.Expr) {
+		walkExpr(e, func(e parser.Expr) {
+			switch e := e.(type) {
+			case *parser.Binary:
+				if isAssignOp(e.Op) {
+					target(e.X)
+				}
+			case *parser.Unary:
+				if e.Op == "++" || e.Op == "--" {
+					target(e.X)
+				}
+			case *parser.Postfix:
+				target(e.X)
+			}
+		})
+	}
+	walkStmt(body, expr)
+	if post != nil {
+		expr(post)
+	}
+	return out
+}
+
+func isAssignOp(op string) bool {
+	switch op {
+	case "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=":
+		return true
+	}
+	return false
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}

@@ -1,0 +1,505 @@
+package analyzer
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// SectorBytes is the size of the unit in which global memory serves a
+// warp's request.
+const SectorBytes = 32
+
+// Model constants. Each is stated in the prediction when it was used.
+const (
+	// AssumedValue stands for an integer parameter whose value no launch
+	// gives: a large multiple of 32, so the prediction is the one that
+	// holds for large sizes.
+	AssumedValue = 4096
+	// assumedTrips is the number of iterations averaged for a loop whose
+	// trip count cannot be evaluated.
+	assumedTrips = 8
+	maxTrips     = 1 << 16
+	// Up to enumerateLimit warp requests are evaluated exhaustively (the
+	// prediction is then exact); past that, sampleCount requests are drawn
+	// at random (fixed seed), stopping early at stableAfter when every
+	// sample so far gave the same count.
+	enumerateLimit = 1 << 15
+	sampleCount    = 4096
+	stableAfter    = 256
+)
+
+// AssumedGrid is the grid used when no launch gives one.
+var AssumedGrid = Dim3{64, 64, 4}
+
+// Prediction is the modelled cost of one access under one launch configuration.
+type Prediction struct {
+	Access *Access
+	Config *LaunchConfig
+	// Known is false when the address depends on data or on a value the
+	// model cannot resolve; Reason then says why.
+	Known  bool
+	Reason string
+	// Sectors and Ideal are averages per warp-wide request (per memory
+	// instruction, when an access is split into several).
+	Sectors, Ideal float64
+	// IdealNcu is Nsight Compute's "L2 Theoretical Sectors Global Ideal"
+	// per request, which is not the fewest sectors that hold the bytes but
+	// min(sectors, ceil(active lanes x bytes / 32)): two lanes reading two
+	// far-apart words count 2, where 8 bytes would fit in 1.
+	IdealNcu float64
+	// LaneStride is the address step, in bytes, between neighbouring lanes
+	// along the block's fastest dimension, when the address is affine in it.
+	LaneStride *int64
+	// Requests is the number of warp requests evaluated; Exact is true when
+	// they were all the launch makes (no sampling).
+	Requests    int
+	Exact       bool
+	Pieces      int // memory instructions per access (struct copies split)
+	Assumptions []string
+	// Warp is the first evaluated request: each active lane's byte address
+	// (-1 for inactive lanes), for pictures of the warp's sectors.
+	Warp []int64
+}
+
+// Efficiency is ideal over predicted sectors.
+func (p *Prediction) Efficiency() float64 {
+	if !p.Known || p.Sectors == 0 {
+		return 0
+	}
+	return p.Ideal / p.Sectors
+}
+
+var threadSyms = [3]string{"threadIdx.x", "threadIdx.y", "threadIdx.z"}
+var blockSyms = [3]string{"blockIdx.x", "blockIdx.y", "blockIdx.z"}
+
+// Predict models access a under configuration cfg. params are the symbols
+// that stand for user-given values (they may be assumed).
+func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
+	p := &Prediction{Access: a, Config: cfg, Pieces: len(Pieces(a.Type))}
+	grid := cfg.Grid
+	if !cfg.GridKnown {
+		grid = AssumedGrid
+	}
+	bind := map[string]symbolic.Expr{}
+	for d, axis := range []string{"x", "y", "z"} {
+		bind["blockDim."+axis] = symbolic.Const(cfg.Block[d])
+		bind["gridDim."+axis] = symbolic.Const(grid[d])
+	}
+	for name, v := range cfg.Params {
+		bind[name] = symbolic.Const(v)
+	}
+	symbolic.Symbols(a.Addr, func(v *symbolic.Var) {
+		if strings.HasPrefix(v.Name, "base(") {
+			bind[v.Name] = symbolic.Const(cfg.Bases[strings.TrimSuffix(strings.TrimPrefix(v.Name, "base("), ")")])
+		}
+	})
+	addr := symbolic.Subst(a.Addr, bind)
+	guards := make([]symbolic.Expr, len(a.Guards))
+	for i, g := range a.Guards {
+		guards[i] = symbolic.Subst(g, bind)
+	}
+
+	// Parameters no launch gives are assumed large, for addresses and loop
+	// bounds alike; guards never see assumed values (an unknown guard is
+	// taken as true: bounds checks pass for full warps).
+	assumed := map[string]symbolic.Expr{}
+	unresolved := ""
+	collect := func(e symbolic.Expr) {
+		symbolic.Symbols(e, func(v *symbolic.Var) {
+			switch {
+			case v.Class == symbolic.Data, isThreadOrBlock(v.Name), strings.HasPrefix(v.Name, "iter@"):
+			case params[v.Name]:
+				assumed[v.Name] = symbolic.Const(AssumedValue)
+			case unresolved == "":
+				unresolved = v.Name
+			}
+		})
+	}
+	collect(addr)
+	if symbolic.ClassOf(addr) == symbolic.Data {
+		p.Reason = dataReason(addr)
+		return p
+	}
+	if unresolved != "" {
+		p.Reason = "the address depends on " + describeSym(unresolved) + ", which cudalint cannot resolve"
+		return p
+	}
+	loops := make([]symbolic.Expr, len(a.Loops))
+	for i, l := range a.Loops {
+		if l.Cond != nil {
+			loops[i] = symbolic.Subst(l.Cond, bind)
+			collect(loops[i])
+		}
+	}
+	for _, name := range sortedKeys(assumed) {
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s = %d (no launch gives it; assumed large)", name, AssumedValue))
+	}
+	if !cfg.GridKnown {
+		p.Assumptions = append(p.Assumptions, fmt.Sprintf("grid %s (no launch gives it)", AssumedGrid))
+	}
+	addr = symbolic.Subst(addr, assumed)
+	for i := range loops {
+		if loops[i] != nil {
+			loops[i] = symbolic.Subst(loops[i], assumed)
+		}
+	}
+	p.LaneStride = laneStride(addr, cfg.Block)
+	m := newWarpModel(a, cfg.Block, grid, addr, guards, loops)
+	m.run(p)
+	return p
+}
+
+func isThreadOrBlock(name string) bool {
+	return strings.HasPrefix(name, "threadIdx.") || strings.HasPrefix(name, "blockIdx.")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// dataReason names the loaded value an address depends on.
+func dataReason(e symbolic.Expr) string {
+	why := ""
+	symbolic.Symbols(e, func(v *symbolic.Var) {
+		if v.Class == symbolic.Data && why == "" {
+			why = describeSym(v.Name)
+		}
+	})
+	return "the address depends on " + why
+}
+
+func describeSym(name string) string {
+	if i := strings.LastIndex(name, "#"); i >= 0 {
+		name = name[:i]
+	}
+	switch {
+	case strings.HasPrefix(name, "value loaded by "):
+		return "the " + name
+	case strings.HasPrefix(name, "varies in loop: "):
+		return strings.TrimPrefix(name, "varies in loop: ") + ", which changes across loop iterations in a way not modelled"
+	case strings.HasPrefix(name, "result of "):
+		return "the " + name
+	}
+	return name
+}
+
+// laneStride is the coefficient of the block's fastest thread index.
+func laneStride(addr symbolic.Expr, block Dim3) *int64 {
+	for d := 0; d < 3; d++ {
+		if block[d] == 1 && d < 2 {
+			continue
+		}
+		c, ok := symbolic.Coefficient(addr, threadSyms[d])
+		if !ok {
+			return nil
+		}
+		if v, ok := symbolic.IsConst(c); ok {
+			return &v
+		}
+		return nil
+	}
+	return nil
+}
+
+// warpModel evaluates warp requests: which lanes are active and which
+// sectors their addresses touch.
+type warpModel struct {
+	block, grid Dim3
+	pieces      [][2]int64
+	env         *symbolic.Env
+	vals        *symbolic.Values
+	addr        symbolic.Func
+	guards      []symbolic.Func
+	loops       []symbolic.Func // nil entries: unknown condition
+	iterSlots   []int
+	trips       []int64
+	tripNotes   []string
+	thread      [3]int
+	blockIdx    [3]int
+	lanes       [32]int64
+	active      [32]bool
+}
+
+func newWarpModel(a *Access, block, grid Dim3, addr symbolic.Expr, guards, loops []symbolic.Expr) *warpModel {
+	m := &warpModel{block: block, grid: grid, pieces: Pieces(a.Type), env: symbolic.NewEnv()}
+	for d := 0; d < 3; d++ {
+		m.thread[d] = m.env.Slot(threadSyms[d])
+		m.blockIdx[d] = m.env.Slot(blockSyms[d])
+	}
+	for _, l := range a.Loops {
+		m.iterSlots = append(m.iterSlots, m.env.Slot(l.Iter))
+	}
+	m.addr = symbolic.Compile(addr, m.env)
+	for _, g := range guards {
+		m.guards = append(m.guards, symbolic.Compile(g, m.env))
+	}
+	for _, l := range loops {
+		if l == nil {
+			m.loops = append(m.loops, nil)
+			continue
+		}
+		m.loops = append(m.loops, symbolic.Compile(l, m.env))
+	}
+	m.vals = m.env.NewValues()
+	m.tripCounts(a)
+	return m
+}
+
+// tripCounts finds each loop's iteration count for the first thread of
+// the first block, outer loops at their first iteration.
+func (m *warpModel) tripCounts(a *Access) {
+	for d := 0; d < 3; d++ {
+		m.vals.Set(m.thread[d], 0)
+		m.vals.Set(m.blockIdx[d], 0)
+	}
+	for _, s := range m.iterSlots {
+		m.vals.Set(s, 0)
+	}
+	for i, cond := range m.loops {
+		trips, known := int64(0), cond != nil
+		for ; known && trips < maxTrips; trips++ {
+			m.vals.Set(m.iterSlots[i], trips)
+			v, ok := cond(m.vals)
+			if !ok {
+				known = false
+				break
+			}
+			if v == 0 {
+				break
+			}
+		}
+		m.vals.Set(m.iterSlots[i], 0)
+		switch {
+		case !known:
+			trips = assumedTrips
+			m.tripNotes = append(m.tripNotes, fmt.Sprintf("loop at line %d: trip count unknown; %d iterations averaged", a.Loops[i].Pos.Line, assumedTrips))
+		case trips == maxTrips:
+			m.tripNotes = append(m.tripNotes, fmt.Sprintf("loop at line %d: %d iterations or more; the first %d averaged", a.Loops[i].Pos.Line, maxTrips, maxTrips))
+		case trips == 0:
+			trips = 1 // the first thread skips the loop; others may not: evaluate iteration 0
+		}
+		m.trips = append(m.trips, trips)
+	}
+}
+
+func (m *warpModel) warps() int64 { return (m.block.Threads() + 31) / 32 }
+
+func (m *warpModel) run(p *Prediction) {
+	p.Assumptions = append(p.Assumptions, m.tripNotes...)
+	blocks := m.grid.Threads()
+	total := float64(blocks) * float64(m.warps())
+	for _, t := range m.trips {
+		total *= float64(t)
+	}
+	var sumS, sumI, sumN float64
+	requests := 0
+	first := true
+	visit := func(b, w int64, iters []int64) bool {
+		ok := m.request(b, w, iters)
+		if !ok {
+			p.Reason = "the address cannot be evaluated for every lane"
+			return false
+		}
+		if !m.anyActive() {
+			return true
+		}
+		if first {
+			p.Warp = m.warpAddresses()
+			first = false
+		}
+		for _, pc := range m.pieces {
+			s, i, n := m.sectors(pc)
+			sumS += float64(s)
+			sumI += float64(i)
+			sumN += float64(n)
+			requests++
+		}
+		return true
+	}
+	iters := make([]int64, len(m.trips))
+	if total <= enumerateLimit {
+		p.Exact = true
+		var rec func(level int) bool
+		rec = func(level int) bool {
+			if level < len(iters) {
+				for t := int64(0); t < m.trips[level]; t++ {
+					iters[level] = t
+					if !rec(level + 1) {
+						return false
+					}
+				}
+				return true
+			}
+			for b := int64(0); b < blocks; b++ {
+				for w := int64(0); w < m.warps(); w++ {
+					if !visit(b, w, iters) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		if !rec(0) {
+			return
+		}
+	} else {
+		rng := rand.New(rand.NewPCG(0x5ec7, 0x0c0a1e5c))
+		firstSample, stable := -1.0, true
+		for n := 0; n < sampleCount; n++ {
+			b := rng.Int64N(blocks)
+			w := rng.Int64N(m.warps())
+			for l := range iters {
+				iters[l] = rng.Int64N(m.trips[l])
+			}
+			sumBefore, reqBefore := sumS, requests
+			if !visit(b, w, iters) {
+				return
+			}
+			if requests > reqBefore {
+				got := sumS - sumBefore
+				if firstSample < 0 {
+					firstSample = got
+				} else if got != firstSample {
+					stable = false
+				}
+			}
+			if n+1 >= stableAfter && stable {
+				break // every request so far cost the same: the pattern does not vary
+			}
+		}
+	}
+	p.Requests = requests
+	if requests == 0 {
+		p.Reason = "no lane of any warp performs this access under the launch (its guards exclude them all)"
+		return
+	}
+	p.Known = true
+	p.Sectors = sumS / float64(requests)
+	p.Ideal = sumI / float64(requests)
+	p.IdealNcu = sumN / float64(requests)
+}
+
+// request sets up warp w of block b at the given iterations and evaluates
+// each lane's activity and address.
+func (m *warpModel) request(b, w int64, iters []int64) bool {
+	gx, gy := m.grid[0], m.grid[1]
+	m.vals.Set(m.blockIdx[0], b%gx)
+	m.vals.Set(m.blockIdx[1], (b/gx)%gy)
+	m.vals.Set(m.blockIdx[2], b/(gx*gy))
+	for l, s := range m.iterSlots {
+		m.vals.Set(s, iters[l])
+	}
+	bx, by := m.block[0], m.block[1]
+	threads := m.block.Threads()
+	for lane := int64(0); lane < 32; lane++ {
+		tid := w*32 + lane
+		m.active[lane] = false
+		if tid >= threads {
+			continue
+		}
+		m.vals.Set(m.thread[0], tid%bx)
+		m.vals.Set(m.thread[1], (tid/bx)%by)
+		m.vals.Set(m.thread[2], tid/(bx*by))
+		if !m.lanePasses() {
+			continue
+		}
+		a, ok := m.addr(m.vals)
+		if !ok {
+			return false
+		}
+		m.active[lane] = true
+		m.lanes[lane] = a
+	}
+	return true
+}
+
+// lanePasses evaluates the guards and loop conditions for the current
+// lane; one that cannot be evaluated counts as passed.
+func (m *warpModel) lanePasses() bool {
+	for _, g := range m.guards {
+		if v, ok := g(m.vals); ok && v == 0 {
+			return false
+		}
+	}
+	for _, l := range m.loops {
+		if l == nil {
+			continue
+		}
+		if v, ok := l(m.vals); ok && v == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *warpModel) anyActive() bool {
+	for _, a := range m.active {
+		if a {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *warpModel) warpAddresses() []int64 {
+	out := make([]int64, 32)
+	for i := range out {
+		out[i] = -1
+		if m.active[i] {
+			out[i] = m.lanes[i]
+		}
+	}
+	return out
+}
+
+// sectors counts the distinct 32-byte sectors the active lanes touch for
+// one piece (offset, size) of the access, the fewest sectors that could
+// hold the distinct bytes they need, and Nsight Compute's ideal.
+func (m *warpModel) sectors(pc [2]int64) (int, int, int) {
+	var secs [64]int64
+	var spans [32][2]int64
+	ns, nspan := 0, 0
+	for lane := 0; lane < 32; lane++ {
+		if !m.active[lane] {
+			continue
+		}
+		lo := m.lanes[lane] + pc[0]
+		hi := lo + pc[1] // exclusive
+		spans[nspan] = [2]int64{lo, hi}
+		nspan++
+		for s := lo >> 5; s <= (hi-1)>>5 && ns < len(secs); s++ {
+			secs[ns] = s
+			ns++
+		}
+	}
+	list := secs[:ns]
+	slices.Sort(list)
+	distinct := 0
+	for i := range list {
+		if i == 0 || list[i] != list[i-1] {
+			distinct++
+		}
+	}
+	sp := spans[:nspan]
+	slices.SortFunc(sp, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	var bytes, end int64 = 0, -1 << 62
+	for _, s := range sp {
+		lo := max(s[0], end)
+		if s[1] > lo {
+			bytes += s[1] - lo
+		}
+		end = max(end, s[1])
+	}
+	ncuIdeal := min(distinct, int((int64(nspan)*pc[1]+SectorBytes-1)/SectorBytes))
+	return distinct, int((bytes + SectorBytes - 1) / SectorBytes), ncuIdeal
+}

@@ -1,0 +1,201 @@
+package analyzer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Program is the set of analyzed files seen as one: kernels may be
+// launched from a file other than the one defining them.
+type Program struct {
+	Files    []*parser.File
+	types    *Types
+	funcs    map[string][]*parser.Func
+	globals  map[string]value
+	Kernels  []*parser.Func
+	Launches []*LaunchSite
+	Notes    []parser.Note
+}
+
+// LaunchSite is a kernel<<<grid, block>>>(args) in host code, with what
+// the host code says about its values.
+type LaunchSite struct {
+	Pos    parser.Pos
+	Kernel string
+	Grid   [3]symbolic.Expr
+	Block  [3]symbolic.Expr
+	Args   []value
+}
+
+// NewProgram indexes the functions, types and file-scope constants of files
+// and finds the launches in their host code.
+func NewProgram(files []*parser.File) *Program {
+	p := &Program{Files: files, types: newTypes(), funcs: map[string][]*parser.Func{}, globals: map[string]value{}}
+	for _, f := range files {
+		p.types.add(f)
+		for _, fn := range f.Funcs {
+			p.funcs[fn.Name] = append(p.funcs[fn.Name], fn)
+			if fn.Global && fn.Body != nil {
+				p.Kernels = append(p.Kernels, fn)
+			}
+		}
+	}
+	p.types.consts = p.constValue
+	p.evalGlobals()
+	p.findLaunches()
+	return p
+}
+
+// constValue evaluates a constant expression (array sizes, globals).
+func (p *Program) constValue(e parser.Expr) (int64, bool) {
+	in := newInterp(p, true)
+	v := in.eval(e)
+	if v.kind != vInt {
+		return 0, false
+	}
+	return symbolic.IsConst(v.x)
+}
+
+func (p *Program) evalGlobals() {
+	for _, f := range p.Files {
+		in := newInterp(p, false)
+		in.record = false
+		for _, d := range f.Globals {
+			in.decl(d)
+		}
+		for k, v := range in.vars {
+			if _, seen := p.globals[k]; !seen {
+				p.globals[k] = v
+			}
+		}
+	}
+}
+
+// device returns the __device__ function called name taking nargs arguments.
+func (p *Program) device(name string, nargs int) *parser.Func {
+	var best *parser.Func
+	for _, f := range p.funcs[name] {
+		if !f.Device || f.Body == nil {
+			continue
+		}
+		if len(f.Params) == nargs {
+			return f
+		}
+		if best == nil {
+			best = f
+		}
+	}
+	return best
+}
+
+func (p *Program) findLaunches() {
+	for _, f := range p.Files {
+		for _, fn := range f.Funcs {
+			if !fn.Host || fn.Body == nil || !hasLaunch(fn.Body) {
+				continue
+			}
+			in := newInterp(p, true)
+			in.kernel = fn
+			in.block(fn.Body)
+			p.Launches = append(p.Launches, in.launches...)
+		}
+	}
+	sort.SliceStable(p.Launches, func(i, j int) bool { return posLess(p.Launches[i].Pos, p.Launches[j].Pos) })
+}
+
+func hasLaunch(b *parser.Block) bool {
+	found := false
+	walkStmt(b, func(e parser.Expr) {
+		if _, ok := e.(*parser.Launch); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+func posLess(a, b parser.Pos) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Col < b.Col
+}
+
+// launch records kernel<<<grid, block, ...>>>(args) met in host code.
+func (in *interp) launch(e *parser.Launch) value {
+	site := &LaunchSite{Pos: e.Start(), Kernel: calleeName(e.Kernel)}
+	dims := func(x parser.Expr) [3]symbolic.Expr {
+		v := in.eval(x)
+		switch v.kind {
+		case vStruct:
+			var d [3]symbolic.Expr
+			for i, f := range []string{"x", "y", "z"} {
+				d[i] = symbolic.Const(1)
+				if fv, ok := v.fields[f]; ok && fv.kind == vInt {
+					d[i] = fv.x
+				}
+			}
+			return d
+		case vInt:
+			return [3]symbolic.Expr{v.x, symbolic.Const(1), symbolic.Const(1)}
+		}
+		unknown := in.freshSym("launch dimension", symbolic.Data)
+		return [3]symbolic.Expr{unknown, unknown, unknown}
+	}
+	if len(e.Config) >= 2 {
+		site.Grid = dims(e.Config[0])
+		site.Block = dims(e.Config[1])
+	}
+	for _, c := range e.Config[min(2, len(e.Config)):] {
+		in.eval(c)
+	}
+	for _, a := range e.Args {
+		site.Args = append(site.Args, in.eval(a))
+	}
+	if in.record && site.Grid[0] != nil {
+		in.launches = append(in.launches, site)
+	}
+	return intValue(symbolic.Const(0))
+}
+
+// Dim3 is a block or grid shape.
+type Dim3 [3]int64
+
+func (d Dim3) String() string {
+	switch {
+	case d[2] != 1:
+		return fmt.Sprintf("%dx%dx%d", d[0], d[1], d[2])
+	case d[1] != 1:
+		return fmt.Sprintf("%dx%d", d[0], d[1])
+	}
+	return fmt.Sprintf("%d", d[0])
+}
+
+// Threads is the number of threads in the shape.
+func (d Dim3) Threads() int64 { return d[0] * d[1] * d[2] }
+
+// ParseDim3 reads "256", "16x16" or "8x8x4".
+func ParseDim3(s string) (Dim3, error) {
+	d := Dim3{1, 1, 1}
+	parts := strings.Split(strings.ToLower(strings.TrimSpace(s)), "x")
+	if len(parts) > 3 {
+		return d, fmt.Errorf("block shape %q has more than three dimensions", s)
+	}
+	for i, part := range parts {
+		var v int64
+		if _, err := fmt.Sscan(part, &v); err != nil || v <= 0 {
+			return d, fmt.Errorf("block shape %q: %q is not a positive number", s, part)
+		}
+		d[i] = v
+	}
+	if d.Threads() > 1024 {
+		return d, fmt.Errorf("block shape %q has %d threads; CUDA allows at most 1024", s, d.Threads())
+	}
+	return d, nil
+}

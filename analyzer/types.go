@@ -1,0 +1,319 @@
+// Package analyzer finds kernels and their launches, interprets kernel
+// bodies symbolically to give every memory access a byte-address
+// expression, and predicts the 32-byte sectors each warp-wide request
+// touches, the way the hardware forms warps and serves requests.
+package analyzer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// TypeKind classifies a type.
+type TypeKind uint8
+
+const (
+	TUnknown TypeKind = iota
+	TVoid
+	TInt
+	TFloat
+	TVector
+	TStruct
+	TPointer
+	TArray
+)
+
+// Type is a C type with its layout.
+type Type struct {
+	Kind        TypeKind
+	Name        string
+	Size, Align int64
+	Elem        *Type // pointer target, array element, vector component
+	Len         int64 // array length (0 when unknown), vector width
+	Fields      []FieldLayout
+	Union       bool
+}
+
+// FieldLayout is a struct member at its byte offset.
+type FieldLayout struct {
+	Name   string
+	Offset int64
+	Type   *Type
+}
+
+func (t *Type) String() string {
+	if t == nil {
+		return "?"
+	}
+	switch t.Kind {
+	case TPointer:
+		return t.Elem.String() + "*"
+	case TArray:
+		return fmt.Sprintf("%s[%d]", t.Elem, t.Len)
+	}
+	return t.Name
+}
+
+// Field returns the member called name.
+func (t *Type) Field(name string) (FieldLayout, bool) {
+	for _, f := range t.Fields {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return FieldLayout{}, false
+}
+
+// IsInteger reports whether values of t are modelled as integers.
+func (t *Type) IsInteger() bool { return t != nil && t.Kind == TInt }
+
+var (
+	unknownType = &Type{Kind: TUnknown, Name: "?", Size: 4, Align: 4}
+	voidType    = &Type{Kind: TVoid, Name: "void", Size: 1, Align: 1}
+)
+
+func scalar(kind TypeKind, name string, size int64) *Type {
+	return &Type{Kind: kind, Name: name, Size: size, Align: size}
+}
+
+// builtinScalars maps base-type spellings (words sorted and joined) to types.
+var builtinScalars = map[string]*Type{}
+
+func init() {
+	ints := map[int64][]string{
+		1: {"char", "signed char", "unsigned char", "bool", "_Bool", "int8_t", "uint8_t", "uchar"},
+		2: {"short", "short int", "unsigned short", "unsigned short int", "signed short", "int16_t", "uint16_t", "ushort"},
+		4: {"int", "signed", "unsigned", "unsigned int", "signed int", "int32_t", "uint32_t", "uint", "cudaError_t"},
+		8: {"long", "long int", "unsigned long", "unsigned long int", "long long", "long long int", "unsigned long long",
+			"unsigned long long int", "signed long", "int64_t", "uint64_t", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t",
+			"ulong", "longlong", "ulonglong"},
+	}
+	for size, names := range ints {
+		for _, n := range names {
+			builtinScalars[canonicalWords(strings.Fields(n))] = scalar(TInt, n, size)
+		}
+	}
+	for _, n := range []string{"half", "__half", "__nv_bfloat16", "nv_bfloat16"} {
+		builtinScalars[n] = scalar(TFloat, n, 2)
+	}
+	builtinScalars["float"] = scalar(TFloat, "float", 4)
+	builtinScalars["double"] = scalar(TFloat, "double", 8)
+	builtinScalars["long double"] = scalar(TFloat, "long double", 16)
+	builtinScalars["void"] = voidType
+	builtinScalars["auto"] = unknownType
+	for _, n := range []string{"half2", "__half2", "__nv_bfloat162"} {
+		builtinScalars[n] = vector(n, builtinScalars["half"], 2, 4)
+	}
+	// CUDA vector types with their alignments (vector_types.h).
+	comps := []struct {
+		base  string
+		comp  *Type
+		align [4]int64 // alignment of width 1..4
+	}{
+		{"char", scalar(TInt, "char", 1), [4]int64{1, 2, 1, 4}},
+		{"uchar", scalar(TInt, "uchar", 1), [4]int64{1, 2, 1, 4}},
+		{"short", scalar(TInt, "short", 2), [4]int64{2, 4, 2, 8}},
+		{"ushort", scalar(TInt, "ushort", 2), [4]int64{2, 4, 2, 8}},
+		{"int", scalar(TInt, "int", 4), [4]int64{4, 8, 4, 16}},
+		{"uint", scalar(TInt, "uint", 4), [4]int64{4, 8, 4, 16}},
+		{"long", scalar(TInt, "long", 8), [4]int64{8, 16, 8, 16}},
+		{"ulong", scalar(TInt, "ulong", 8), [4]int64{8, 16, 8, 16}},
+		{"longlong", scalar(TInt, "longlong", 8), [4]int64{8, 16, 8, 16}},
+		{"ulonglong", scalar(TInt, "ulonglong", 8), [4]int64{8, 16, 8, 16}},
+		{"float", scalar(TFloat, "float", 4), [4]int64{4, 8, 4, 16}},
+		{"double", scalar(TFloat, "double", 8), [4]int64{8, 16, 8, 16}},
+	}
+	for _, c := range comps {
+		for n := int64(1); n <= 4; n++ {
+			name := fmt.Sprintf("%s%d", c.base, n)
+			builtinScalars[name] = vector(name, c.comp, n, c.align[n-1])
+		}
+	}
+	builtinScalars["dim3"] = vector("dim3", scalar(TInt, "uint", 4), 3, 4)
+}
+
+func vector(name string, comp *Type, n, align int64) *Type {
+	t := &Type{Kind: TVector, Name: name, Elem: comp, Len: n, Align: align}
+	t.Size = roundUp(comp.Size*n, align)
+	for i := int64(0); i < n; i++ {
+		t.Fields = append(t.Fields, FieldLayout{Name: string("xyzw"[i]), Offset: i * comp.Size, Type: comp})
+	}
+	return t
+}
+
+func roundUp(x, a int64) int64 {
+	if a <= 1 {
+		return x
+	}
+	return (x + a - 1) / a * a
+}
+
+func canonicalWords(words []string) string {
+	// "unsigned int" and "int unsigned" are the same type; keep the usual order.
+	var sign, rest []string
+	for _, w := range words {
+		if w == "unsigned" || w == "signed" {
+			sign = append(sign, w)
+		} else {
+			rest = append(rest, w)
+		}
+	}
+	return strings.Join(append(sign, rest...), " ")
+}
+
+// Types resolves type names of the analyzed files to layouts.
+type Types struct {
+	structs  map[string]*parser.Struct
+	typedefs map[string]*parser.Typedef
+	done     map[string]*Type
+	busy     map[string]bool
+	consts   func(parser.Expr) (int64, bool) // evaluates array dimensions
+}
+
+func newTypes() *Types {
+	return &Types{structs: map[string]*parser.Struct{}, typedefs: map[string]*parser.Typedef{}, done: map[string]*Type{}, busy: map[string]bool{}}
+}
+
+func (ts *Types) add(f *parser.File) {
+	for _, s := range f.Structs {
+		if s.Name != "" {
+			if _, dup := ts.structs[s.Name]; !dup || len(s.Fields) > 0 {
+				ts.structs[s.Name] = s
+			}
+		}
+	}
+	for _, td := range f.Typedefs {
+		ts.typedefs[td.Name] = td
+	}
+}
+
+// Resolve returns the layout of a written type.
+func (ts *Types) Resolve(ref *parser.TypeRef) *Type {
+	if ref == nil {
+		return unknownType
+	}
+	t := ts.named(ref.Words)
+	for i := 0; i < ref.Ptr; i++ {
+		t = pointerTo(t)
+	}
+	return t
+}
+
+func pointerTo(t *Type) *Type { return &Type{Kind: TPointer, Name: t.Name + "*", Size: 8, Align: 8, Elem: t} }
+
+func arrayOf(t *Type, n int64) *Type {
+	return &Type{Kind: TArray, Name: fmt.Sprintf("%s[%d]", t.Name, n), Size: t.Size * n, Align: t.Align, Elem: t, Len: n}
+}
+
+func (ts *Types) named(words []string) *Type {
+	if len(words) == 0 {
+		return scalar(TInt, "int", 4) // "unsigned" alone and friends: handled below; no words means int
+	}
+	key := canonicalWords(words)
+	if t, ok := builtinScalars[key]; ok {
+		return t
+	}
+	if len(words) > 1 { // "unsigned long" spelled some other way: size by the widest word
+		for _, w := range []string{"long", "short", "char"} {
+			for _, x := range words {
+				if x == w {
+					return builtinScalars[canonicalWords([]string{"unsigned", w})]
+				}
+			}
+		}
+	}
+	name := key
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		if _, ok := ts.structs[name]; !ok {
+			name = name[i+2:]
+		}
+	}
+	if t, ok := ts.done[name]; ok {
+		return t
+	}
+	if ts.busy[name] {
+		return unknownType // a recursive type through a non-pointer: impossible in C; stay safe
+	}
+	ts.busy[name] = true
+	defer delete(ts.busy, name)
+	var t *Type
+	if s, ok := ts.structs[name]; ok {
+		t = ts.layout(s)
+	} else if td, ok := ts.typedefs[name]; ok {
+		t = ts.Resolve(td.Type)
+		for i := len(td.Dims) - 1; i >= 0; i-- {
+			t = arrayOf(t, ts.dim(td.Dims[i]))
+		}
+	} else if b, ok := builtinScalars[name]; ok {
+		t = b
+	} else {
+		t = &Type{Kind: TUnknown, Name: name, Size: 4, Align: 4}
+	}
+	ts.done[name] = t
+	return t
+}
+
+func (ts *Types) dim(e parser.Expr) int64 {
+	if e == nil || ts.consts == nil {
+		return 0
+	}
+	if v, ok := ts.consts(e); ok && v > 0 {
+		return v
+	}
+	return 0
+}
+
+// layout computes C layout: each member at the next multiple of its
+// alignment, the size a multiple of the largest alignment.
+func (ts *Types) layout(s *parser.Struct) *Type {
+	t := &Type{Kind: TStruct, Name: s.Name, Align: 1, Union: s.Union}
+	var off int64
+	for _, f := range s.Fields {
+		ft := ts.Resolve(f.Type)
+		for i := len(f.Dims) - 1; i >= 0; i-- {
+			ft = arrayOf(ft, ts.dim(f.Dims[i]))
+		}
+		if s.Union {
+			t.Fields = append(t.Fields, FieldLayout{Name: f.Name, Offset: 0, Type: ft})
+			off = max(off, ft.Size)
+		} else {
+			off = roundUp(off, ft.Align)
+			t.Fields = append(t.Fields, FieldLayout{Name: f.Name, Offset: off, Type: ft})
+			off += ft.Size
+		}
+		t.Align = max(t.Align, ft.Align)
+	}
+	if s.Align > t.Align {
+		t.Align = s.Align
+	}
+	t.Size = roundUp(max(off, 1), t.Align)
+	if len(s.Fields) == 0 {
+		t.Kind = TUnknown // a class we did not read: no layout
+	}
+	return t
+}
+
+// Pieces splits an access of type t into the memory instructions the
+// compiler emits for it: one per naturally aligned chunk of at most 16
+// bytes, at the type's alignment. A float4 (16-byte aligned) is one
+// 16-byte access; a struct of three floats is three 4-byte accesses.
+func Pieces(t *Type) [][2]int64 {
+	if t == nil || t.Size <= 0 {
+		return [][2]int64{{0, 4}}
+	}
+	width := min(t.Align, 16)
+	if t.Size <= width {
+		return [][2]int64{{0, t.Size}}
+	}
+	var out [][2]int64
+	for off := int64(0); off < t.Size; off += width {
+		out = append(out, [2]int64{off, min(width, t.Size-off)})
+	}
+	return out
+}
+
+// symbolicZero is used where an offset is known to be zero.
+var symbolicZero = symbolic.Const(0)

@@ -1,0 +1,116 @@
+package analyzer
+
+import (
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Space is a memory space.
+type Space uint8
+
+const (
+	Global Space = iota
+	Shared
+	Local
+	Constant
+)
+
+func (s Space) String() string { return [...]string{"global", "shared", "local", "constant"}[s] }
+
+// Op is what an access does.
+type Op uint8
+
+const (
+	Load Op = iota
+	Store
+)
+
+func (o Op) String() string { return [...]string{"load", "store"}[o] }
+
+// Access is one memory access of a kernel, with its byte address as a
+// symbolic expression relative to the start of its allocation.
+type Access struct {
+	Kernel *parser.Func
+	Pos    parser.Pos
+	Expr   string // the access as written (reprinted)
+	Op     Op
+	Space  Space
+	Base   string        // the allocation: a parameter, a __shared__ array, ...
+	Addr   symbolic.Expr // bytes from the allocation's start
+	Type   *Type         // the type accessed
+	// Guards must all be non-zero for a lane to perform the access.
+	Guards []symbolic.Expr
+	// Loops are the enclosing loops, outermost first.
+	Loops []*Loop
+	// Via lists the __device__ functions the access sits in, outermost first.
+	Via []string
+}
+
+// Loop is a loop around an access: Iter is the symbol counting its
+// iterations from 0; Cond decides (per lane) whether iteration Iter runs.
+type Loop struct {
+	Iter string
+	Cond symbolic.Expr // nil when unknown
+	Pos  parser.Pos
+}
+
+type valueKind uint8
+
+const (
+	vInt    valueKind = iota // an integer: X
+	vPtr                     // a pointer or array: Ptr
+	vStruct                  // a struct or dim3 value: Fields, created lazily for parameters
+)
+
+// value is what the interpreter knows of a C value. Floating-point and
+// other values we do not model are integers over a Data-class symbol, so
+// that they flow through arithmetic and mark whatever they reach.
+type value struct {
+	kind   valueKind
+	x      symbolic.Expr
+	ptr    *pointer
+	fields map[string]value
+	typ    *Type
+	path   string // for struct parameters: the name prefix of lazily made fields
+	param  bool   // a kernel parameter (fields of a parameter struct are parameters too)
+}
+
+type pointer struct {
+	space  Space
+	base   string
+	offset symbolic.Expr // bytes
+	elem   *Type
+	array  bool // an array object rather than a pointer variable
+}
+
+func intValue(x symbolic.Expr) value { return value{kind: vInt, x: x} }
+
+func (p *pointer) at(offset symbolic.Expr, elem *Type) *pointer {
+	q := *p
+	q.offset = offset
+	q.elem = elem
+	q.array = false
+	return &q
+}
+
+// sameValue reports whether two values are certainly equal.
+func sameValue(a, b value) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case vInt:
+		return a.x.String() == b.x.String()
+	case vPtr:
+		return a.ptr.base == b.ptr.base && a.ptr.space == b.ptr.space && a.ptr.offset.String() == b.ptr.offset.String() && a.ptr.elem == b.ptr.elem
+	}
+	if len(a.fields) != len(b.fields) || a.path != b.path {
+		return false
+	}
+	for k, v := range a.fields {
+		if w, ok := b.fields[k]; !ok || !sameValue(v, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/sources"
+)
+
+func (o *options) execute(stdout, stderr io.Writer) int {
+	status := exitOK
+	files, errs := sources.Find(o.paths)
+	set, loadErrs := sources.Load(files, parser.Config{Defines: o.defines})
+	for _, err := range append(errs, loadErrs...) {
+		fmt.Fprintf(stderr, "cudalint: %v\n", err)
+		status = exitError
+	}
+	res := analyzer.Analyze(set.Analyzed(), analyzer.Options{Blocks: o.blocks, Params: o.params})
+	var err error
+	switch o.format {
+	case "json":
+		err = writeAccessesJSON(stdout, res)
+	default:
+		err = writeAccessesText(stdout, res)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "cudalint: %v\n", err)
+		return exitError
+	}
+	return status
+}
+
+// accessJSON is one row of the access table.
+type accessJSON struct {
+	File                   string    `json:"file"`
+	Line                   int       `json:"line"`
+	Column                 int       `json:"column"`
+	Kernel                 string    `json:"kernel"`
+	Op                     string    `json:"op"`
+	Expr                   string    `json:"expr"`
+	ElementBytes           int64     `json:"elementBytes"`
+	Instructions           int       `json:"instructions"`
+	SectorsPerRequest      *float64  `json:"sectorsPerRequest"`
+	SectorsRange           *[2]int   `json:"sectorsRange,omitempty"`
+	IdealSectorsPerRequest *float64  `json:"idealSectorsPerRequest"`
+	NcuIdealPerRequest     *float64  `json:"ncuIdealSectorsPerRequest"`
+	Efficiency             *float64  `json:"efficiency"`
+	LaneStrideBytes        *int64    `json:"laneStrideBytes"`
+	Block                  [3]int64  `json:"block"`
+	BlockSource            string    `json:"blockSource"`
+	BlockFrom              string    `json:"blockFrom,omitempty"`
+	Grid                   *[3]int64 `json:"grid"`
+	Via                    []string  `json:"via,omitempty"`
+	Exact                  bool      `json:"exact"`
+	Requests               int       `json:"requestsModelled"`
+	Assumptions            []string  `json:"assumptions,omitempty"`
+	Unknown                string    `json:"unknownReason,omitempty"`
+}
+
+type noteJSON struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+func accessRow(p *analyzer.Prediction) accessJSON {
+	a, cfg := p.Access, p.Config
+	row := accessJSON{
+		File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Col, Kernel: a.Kernel.Name, Op: a.Op.String(),
+		Expr: a.Expr, ElementBytes: a.Type.Size, Instructions: p.Pieces, LaneStrideBytes: p.LaneStride,
+		Block: cfg.Block, BlockSource: cfg.BlockSource, Via: a.Via, Exact: p.Exact, Requests: p.Requests,
+		Assumptions: p.Assumptions,
+	}
+	if cfg.At.IsValid() {
+		row.BlockFrom = cfg.At.String()
+	}
+	if cfg.GridKnown {
+		g := [3]int64(cfg.Grid)
+		row.Grid = &g
+	}
+	if p.Known {
+		s, i, n, e := round3(p.Sectors), round3(p.Ideal), round3(p.IdealNcu), round3(p.Efficiency())
+		row.SectorsPerRequest, row.IdealSectorsPerRequest, row.NcuIdealPerRequest, row.Efficiency = &s, &i, &n, &e
+	} else {
+		row.SectorsRange = &[2]int{1, 32}
+		row.Unknown = p.Reason
+	}
+	return row
+}
+
+func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
+
+func writeAccessesJSON(w io.Writer, res *analyzer.Result) error {
+	out := struct {
+		Accesses []accessJSON `json:"accesses"`
+		Notes    []noteJSON   `json:"notes"`
+	}{Accesses: []accessJSON{}, Notes: []noteJSON{}}
+	for _, p := range res.Predictions {
+		out.Accesses = append(out.Accesses, accessRow(p))
+	}
+	for _, n := range allNotes(res) {
+		out.Notes = append(out.Notes, noteJSON{File: n.Pos.File, Line: n.Pos.Line, Column: n.Pos.Col, Message: n.Msg})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func allNotes(res *analyzer.Result) []parser.Note {
+	var out []parser.Note
+	for _, f := range res.Program.Files {
+		out = append(out, f.Notes...)
+	}
+	for _, k := range res.Kernels {
+		out = append(out, k.Notes...)
+	}
+	return out
+}
+
+func writeAccessesText(w io.Writer, res *analyzer.Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "POSITION\tKERNEL\tOP\tACCESS\tSECTORS/REQ\tIDEAL\tEFFICIENCY\tLANE STRIDE\tBLOCK")
+	for _, p := range res.Predictions {
+		r := accessRow(p)
+		sectors, ideal, eff := "unknown (1-32)", "-", "-"
+		if p.Known {
+			sectors = fmt.Sprintf("%.2f", p.Sectors)
+			ideal = fmt.Sprintf("%.2f", p.Ideal)
+			eff = fmt.Sprintf("%.0f%%", 100*p.Efficiency())
+		}
+		stride := "-"
+		if p.LaneStride != nil {
+			stride = fmt.Sprintf("%d B", *p.LaneStride)
+		}
+		fmt.Fprintf(tw, "%s:%d:%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.File, r.Line, r.Column, r.Kernel, r.Op, r.Expr,
+			sectors, ideal, eff, stride, p.Config.Describe())
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, p := range res.Predictions {
+		var why []string
+		if !p.Known {
+			why = append(why, p.Reason)
+		}
+		why = append(why, p.Assumptions...)
+		if len(why) > 0 {
+			fmt.Fprintf(w, "%s:%d:%d: %s: %s\n", p.Access.Pos.File, p.Access.Pos.Line, p.Access.Pos.Col, p.Access.Expr, strings.Join(why, "; "))
+		}
+	}
+	for _, n := range allNotes(res) {
+		fmt.Fprintf(w, "%s: note: %s\n", n.Pos, n.Msg)
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/cudalint/cudalint/internal/ncu"
+)
+
+const (
+	probes   = "../../testdata/truth/probes.cu"
+	measured = "../../testdata/truth/source.csv.gz"
+)
+
+// TestMeasuredTruth compares every prediction for the probe kernels with
+// what Nsight Compute measured on an H200 (testdata/truth/measure.sh):
+// L2 Theoretical Sectors Global over Instructions Executed, summed over
+// the SASS instructions of each source line.
+func TestMeasuredTruth(t *testing.T) {
+	lines := readMeasured(t)
+	rows := accessTable(t, "--accesses", "--format", "json", probes)
+
+	type key struct {
+		kernel string
+		line   int
+		op     string
+	}
+	predicted := map[key][]accessJSON{}
+	for _, r := range rows {
+		k := key{r.Kernel, r.Line, r.Op}
+		predicted[k] = append(predicted[k], r)
+	}
+	matched := map[key]bool{}
+	for _, m := range lines {
+		k := key{m.Function, m.Line, m.Op}
+		got, ok := predicted[k]
+		if !ok {
+			t.Errorf("%s line %d %s: measured %.3f sectors/request, but cudalint predicts no such access", m.Function, m.Line, m.Op, m.SectorsPerRequest())
+			continue
+		}
+		matched[k] = true
+		if len(got) != 1 {
+			t.Errorf("%s line %d %s: %d predictions for one measured line", m.Function, m.Line, m.Op, len(got))
+			continue
+		}
+		p := got[0]
+		want := m.SectorsPerRequest()
+		if p.SectorsPerRequest == nil {
+			// Data-dependent: the model must say unknown, range 1..32, and the hardware must lie in it.
+			if p.SectorsRange == nil || want < float64(p.SectorsRange[0]) || want > float64(p.SectorsRange[1]) {
+				t.Errorf("%s line %d %s: unknown prediction %v does not cover measured %.3f", m.Function, m.Line, m.Op, p.SectorsRange, want)
+			}
+			continue
+		}
+		if !close(*p.SectorsPerRequest, want) {
+			t.Errorf("%s line %d %s %s: predicted %.3f sectors/request, measured %.3f", m.Function, m.Line, m.Op, p.Expr, *p.SectorsPerRequest, want)
+		}
+		if !close(*p.NcuIdealPerRequest, m.IdealPerRequest()) {
+			t.Errorf("%s line %d %s %s: predicted ncu ideal %.3f, measured %.3f", m.Function, m.Line, m.Op, p.Expr, *p.NcuIdealPerRequest, m.IdealPerRequest())
+		}
+	}
+	for k, r := range predicted {
+		if !matched[k] {
+			t.Errorf("%s line %d %s %s: predicted but not measured (did the compiler drop it?)", k.kernel, k.line, k.op, r[0].Expr)
+		}
+	}
+	if len(lines) < 80 {
+		t.Errorf("only %d measured lines; the table is incomplete", len(lines))
+	}
+}
+
+// close applies the tolerance: 0.05 sectors, or 2% for averages.
+func close(got, want float64) bool {
+	d := math.Abs(got - want)
+	return d <= 0.05 || d <= 0.02*want
+}
+
+func readMeasured(t *testing.T) []ncu.Line {
+	t.Helper()
+	f, err := os.Open(measured)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := ncu.Read(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+func accessTable(t *testing.T, args ...string) []accessJSON {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run(args, &out, &errb); code != exitOK {
+		t.Fatalf("cudalint %v: exit %d\n%s", args, code, errb.String())
+	}
+	var doc struct {
+		Accesses []accessJSON `json:"accesses"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out.String())
+	}
+	return doc.Accesses
+}
+
+// TestMeasuredTable prints the comparison (go test -v -run MeasuredTable).
+func TestMeasuredTable(t *testing.T) {
+	if !testing.Verbose() {
+		t.Skip("prints the table with -v")
+	}
+	lines := readMeasured(t)
+	for _, m := range lines {
+		fmt.Printf("%-20s %4d %-5s measured %7.3f ideal %6.3f (%d SASS)\n", m.Function, m.Line, m.Op, m.SectorsPerRequest(), m.IdealPerRequest(), m.SASS)
+	}
+}

@@ -1,0 +1,132 @@
+// Package ncu reads Nsight Compute's source-page CSV export
+// (ncu -i REPORT --page source --csv --print-source cuda,sass) and sums
+// the per-SASS global-memory counters for each source line.
+package ncu
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Line is the measured cost of the global loads or stores of one source line.
+type Line struct {
+	File     string // base name of the source file
+	Function string // the kernel, without its parameter list
+	Line     int
+	Op       string // "load" or "store"
+	// Instructions is the number of warp-level instructions executed;
+	// Sectors and Ideal are L2 Theoretical Sectors Global and its Ideal.
+	Instructions, Sectors, Ideal int64
+	// SASS is the number of distinct SASS instructions summed.
+	SASS int
+}
+
+// SectorsPerRequest is the measured average.
+func (l Line) SectorsPerRequest() float64 { return float64(l.Sectors) / float64(l.Instructions) }
+
+// IdealPerRequest is the measured ideal average.
+func (l Line) IdealPerRequest() float64 { return float64(l.Ideal) / float64(l.Instructions) }
+
+type key struct {
+	fn   string
+	line int
+	op   string
+}
+
+// Read parses the export. Each SASS row is counted once per function even
+// when the export repeats it (it lists every row twice).
+func Read(r io.Reader) ([]Line, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true
+	var (
+		file, fn string
+		col      map[string]int
+		line     int
+		seen     = map[string]bool{}
+		sums     = map[key]*Line{}
+	)
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case len(rec) == 2 && rec[0] == "File Path":
+			file = filepath.Base(rec[1])
+			continue
+		case len(rec) == 2 && rec[0] == "Function Name":
+			fn = rec[1]
+			if i := strings.IndexByte(fn, '('); i >= 0 {
+				fn = fn[:i]
+			}
+			continue
+		case len(rec) > 0 && rec[0] == "Line No":
+			col = map[string]int{}
+			for i, name := range rec {
+				if _, dup := col[name]; !dup {
+					col[name] = i
+				}
+			}
+			col["SASS"] = 3
+			continue
+		}
+		if col == nil || len(rec) < len(col) {
+			continue
+		}
+		if rec[0] != "" {
+			if line, err = strconv.Atoi(rec[0]); err != nil {
+				return nil, fmt.Errorf("line number %q: %v", rec[0], err)
+			}
+			continue
+		}
+		if rec[col["Address Space"]] != "Global" {
+			continue
+		}
+		op := strings.ToLower(rec[col["Access Operation"]])
+		if op != "load" && op != "store" {
+			continue
+		}
+		id := fn + "@" + rec[col["Address"]]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		k := key{fn, line, op}
+		l := sums[k]
+		if l == nil {
+			l = &Line{File: file, Function: fn, Line: line, Op: op}
+			sums[k] = l
+		}
+		l.Instructions += num(rec[col["Instructions Executed"]])
+		l.Sectors += num(rec[col["L2 Theoretical Sectors Global"]])
+		l.Ideal += num(rec[col["L2 Theoretical Sectors Global Ideal"]])
+		l.SASS++
+	}
+	out := make([]Line, 0, len(sums))
+	for _, l := range sums {
+		if l.Instructions > 0 {
+			out = append(out, *l)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Line != out[j].Line {
+			return out[i].Line < out[j].Line
+		}
+		return out[i].Op < out[j].Op
+	})
+	return out, nil
+}
+
+func num(s string) int64 {
+	v, _ := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
+	return v
+}

@@ -1,0 +1,346 @@
+package parser
+
+// The syntax tree. Expressions and declarations come from the participle
+// grammar (grammar.go); statements and top-level items from the structural
+// scanner (structure.go). Every node knows where it starts.
+
+// Node is any syntax node.
+type Node interface{ Start() Pos }
+
+// Expr is an expression.
+type Expr interface {
+	Node
+	exprNode()
+}
+
+type (
+	// Ident is a name, possibly qualified (a::b).
+	Ident struct {
+		P    Pos
+		Name string
+	}
+	// IntLit is an integer literal.
+	IntLit struct {
+		P     Pos
+		Value int64
+		Text  string
+	}
+	// FloatLit is a floating-point literal.
+	FloatLit struct {
+		P    Pos
+		Text string
+	}
+	// StringLit is a string or character literal.
+	StringLit struct {
+		P    Pos
+		Text string
+	}
+	// Unary is a prefix operator: - + ! ~ * & ++ --.
+	Unary struct {
+		P  Pos
+		Op string
+		X  Expr
+	}
+	// Postfix is x++ or x--.
+	Postfix struct {
+		P  Pos
+		Op string
+		X  Expr
+	}
+	// Binary is a binary operator, assignments and the comma included.
+	Binary struct {
+		P    Pos
+		Op   string
+		X, Y Expr
+	}
+	// Ternary is c ? a : b.
+	Ternary struct {
+		P                Pos
+		Cond, Then, Else Expr
+	}
+	// Call is f(args), including functional casts such as float4(a, b, c, d).
+	Call struct {
+		P    Pos
+		Fun  Expr
+		Args []Expr
+	}
+	// Launch is kernel<<<config>>>(args).
+	Launch struct {
+		P      Pos
+		Kernel Expr
+		Config []Expr
+		Args   []Expr
+	}
+	// Index is x[i].
+	Index struct {
+		P     Pos
+		X     Expr
+		Index Expr
+	}
+	// Member is x.name or x->name.
+	Member struct {
+		P     Pos
+		X     Expr
+		Name  string
+		Arrow bool
+	}
+	// Cast is (T)x, static_cast<T>(x) and friends.
+	Cast struct {
+		P    Pos
+		Type *TypeRef
+		X    Expr
+	}
+	// SizeofType is sizeof(T).
+	SizeofType struct {
+		P    Pos
+		Type *TypeRef
+	}
+	// SizeofExpr is sizeof x.
+	SizeofExpr struct {
+		P Pos
+		X Expr
+	}
+	// InitList is { a, b, c }.
+	InitList struct {
+		P     Pos
+		Elems []Expr
+	}
+)
+
+func (e *Ident) Start() Pos      { return e.P }
+func (e *IntLit) Start() Pos     { return e.P }
+func (e *FloatLit) Start() Pos   { return e.P }
+func (e *StringLit) Start() Pos  { return e.P }
+func (e *Unary) Start() Pos      { return e.P }
+func (e *Postfix) Start() Pos    { return e.P }
+func (e *Binary) Start() Pos     { return e.P }
+func (e *Ternary) Start() Pos    { return e.P }
+func (e *Call) Start() Pos       { return e.P }
+func (e *Launch) Start() Pos     { return e.P }
+func (e *Index) Start() Pos      { return e.P }
+func (e *Member) Start() Pos     { return e.P }
+func (e *Cast) Start() Pos       { return e.P }
+func (e *SizeofType) Start() Pos { return e.P }
+func (e *SizeofExpr) Start() Pos { return e.P }
+func (e *InitList) Start() Pos   { return e.P }
+
+func (*Ident) exprNode()      {}
+func (*IntLit) exprNode()     {}
+func (*FloatLit) exprNode()   {}
+func (*StringLit) exprNode()  {}
+func (*Unary) exprNode()      {}
+func (*Postfix) exprNode()    {}
+func (*Binary) exprNode()     {}
+func (*Ternary) exprNode()    {}
+func (*Call) exprNode()       {}
+func (*Launch) exprNode()     {}
+func (*Index) exprNode()      {}
+func (*Member) exprNode()     {}
+func (*Cast) exprNode()       {}
+func (*SizeofType) exprNode() {}
+func (*SizeofExpr) exprNode() {}
+func (*InitList) exprNode()   {}
+
+// TypeRef names a type as written: the base words ("unsigned", "int";
+// "float4"; "S12"), qualifiers, and pointer levels.
+type TypeRef struct {
+	P     Pos
+	Words []string // base type words, qualifiers removed
+	Const bool
+	Ptr   int  // number of '*'
+	Ref   bool // a trailing '&'
+}
+
+// Declarator is one name introduced by a declaration.
+type Declarator struct {
+	P     Pos
+	Name  string
+	Type  *TypeRef // the base type with this declarator's pointers applied
+	Dims  []Expr   // array dimensions; a nil element for []
+	Init  Expr     // = init, or nil
+	Ctor  []Expr   // T name(args), or nil
+	IsCtr bool     // written with parentheses or braces
+}
+
+// Decl is a declaration: storage and CUDA memory-space specifiers, a type,
+// and one or more declarators.
+type Decl struct {
+	P           Pos
+	Specs       []string // static, extern, __shared__, __constant__, __device__, ...
+	Declarators []*Declarator
+}
+
+// HasSpec reports whether the declaration carries the given specifier.
+func (d *Decl) HasSpec(s string) bool {
+	for _, x := range d.Specs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Stmt is a statement.
+type Stmt interface {
+	Node
+	stmtNode()
+}
+
+type (
+	// Block is { stmts }.
+	Block struct {
+		P     Pos
+		Stmts []Stmt
+	}
+	// DeclStmt is a local declaration.
+	DeclStmt struct{ Decl *Decl }
+	// ExprStmt is an expression followed by ';'.
+	ExprStmt struct{ X Expr }
+	// If is if (Cond) Then else Else.
+	If struct {
+		P          Pos
+		Cond       Expr
+		Then, Else Stmt
+	}
+	// For is for (Init; Cond; Post) Body; any part may be nil.
+	For struct {
+		P    Pos
+		Init Stmt
+		Cond Expr
+		Post Expr
+		Body Stmt
+	}
+	// While is while (Cond) Body, or do Body while (Cond) when Do is set.
+	While struct {
+		P    Pos
+		Cond Expr
+		Body Stmt
+		Do   bool
+	}
+	// Switch is switch (Tag) Body.
+	Switch struct {
+		P    Pos
+		Tag  Expr
+		Body Stmt
+	}
+	// Case is a case or default label; Value is nil for default.
+	Case struct {
+		P     Pos
+		Value Expr
+	}
+	// Return is return X;
+	Return struct {
+		P Pos
+		X Expr
+	}
+	// Jump is break, continue or goto.
+	Jump struct {
+		P    Pos
+		Kind string
+	}
+	// Empty is ';' or a label.
+	Empty struct{ P Pos }
+	// BadStmt is a statement the parser could not read; Note says why.
+	BadStmt struct {
+		P    Pos
+		Note string
+	}
+)
+
+func (s *Block) Start() Pos    { return s.P }
+func (s *DeclStmt) Start() Pos { return s.Decl.P }
+func (s *ExprStmt) Start() Pos { return s.X.Start() }
+func (s *If) Start() Pos       { return s.P }
+func (s *For) Start() Pos      { return s.P }
+func (s *While) Start() Pos    { return s.P }
+func (s *Switch) Start() Pos   { return s.P }
+func (s *Case) Start() Pos     { return s.P }
+func (s *Return) Start() Pos   { return s.P }
+func (s *Jump) Start() Pos     { return s.P }
+func (s *Empty) Start() Pos    { return s.P }
+func (s *BadStmt) Start() Pos  { return s.P }
+
+func (*Block) stmtNode()    {}
+func (*DeclStmt) stmtNode() {}
+func (*ExprStmt) stmtNode() {}
+func (*If) stmtNode()       {}
+func (*For) stmtNode()      {}
+func (*While) stmtNode()    {}
+func (*Switch) stmtNode()   {}
+func (*Case) stmtNode()     {}
+func (*Return) stmtNode()   {}
+func (*Jump) stmtNode()     {}
+func (*Empty) stmtNode()    {}
+func (*BadStmt) stmtNode()  {}
+
+// Param is a function parameter.
+type Param struct {
+	P    Pos
+	Name string
+	Type *TypeRef
+}
+
+// TemplateParam is a template parameter: a type (typename T) or a value (int N).
+type TemplateParam struct {
+	Name    string
+	IsType  bool
+	Type    *TypeRef // for value parameters
+	Default []Token  // as written, possibly empty
+}
+
+// Func is a function definition.
+type Func struct {
+	P         Pos // of the name
+	Name      string
+	Global    bool // __global__: a kernel
+	Device    bool // __device__
+	Host      bool // __host__, or no execution-space specifier
+	Template  []TemplateParam
+	Params    []*Param
+	Result    *TypeRef
+	Body      *Block
+	Namespace string
+	// BlockAnnotation is the text of a "cudalint:block" comment directive
+	// found right above the function, if any (set by the caller).
+	BlockAnnotation string
+}
+
+// Field is a member of a struct or union.
+type Field struct {
+	P    Pos
+	Name string
+	Type *TypeRef
+	Dims []Expr
+}
+
+// Struct is a struct, union or class with its data members.
+type Struct struct {
+	P      Pos
+	Name   string
+	Union  bool
+	Fields []*Field
+	// Align is an explicit __align__(n) / alignas(n), or 0.
+	Align int64
+}
+
+// Typedef binds a name to a type (typedef T name; using name = T;).
+type Typedef struct {
+	P    Pos
+	Name string
+	Type *TypeRef
+	Dims []Expr
+}
+
+// File is a parsed translation unit.
+type File struct {
+	Path     string
+	Funcs    []*Func
+	Structs  []*Struct
+	Typedefs []*Typedef
+	Globals  []*Decl // file-scope variable declarations
+	Notes    Notes
+	Includes []string
+	Bytes    int
+	// Directives are the cudalint: comments, in source order.
+	Directives []Directive
+}

@@ -1,0 +1,353 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// parseSpan runs a participle parser over toks[from:to]. Token positions
+// carry the index into toks in Offset, so nodes map back to exact source
+// positions, macro expansions included.
+func parseSpan[G any](u *unit, p *participle.Parser[G], from, to int) (*G, error) {
+	lt := make([]lexer.Token, 0, to-from)
+	for i := from; i < to; i++ {
+		t := u.toks[i]
+		lt = append(lt, lexer.Token{Type: u.classify(t), Value: t.Text, Pos: lexer.Position{Offset: i, Line: t.Pos.Line, Column: t.Pos.Col}})
+	}
+	end := lexer.Position{Offset: to, Line: -1}
+	pl, err := lexer.Upgrade(&sliceLexer{toks: lt, end: end})
+	if err != nil {
+		return nil, err
+	}
+	return p.ParseFromLexer(pl)
+}
+
+func (u *unit) classify(t Token) lexer.TokenType {
+	switch t.Kind {
+	case KNumber:
+		return ttNumber
+	case KString:
+		return ttString
+	case KChar:
+		return ttChar
+	case KIdent:
+		switch w := t.Text; {
+		case typeKeywords[w]:
+			return ttTypeKw
+		case qualKeywords[w]:
+			return ttQual
+		case specKeywords[w]:
+			return ttSpec
+		case tagKeywords[w]:
+			return ttTag
+		case otherKeywords[w]:
+			return ttKeyword
+		case u.types[w]:
+			return ttTypeName
+		}
+		return ttIdent
+	}
+	return ttPunct
+}
+
+// pos maps a participle position back to the token's source position.
+func (u *unit) pos(p lexer.Position) Pos {
+	if p.Offset >= 0 && p.Offset < len(u.toks) {
+		return u.toks[p.Offset].Pos
+	}
+	if len(u.toks) > 0 {
+		return u.toks[len(u.toks)-1].Pos
+	}
+	return Pos{}
+}
+
+// ---- expressions ----
+
+const (
+	precAssign  = 1
+	precTernary = 2
+)
+
+var binaryPrec = map[string]int{
+	"=": 1, "+=": 1, "-=": 1, "*=": 1, "/=": 1, "%=": 1, "<<=": 1, ">>=": 1, "&=": 1, "^=": 1, "|=": 1,
+	"?": 2, "||": 3, "&&": 4, "|": 5, "^": 6, "&": 7, "==": 8, "!=": 8,
+	"<": 9, ">": 9, "<=": 9, ">=": 9, "<<": 10, ">>": 10, "+": 11, "-": 11, "*": 12, "/": 12, "%": 12,
+}
+
+func (u *unit) comma(g *gComma) Expr {
+	x := u.expr(g.Exprs[0])
+	for _, e := range g.Exprs[1:] {
+		x = &Binary{P: x.Start(), Op: ",", X: x, Y: u.expr(e)}
+	}
+	return x
+}
+
+// expr re-associates the flat operator list by precedence climbing.
+func (u *unit) expr(g *gExpr) Expr {
+	c := climber{u: u, g: g}
+	x := c.climb(u.unary(g.Head), 0)
+	if c.k < len(g.Tail) && c.err == nil {
+		c.err = fmt.Errorf("unexpected %q", g.Tail[c.k].Op)
+	}
+	if c.err != nil {
+		panic(parseError{pos: u.pos(g.Pos), err: c.err})
+	}
+	return x
+}
+
+type climber struct {
+	u   *unit
+	g   *gExpr
+	k   int // next operator in g.Tail
+	err error
+}
+
+func (c *climber) climb(lhs Expr, minPrec int) Expr {
+	for c.k < len(c.g.Tail) && c.err == nil {
+		op := c.g.Tail[c.k].Op
+		prec, ok := binaryPrec[op]
+		if !ok || prec < minPrec { // ':' has no precedence: it ends the middle of a '?'
+			return lhs
+		}
+		rhs := c.u.unary(c.g.Tail[c.k].Rhs)
+		c.k++
+		if op == "?" {
+			mid := c.climb(rhs, precAssign)
+			if c.k >= len(c.g.Tail) || c.g.Tail[c.k].Op != ":" {
+				c.err = fmt.Errorf("'?' without ':'")
+				return lhs
+			}
+			elseOperand := c.u.unary(c.g.Tail[c.k].Rhs)
+			c.k++
+			els := c.climb(elseOperand, precTernary)
+			lhs = &Ternary{P: lhs.Start(), Cond: lhs, Then: mid, Else: els}
+			continue
+		}
+		next := prec + 1
+		if prec == precAssign {
+			next = prec // right-associative
+		}
+		rhs = c.climb(rhs, next)
+		lhs = &Binary{P: lhs.Start(), Op: op, X: lhs, Y: rhs}
+	}
+	return lhs
+}
+
+func (u *unit) unary(g *gUnary) Expr {
+	x := u.primary(g.Prim)
+	for _, p := range g.Post {
+		pos := x.Start()
+		switch {
+		case p.Index != nil:
+			x = &Index{P: pos, X: x, Index: u.comma(p.Index)}
+		case p.Call != nil:
+			x = &Call{P: pos, Fun: x, Args: u.args(p.Call)}
+		case p.Launch != nil:
+			l := &Launch{P: pos, Kernel: x, Args: u.args(p.Launch.Args)}
+			for _, c := range p.Launch.Config {
+				l.Config = append(l.Config, u.expr(c))
+			}
+			x = l
+		case p.Member != nil:
+			x = &Member{P: pos, X: x, Name: *p.Member}
+		case p.Arrow != nil:
+			x = &Member{P: pos, X: x, Name: *p.Arrow, Arrow: true}
+		case p.Op != nil:
+			x = &Postfix{P: pos, Op: *p.Op, X: x}
+		}
+	}
+	for i := len(g.Pre) - 1; i >= 0; i-- {
+		p := g.Pre[i]
+		if p.Cast != nil {
+			x = &Cast{P: u.pos(p.Pos), Type: u.castType(p.Cast), X: x}
+		} else {
+			x = &Unary{P: u.pos(p.Pos), Op: p.Op, X: x}
+		}
+	}
+	return x
+}
+
+func (u *unit) args(g *gArgList) []Expr {
+	out := make([]Expr, 0, len(g.Args))
+	for _, a := range g.Args {
+		out = append(out, u.expr(a))
+	}
+	return out
+}
+
+func (u *unit) primary(g *gPrimary) Expr {
+	pos := u.pos(g.Pos)
+	switch {
+	case g.CppCast != nil:
+		return &Cast{P: pos, Type: u.castType(g.CppCast.Type), X: u.comma(g.CppCast.X)}
+	case g.Sizeof != nil:
+		if g.Sizeof.Type != nil {
+			return &SizeofType{P: pos, Type: u.castType(g.Sizeof.Type)}
+		}
+		return &SizeofExpr{P: pos, X: u.unary(g.Sizeof.X)}
+	case g.Ctor != nil:
+		return &Call{P: pos, Fun: &Ident{P: pos, Name: strings.Join(g.Ctor.Type, " ")}, Args: u.args(g.Ctor.Args)}
+	case g.Paren != nil:
+		return u.comma(g.Paren)
+	case g.Init != nil:
+		return u.initList(g.Init)
+	case g.Number != nil:
+		return numberLit(pos, *g.Number)
+	case g.Str != nil:
+		return &StringLit{P: pos, Text: strings.Join(g.Str, "")}
+	case g.Char != nil:
+		return &StringLit{P: pos, Text: *g.Char}
+	}
+	return &Ident{P: pos, Name: strings.Join(g.Name, "::")}
+}
+
+func (u *unit) initList(g *gInitList) *InitList {
+	l := &InitList{P: u.pos(g.Pos)}
+	for _, e := range g.Elems {
+		l.Elems = append(l.Elems, u.expr(e.X))
+	}
+	return l
+}
+
+func numberLit(pos Pos, text string) Expr {
+	lower := strings.ToLower(text)
+	isHex := strings.HasPrefix(lower, "0x")
+	if strings.ContainsAny(lower, ".") || (!isHex && strings.ContainsAny(lower, "ef")) || (isHex && strings.Contains(lower, "p")) {
+		return &FloatLit{P: pos, Text: text}
+	}
+	v, ok := ParseInt(text)
+	if !ok {
+		return &FloatLit{P: pos, Text: text}
+	}
+	return &IntLit{P: pos, Value: v, Text: text}
+}
+
+// ---- types and declarations ----
+
+func (u *unit) baseType(g *gBaseType) *TypeRef {
+	t := &TypeRef{P: u.pos(g.Pos)}
+	for _, q := range append(append([]string{}, g.Quals...), g.More...) {
+		if q == "const" {
+			t.Const = true
+		} else if typeKeywords[q] {
+			t.Words = append(t.Words, q)
+		}
+	}
+	t.Words = append(append([]string{}, g.Words...), t.Words...)
+	if len(g.Words) > 1 && !typeKeywords[g.Words[0]] {
+		t.Words = []string{strings.Join(g.Words, "::")}
+	}
+	return t
+}
+
+func (u *unit) castType(g *gCastType) *TypeRef {
+	t := u.baseType(g.Base)
+	applyStars(t, g.Stars)
+	return t
+}
+
+func applyStars(t *TypeRef, stars []string) {
+	for _, s := range stars {
+		switch s {
+		case "*":
+			t.Ptr++
+		case "&", "&&":
+			t.Ref = true
+		}
+	}
+}
+
+func (u *unit) decl(g *gDecl) *Decl {
+	d := &Decl{P: u.pos(g.Pos), Specs: g.Specs}
+	base := u.baseType(g.Type)
+	for _, gd := range g.Decls {
+		t := *base
+		applyStars(&t, gd.Ptrs)
+		dc := &Declarator{P: u.pos(gd.Pos), Name: gd.Name, Type: &t}
+		for _, dim := range gd.Dims {
+			if dim.Size == nil {
+				dc.Dims = append(dc.Dims, nil)
+			} else {
+				dc.Dims = append(dc.Dims, u.expr(dim.Size))
+			}
+		}
+		switch {
+		case gd.Init != nil:
+			dc.Init = u.expr(gd.Init)
+		case gd.Ctor != nil:
+			dc.Ctor, dc.IsCtr = u.args(gd.Ctor), true
+		case gd.Brace != nil:
+			dc.Ctor, dc.IsCtr = u.initList(gd.Brace).Elems, true
+		}
+		d.Declarators = append(d.Declarators, dc)
+	}
+	return d
+}
+
+// parseError carries a conversion failure out of the recursive converter;
+// catch turns it back into an error at the statement boundary.
+type parseError struct {
+	pos Pos
+	err error
+}
+
+func catch(err *error) {
+	if r := recover(); r != nil {
+		pe, ok := r.(parseError)
+		if !ok {
+			panic(r)
+		}
+		*err = fmt.Errorf("%s", pe.err)
+	}
+}
+
+// parseExpr parses toks[from:to] as an expression (commas allowed).
+func (u *unit) parseExpr(from, to int) (x Expr, err error) {
+	defer catch(&err)
+	if from >= to {
+		return nil, fmt.Errorf("expected an expression")
+	}
+	g, err := parseSpan(u, exprParser, from, to)
+	if err != nil {
+		return nil, err
+	}
+	return u.comma(g), nil
+}
+
+// parseDecl parses toks[from:to] as a declaration.
+func (u *unit) parseDecl(from, to int) (d *Decl, err error) {
+	defer catch(&err)
+	g, err := parseSpan(u, declParser, from, to)
+	if err != nil {
+		return nil, err
+	}
+	return u.decl(g), nil
+}
+
+func (u *unit) parseParam(from, to int) (p *Param, err error) {
+	defer catch(&err)
+	g, err := parseSpan(u, paramParser, from, to)
+	if err != nil {
+		return nil, err
+	}
+	t := u.baseType(g.Type)
+	applyStars(t, g.Ptrs)
+	t.Ptr += len(g.Dims) // T a[] decays to a pointer
+	p = &Param{P: u.pos(g.Pos), Type: t}
+	if g.Name != nil {
+		p.Name = *g.Name
+	}
+	return p, nil
+}
+
+func (u *unit) parseType(from, to int) (t *TypeRef, err error) {
+	defer catch(&err)
+	g, err := parseSpan(u, typeParser, from, to)
+	if err != nil {
+		return nil, err
+	}
+	return u.castType(g), nil
+}

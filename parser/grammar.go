@@ -1,0 +1,230 @@
+package parser
+
+import (
+	"errors"
+	"io"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// The participle grammar for CUDA C declarations and expressions.
+//
+// Participle parses one statement's tokens at a time, which the structural
+// scanner (structure.go) has already delimited: a failure stays local to
+// that statement, and no byte of host code the scanner skips ever reaches
+// participle. Binary operators are read as a flat list and re-associated by
+// precedence climbing in toExpr, which keeps participle from backtracking
+// through a dozen precedence levels.
+
+// Token types the grammar refers to by name.
+const (
+	ttIdent lexer.TokenType = -(iota + 2)
+	ttTypeName
+	ttTypeKw
+	ttQual
+	ttSpec
+	ttTag
+	ttKeyword
+	ttNumber
+	ttString
+	ttChar
+	ttPunct
+)
+
+var grammarSymbols = map[string]lexer.TokenType{
+	"EOF": lexer.EOF, "Ident": ttIdent, "TypeName": ttTypeName, "TypeKw": ttTypeKw,
+	"Qual": ttQual, "Spec": ttSpec, "Tag": ttTag, "Keyword": ttKeyword,
+	"Number": ttNumber, "String": ttString, "Char": ttChar, "Punct": ttPunct,
+}
+
+var typeKeywords = setOf("void", "char", "short", "int", "long", "float", "double", "signed",
+	"unsigned", "bool", "auto", "_Bool", "__int128")
+var qualKeywords = setOf("const", "volatile", "__restrict__", "__restrict", "restrict")
+var specKeywords = setOf("static", "extern", "__shared__", "__constant__", "__device__", "__host__",
+	"__managed__", "register", "inline", "__inline__", "__forceinline__", "__noinline__", "constexpr",
+	"mutable", "thread_local", "__global__")
+var tagKeywords = setOf("struct", "union", "class", "enum", "typename")
+var otherKeywords = setOf("sizeof", "static_cast", "reinterpret_cast", "const_cast", "dynamic_cast",
+	"return", "if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue",
+	"goto", "template", "namespace", "using", "typedef", "operator", "new", "delete", "throw", "try", "catch")
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+type gComma struct {
+	Pos   lexer.Position
+	Exprs []*gExpr `parser:"@@ ( ',' @@ )*"`
+}
+
+type gExpr struct {
+	Pos  lexer.Position
+	Head *gUnary `parser:"@@"`
+	Tail []*gOp  `parser:"@@*"`
+}
+
+type gOp struct {
+	Pos lexer.Position
+	Op  string  `parser:"@( '?' | ':' | '=' | '+=' | '-=' | '*=' | '/=' | '%=' | '<<=' | '>>=' | '&=' | '^=' | '|=' | '||' | '&&' | '|' | '^' | '&' | '==' | '!=' | '<=' | '>=' | '<' | '>' | '<<' | '>>' | '+' | '-' | '*' | '/' | '%' )"`
+	Rhs *gUnary `parser:"@@"`
+}
+
+type gUnary struct {
+	Pos  lexer.Position
+	Pre  []*gPrefix  `parser:"@@*"`
+	Prim *gPrimary   `parser:"@@"`
+	Post []*gPostfix `parser:"@@*"`
+}
+
+type gPrefix struct {
+	Pos  lexer.Position
+	Cast *gCastType `parser:"'(' (?= (TypeKw | TypeName | Qual | Tag)) @@ ')'"`
+	Op   string     `parser:"| @( '-' | '+' | '!' | '~' | '*' | '&' | '++' | '--' )"`
+}
+
+type gBaseType struct {
+	Pos   lexer.Position
+	Quals []string `parser:"@Qual*"`
+	Words []string `parser:"( @TypeKw+ | Tag? @(TypeName | Ident) ( '::' @(TypeName | Ident) )* )"`
+	More  []string `parser:"@(Qual | TypeKw)*"`
+}
+
+type gCastType struct {
+	Pos   lexer.Position
+	Base  *gBaseType `parser:"@@"`
+	Stars []string   `parser:"@( '*' | '&' | '&&' | Qual )*"`
+}
+
+type gPrimary struct {
+	Pos     lexer.Position
+	CppCast *gCppCast  `parser:"@@"`
+	Sizeof  *gSizeof   `parser:"| @@"`
+	Ctor    *gCtor     `parser:"| @@"`
+	Paren   *gComma    `parser:"| '(' @@ ')'"`
+	Init    *gInitList `parser:"| @@"`
+	Number  *string    `parser:"| @Number"`
+	Str     []string   `parser:"| @String+"`
+	Char    *string    `parser:"| @Char"`
+	Name    []string   `parser:"| @(Ident | TypeName) ( '::' @(Ident | TypeName) )*"`
+}
+
+type gCppCast struct {
+	Pos  lexer.Position
+	Kind string     `parser:"@( 'static_cast' | 'reinterpret_cast' | 'const_cast' | 'dynamic_cast' )"`
+	Type *gCastType `parser:"'<' @@ '>'"`
+	X    *gComma    `parser:"'(' @@ ')'"`
+}
+
+type gSizeof struct {
+	Pos  lexer.Position
+	Type *gCastType `parser:"'sizeof' ( '(' (?= (TypeKw | TypeName | Qual | Tag)) @@ ')'"`
+	X    *gUnary    `parser:"| @@ )"`
+}
+
+type gCtor struct {
+	Pos  lexer.Position
+	Type []string  `parser:"@(TypeKw | TypeName)"`
+	Args *gArgList `parser:"'(' @@ ')'"`
+}
+
+type gArgList struct {
+	Pos  lexer.Position
+	Args []*gExpr `parser:"( @@ ( ',' @@ )* )?"`
+}
+
+type gInitList struct {
+	Pos   lexer.Position
+	Elems []*gInitElem `parser:"'{' ( @@ ( ',' @@ )* ','? )? '}'"`
+}
+
+type gInitElem struct {
+	Pos   lexer.Position
+	Field *string `parser:"( '.' @Ident '=' )?"`
+	X     *gExpr  `parser:"@@"`
+}
+
+type gPostfix struct {
+	Pos    lexer.Position
+	Index  *gComma   `parser:"'[' @@ ']'"`
+	Call   *gArgList `parser:"| '(' @@ ')'"`
+	Launch *gLaunch  `parser:"| @@"`
+	Member *string   `parser:"| '.' @(Ident | TypeName)"`
+	Arrow  *string   `parser:"| '->' @(Ident | TypeName)"`
+	Op     *string   `parser:"| @( '++' | '--' )"`
+}
+
+type gLaunch struct {
+	Pos    lexer.Position
+	Config []*gExpr   `parser:"'<<<' @@ ( ',' @@ )* '>>>'"`
+	Args   *gArgList `parser:"'(' @@ ')'"`
+}
+
+type gDecl struct {
+	Pos   lexer.Position
+	Specs []string       `parser:"@Spec*"`
+	Type  *gBaseType     `parser:"@@"`
+	Decls []*gDeclarator `parser:"@@ ( ',' @@ )*"`
+}
+
+type gDeclarator struct {
+	Pos   lexer.Position
+	Ptrs  []string   `parser:"@( '*' | '&' | '&&' | Qual )*"`
+	Name  string     `parser:"@(Ident | TypeName)"`
+	Dims  []*gDim    `parser:"@@*"`
+	Init  *gExpr     `parser:"( '=' @@"`
+	Ctor  *gArgList  `parser:"| '(' @@ ')'"`
+	Brace *gInitList `parser:"| @@ )?"`
+}
+
+type gDim struct {
+	Pos  lexer.Position
+	Size *gExpr `parser:"'[' @@? ']'"`
+}
+
+type gParam struct {
+	Pos     lexer.Position
+	Specs   []string   `parser:"@Spec*"`
+	Type    *gBaseType `parser:"@@"`
+	Ptrs    []string   `parser:"@( '*' | '&' | '&&' | Qual )*"`
+	Name    *string    `parser:"@(Ident | TypeName)?"`
+	Dims    []*gDim    `parser:"@@*"`
+	Default *gExpr     `parser:"( '=' @@ )?"`
+}
+
+type lexDef struct{}
+
+func (lexDef) Symbols() map[string]lexer.TokenType { return grammarSymbols }
+func (lexDef) Lex(string, io.Reader) (lexer.Lexer, error) {
+	return nil, errors.New("cudalint feeds participle pre-scanned tokens")
+}
+
+type sliceLexer struct {
+	toks []lexer.Token
+	i    int
+	end  lexer.Position
+}
+
+func (l *sliceLexer) Next() (lexer.Token, error) {
+	if l.i >= len(l.toks) {
+		return lexer.Token{Type: lexer.EOF, Pos: l.end}, nil
+	}
+	t := l.toks[l.i]
+	l.i++
+	return t, nil
+}
+
+func build[G any]() *participle.Parser[G] {
+	return participle.MustBuild[G](participle.Lexer(lexDef{}), participle.UseLookahead(4))
+}
+
+var (
+	exprParser  = build[gComma]()
+	declParser  = build[gDecl]()
+	paramParser = build[gParam]()
+	typeParser  = build[gCastType]()
+)

@@ -1,0 +1,786 @@
+package parser
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Limits bound the work the preprocessor does on hostile input. Each limit,
+// when hit, is reported as a note and the rest of the file goes on.
+const (
+	maxIncludeDepth   = 64
+	maxExpandedTokens = 4 << 20 // tokens produced by macro expansion, per file
+)
+
+// Config tells the preprocessor about the world outside the file.
+type Config struct {
+	// Defines are -D NAME=VALUE definitions; an empty value defines NAME as 1.
+	Defines map[string]string
+	// IncludeDirs are searched, after the including file's folder, for
+	// #include "..." files.
+	IncludeDirs []string
+	// ReadFile reads an included file; nil means os.ReadFile.
+	ReadFile func(path string) ([]byte, error)
+}
+
+// Preprocessed is the output of Preprocess.
+type Preprocessed struct {
+	Tokens   []Token
+	Notes    Notes
+	Includes []string // files read through #include, in the order first read
+	// Directives are the cudalint: comments of the file and its includes.
+	Directives []Directive
+}
+
+type macro struct {
+	name     string
+	params   []string
+	variadic bool
+	funcLike bool
+	body     []Token
+}
+
+// hideSet is the set of macro names a token must not be expanded by again
+// (Prosser's algorithm); a persistent list, shared between tokens.
+type hideSet struct {
+	name string
+	next *hideSet
+}
+
+func (h *hideSet) has(name string) bool {
+	for ; h != nil; h = h.next {
+		if h.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *hideSet) with(name string) *hideSet {
+	if h.has(name) {
+		return h
+	}
+	return &hideSet{name: name, next: h}
+}
+
+type ptok struct {
+	Token
+	hs *hideSet
+}
+
+type fileFrame struct {
+	path string
+	toks []Token
+	i    int
+}
+
+type cond struct {
+	active, taken, parentActive, sawElse bool
+	pos                                  Pos
+}
+
+type preprocessor struct {
+	cfg      Config
+	macros   map[string]*macro
+	files    []*fileFrame
+	conds    []cond
+	once     map[string]bool
+	seen     map[string]bool
+	pushed   []ptok // pending tokens, next to read at the end
+	out      Preprocessed
+	produced int
+	limitHit bool
+}
+
+// Preprocess expands file (whose contents are src) into tokens. It never
+// fails: problems become notes with positions.
+func Preprocess(file string, src []byte, cfg Config) *Preprocessed {
+	if cfg.ReadFile == nil {
+		cfg.ReadFile = os.ReadFile
+	}
+	p := &preprocessor{cfg: cfg, macros: map[string]*macro{}, once: map[string]bool{}, seen: map[string]bool{}}
+	p.predefine()
+	p.files = []*fileFrame{{path: file, toks: scanDirectives(file, src, &p.out.Notes, &p.out.Directives)}}
+	for {
+		t, ok := p.next()
+		if !ok {
+			break
+		}
+		p.out.Tokens = append(p.out.Tokens, t.Token)
+	}
+	for _, c := range p.conds {
+		p.out.Notes.add(c.pos, "unterminated #if")
+	}
+	return &p.out
+}
+
+func (p *preprocessor) predefine() {
+	defs := map[string]string{"__CUDACC__": "1", "__NVCC__": "1", "__CUDA_ARCH__": "900", "__cplusplus": "201703L"}
+	for k, v := range p.cfg.Defines {
+		if v == "" {
+			v = "1"
+		}
+		defs[k] = v
+	}
+	for name, val := range defs {
+		var notes Notes
+		body := scan("<command line>", []byte(val), &notes)
+		for i := range body {
+			body[i].BOL = false
+		}
+		p.macros[name] = &macro{name: name, body: body}
+	}
+}
+
+// next returns the next fully expanded token.
+func (p *preprocessor) next() (ptok, bool) {
+	for {
+		t, ok := p.read()
+		if !ok {
+			return t, false
+		}
+		if t.Kind != KIdent || p.limitHit {
+			return t, true
+		}
+		m := p.macros[t.Text]
+		if m == nil || t.hs.has(t.Text) {
+			return t, true
+		}
+		if !p.expand(t, m) {
+			return t, true
+		}
+	}
+}
+
+// read returns the next token before expansion: pushed-back tokens first,
+// then the active text of the files, handling directives on the way.
+func (p *preprocessor) read() (ptok, bool) {
+	if n := len(p.pushed); n > 0 {
+		t := p.pushed[n-1]
+		p.pushed = p.pushed[:n-1]
+		return t, true
+	}
+	for len(p.files) > 0 {
+		f := p.files[len(p.files)-1]
+		if f.i >= len(f.toks) {
+			p.files = p.files[:len(p.files)-1]
+			continue
+		}
+		t := f.toks[f.i]
+		if t.BOL && t.Text == "#" && t.Kind == KPunct {
+			p.directive(f)
+			continue
+		}
+		f.i++
+		if !p.active() {
+			continue
+		}
+		return ptok{Token: t}, true
+	}
+	return ptok{}, false
+}
+
+func (p *preprocessor) unread(ts []ptok) {
+	for i := len(ts) - 1; i >= 0; i-- {
+		p.pushed = append(p.pushed, ts[i])
+	}
+}
+
+func (p *preprocessor) active() bool {
+	return len(p.conds) == 0 || p.conds[len(p.conds)-1].active
+}
+
+// expand replaces the invocation that starts with t by the macro's
+// expansion, pushed back to be read again. It reports false when t is a
+// function-like macro's name without arguments.
+func (p *preprocessor) expand(t ptok, m *macro) bool {
+	hs := t.hs.with(m.name)
+	var args [][]ptok
+	if m.funcLike {
+		la, ok := p.read()
+		if !ok || la.Text != "(" {
+			if ok {
+				p.unread([]ptok{la})
+			}
+			return false
+		}
+		var rparen ptok
+		args, rparen, ok = p.collectArgs(t)
+		if !ok {
+			return true // the note is written; the name and its broken arguments are dropped
+		}
+		hs = intersect(t.hs, rparen.hs).with(m.name)
+	}
+	body := p.substitute(m, args, hs, t)
+	p.produced += len(body)
+	if p.produced > maxExpandedTokens {
+		p.out.Notes.add(t.Pos, "macro expansion produced more than %d tokens; expansion stopped", maxExpandedTokens)
+		p.limitHit = true
+	}
+	p.unread(body)
+	return true
+}
+
+func intersect(a, b *hideSet) *hideSet {
+	var r *hideSet
+	for h := a; h != nil; h = h.next {
+		if b.has(h.name) {
+			r = &hideSet{name: h.name, next: r}
+		}
+	}
+	return r
+}
+
+func (p *preprocessor) collectArgs(name ptok) ([][]ptok, ptok, bool) {
+	var args [][]ptok
+	var cur []ptok
+	depth := 0
+	for {
+		t, ok := p.read()
+		if !ok {
+			p.out.Notes.add(name.Pos, "unterminated argument list invoking macro %q", name.Text)
+			return nil, ptok{}, false
+		}
+		switch t.Text {
+		case "(", "[", "{":
+			if t.Kind == KPunct {
+				depth++
+			}
+		case ")", "]", "}":
+			if t.Kind == KPunct {
+				if depth == 0 && t.Text == ")" {
+					args = append(args, cur)
+					return args, t, true
+				}
+				depth--
+			}
+		case ",":
+			if depth == 0 {
+				args = append(args, cur)
+				cur = nil
+				continue
+			}
+		}
+		cur = append(cur, t)
+	}
+}
+
+// substitute produces the macro body with arguments in place: # and ##
+// applied, arguments fully expanded except next to # and ##.
+func (p *preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok) []ptok {
+	argOf := func(name string) ([]ptok, bool) {
+		for i, pn := range m.params {
+			if pn == name {
+				if i < len(args) {
+					return args[i], true
+				}
+				return nil, true
+			}
+		}
+		if m.variadic && name == "__VA_ARGS__" {
+			var va []ptok
+			for i := len(m.params); i < len(args); i++ {
+				if i > len(m.params) {
+					va = append(va, ptok{Token: Token{Kind: KPunct, Text: ",", Pos: inv.Pos}})
+				}
+				va = append(va, args[i]...)
+			}
+			return va, true
+		}
+		return nil, false
+	}
+	if len(args) == 1 && len(args[0]) == 0 && len(m.params) == 0 {
+		args = nil
+	}
+	origin := inv.Macro
+	var out []ptok
+	body := m.body
+	for i := 0; i < len(body); i++ {
+		bt := body[i]
+		if bt.Text == "#" && m.funcLike && i+1 < len(body) {
+			if a, ok := argOf(body[i+1].Text); ok {
+				out = append(out, p.fromBody(stringize(a, inv.Pos), hs, inv, origin))
+				i++
+				continue
+			}
+		}
+		if bt.Text == "##" && len(out) > 0 && i+1 < len(body) {
+			rhs := []ptok{{Token: body[i+1]}}
+			if a, ok := argOf(body[i+1].Text); ok {
+				rhs = a
+			} else {
+				rhs[0] = p.fromBody(body[i+1], hs, inv, origin)
+			}
+			i++
+			if len(rhs) == 0 {
+				continue
+			}
+			last := &out[len(out)-1]
+			pasted := pasteTokens(last.Token, rhs[0].Token)
+			last.Token = pasted
+			out = append(out, rhs[1:]...)
+			continue
+		}
+		if a, ok := argOf(bt.Text); ok && bt.Kind == KIdent {
+			if i+1 < len(body) && body[i+1].Text == "##" {
+				out = append(out, a...)
+				continue
+			}
+			out = append(out, p.expandArg(a)...)
+			continue
+		}
+		out = append(out, p.fromBody(bt, hs, inv, origin))
+	}
+	for i := range out {
+		out[i].hs = unionHS(out[i].hs, hs)
+	}
+	return out
+}
+
+func unionHS(a, b *hideSet) *hideSet {
+	for h := b; h != nil; h = h.next {
+		a = a.with(h.name)
+	}
+	return a
+}
+
+// fromBody makes a token of the macro body stand at the invocation, so that
+// diagnostics point at the text the user wrote.
+func (p *preprocessor) fromBody(bt Token, hs *hideSet, inv ptok, origin *MacroOrigin) ptok {
+	t := bt
+	t.Pos = inv.Pos
+	t.BOL = false
+	if origin != nil {
+		t.Macro = origin
+	} else {
+		t.Macro = &MacroOrigin{Name: inv.Text, Def: bt.Pos}
+	}
+	return ptok{Token: t, hs: hs}
+}
+
+// expandArg fully expands a macro argument on its own.
+func (p *preprocessor) expandArg(a []ptok) []ptok {
+	if len(a) == 0 {
+		return nil
+	}
+	saved := p.pushed
+	savedFiles := p.files
+	p.pushed = nil
+	p.files = nil
+	p.unread(a)
+	var out []ptok
+	for {
+		t, ok := p.next()
+		if !ok {
+			break
+		}
+		out = append(out, t)
+	}
+	p.pushed = saved
+	p.files = savedFiles
+	return out
+}
+
+func stringize(a []ptok, pos Pos) Token {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i, t := range a {
+		if i > 0 && t.Space {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(t.Text))
+	}
+	b.WriteByte('"')
+	return Token{Kind: KString, Text: b.String(), Pos: pos}
+}
+
+func pasteTokens(a, b Token) Token {
+	text := a.Text + b.Text
+	var notes Notes
+	ts := scan(a.Pos.File, []byte(text), &notes)
+	t := a
+	t.Text = text
+	if len(ts) == 1 {
+		t.Kind = ts[0].Kind
+	}
+	return t
+}
+
+// ---- directives ----
+
+// directiveLine returns the tokens of the directive starting at f.i (the
+// '#') and moves f past them.
+func directiveLine(f *fileFrame) []Token {
+	start := f.i + 1
+	end := start
+	for end < len(f.toks) && !f.toks[end].BOL {
+		end++
+	}
+	f.i = end
+	return f.toks[start:end]
+}
+
+func (p *preprocessor) directive(f *fileFrame) {
+	hash := f.toks[f.i]
+	line := directiveLine(f)
+	if len(line) == 0 {
+		return // null directive
+	}
+	name, rest := line[0].Text, line[1:]
+	switch name {
+	case "if", "ifdef", "ifndef":
+		parent := p.active()
+		v := false
+		if parent {
+			switch name {
+			case "ifdef", "ifndef":
+				v = len(rest) > 0 && p.macros[rest[0].Text] != nil
+				if name == "ifndef" {
+					v = !v
+				}
+			default:
+				v = p.evalCond(rest, line[0].Pos)
+			}
+		}
+		p.conds = append(p.conds, cond{active: parent && v, taken: v, parentActive: parent, pos: hash.Pos})
+		return
+	case "elif", "else", "endif":
+		if len(p.conds) == 0 {
+			p.out.Notes.add(hash.Pos, "#%s without #if", name)
+			return
+		}
+		c := &p.conds[len(p.conds)-1]
+		switch name {
+		case "endif":
+			p.conds = p.conds[:len(p.conds)-1]
+		case "else":
+			if c.sawElse {
+				p.out.Notes.add(hash.Pos, "#else after #else")
+			}
+			c.sawElse = true
+			c.active = c.parentActive && !c.taken
+			c.taken = true
+		case "elif":
+			if c.taken || !c.parentActive {
+				c.active = false
+				return
+			}
+			v := p.evalCond(rest, line[0].Pos)
+			c.active, c.taken = v, v
+		}
+		return
+	}
+	if !p.active() {
+		return
+	}
+	switch name {
+	case "define":
+		p.define(rest, line[0].Pos)
+	case "undef":
+		if len(rest) > 0 {
+			delete(p.macros, rest[0].Text)
+		}
+	case "include":
+		p.include(f, rest, line[0].Pos)
+	case "pragma":
+		if len(rest) > 0 && rest[0].Text == "once" {
+			p.once[f.path] = true
+		}
+	case "error":
+		p.out.Notes.add(hash.Pos, "#error %s", joinTokens(rest))
+	}
+}
+
+func joinTokens(ts []Token) string {
+	var b strings.Builder
+	for i, t := range ts {
+		if i > 0 && t.Space {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Text)
+	}
+	return b.String()
+}
+
+func (p *preprocessor) define(rest []Token, pos Pos) {
+	if len(rest) == 0 || rest[0].Kind != KIdent {
+		p.out.Notes.add(pos, "#define needs a macro name")
+		return
+	}
+	m := &macro{name: rest[0].Text}
+	body := rest[1:]
+	if len(body) > 0 && body[0].Text == "(" && !body[0].Space {
+		m.funcLike = true
+		i := 1
+		for ; i < len(body) && body[i].Text != ")"; i++ {
+			switch t := body[i]; {
+			case t.Text == ",":
+			case t.Text == "...":
+				m.variadic = true
+			case t.Kind == KIdent:
+				m.params = append(m.params, t.Text)
+			default:
+				p.out.Notes.add(t.Pos, "unexpected %q in macro parameters", t.Text)
+			}
+		}
+		if i >= len(body) {
+			p.out.Notes.add(pos, "unterminated macro parameter list")
+			return
+		}
+		body = body[i+1:]
+	}
+	m.body = body
+	p.macros[m.name] = m
+}
+
+func (p *preprocessor) include(f *fileFrame, rest []Token, pos Pos) {
+	if len(rest) == 0 || rest[0].Kind != KString {
+		return // <system> headers (and computed includes) are skipped
+	}
+	name := strings.Trim(rest[0].Text, `"`)
+	path, src, err := p.findInclude(filepath.Dir(f.path), name)
+	if err != nil {
+		p.out.Notes.add(rest[0].Pos, "cannot open include file %q", name)
+		return
+	}
+	if p.once[path] {
+		return
+	}
+	if len(p.files) >= maxIncludeDepth {
+		p.out.Notes.add(rest[0].Pos, "#include nested more than %d deep (an include cycle?); %q skipped", maxIncludeDepth, name)
+		return
+	}
+	if !p.seen[path] {
+		p.seen[path] = true
+		p.out.Includes = append(p.out.Includes, path)
+	}
+	p.files = append(p.files, &fileFrame{path: path, toks: scanDirectives(path, src, &p.out.Notes, &p.out.Directives)})
+}
+
+func (p *preprocessor) findInclude(dir, name string) (string, []byte, error) {
+	dirs := append([]string{dir}, p.cfg.IncludeDirs...)
+	var err error
+	for _, d := range dirs {
+		path := filepath.Join(d, name)
+		var src []byte
+		if src, err = p.cfg.ReadFile(path); err == nil {
+			return filepath.Clean(path), src, nil
+		}
+	}
+	return "", nil, err
+}
+
+// evalCond evaluates a #if expression: defined() first, then macro
+// expansion, then integer arithmetic where unknown names are 0.
+func (p *preprocessor) evalCond(ts []Token, pos Pos) bool {
+	var pre []ptok
+	for i := 0; i < len(ts); i++ {
+		if ts[i].Text == "defined" {
+			j := i + 1
+			paren := j < len(ts) && ts[j].Text == "("
+			if paren {
+				j++
+			}
+			v := "0"
+			if j < len(ts) && p.macros[ts[j].Text] != nil {
+				v = "1"
+			}
+			if paren {
+				j++
+			}
+			pre = append(pre, ptok{Token: Token{Kind: KNumber, Text: v, Pos: ts[i].Pos}})
+			i = j // at the name, or at ')' when parenthesised; the loop steps past it
+			continue
+		}
+		pre = append(pre, ptok{Token: ts[i]})
+	}
+	expanded := p.expandArg(pre)
+	toks := make([]Token, len(expanded))
+	for i, t := range expanded {
+		toks[i] = t.Token
+	}
+	e := condEval{toks: toks}
+	v, ok := e.parse(0)
+	if !ok || e.i < len(e.toks) {
+		p.out.Notes.add(pos, "cannot evaluate #if expression %q; taken as false", joinTokens(ts))
+		return false
+	}
+	return v != 0
+}
+
+// condEval evaluates preprocessor integer expressions by precedence climbing.
+type condEval struct {
+	toks []Token
+	i    int
+}
+
+var condPrec = map[string]int{
+	"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
+	"<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
+}
+
+func (e *condEval) parse(minPrec int) (int64, bool) {
+	lhs, ok := e.unary()
+	if !ok {
+		return 0, false
+	}
+	for e.i < len(e.toks) {
+		op := e.toks[e.i].Text
+		if op == "?" && minPrec == 0 {
+			e.i++
+			a, ok1 := e.parse(0)
+			if e.i >= len(e.toks) || e.toks[e.i].Text != ":" {
+				return 0, false
+			}
+			e.i++
+			b, ok2 := e.parse(0)
+			if !ok1 || !ok2 {
+				return 0, false
+			}
+			if lhs != 0 {
+				lhs = a
+			} else {
+				lhs = b
+			}
+			continue
+		}
+		prec, isOp := condPrec[op]
+		if !isOp || prec <= minPrec {
+			break
+		}
+		e.i++
+		rhs, ok := e.parse(prec)
+		if !ok {
+			return 0, false
+		}
+		lhs, ok = applyCondOp(op, lhs, rhs)
+		if !ok {
+			return 0, false
+		}
+	}
+	return lhs, true
+}
+
+func applyCondOp(op string, a, b int64) (int64, bool) {
+	bool2int := func(c bool) int64 {
+		if c {
+			return 1
+		}
+		return 0
+	}
+	switch op {
+	case "||":
+		return bool2int(a != 0 || b != 0), true
+	case "&&":
+		return bool2int(a != 0 && b != 0), true
+	case "|":
+		return a | b, true
+	case "^":
+		return a ^ b, true
+	case "&":
+		return a & b, true
+	case "==":
+		return bool2int(a == b), true
+	case "!=":
+		return bool2int(a != b), true
+	case "<":
+		return bool2int(a < b), true
+	case ">":
+		return bool2int(a > b), true
+	case "<=":
+		return bool2int(a <= b), true
+	case ">=":
+		return bool2int(a >= b), true
+	case "<<":
+		return a << uint(b&63), true
+	case ">>":
+		return a >> uint(b&63), true
+	case "+":
+		return a + b, true
+	case "-":
+		return a - b, true
+	case "*":
+		return a * b, true
+	case "/", "%":
+		if b == 0 {
+			return 0, false
+		}
+		if op == "/" {
+			return a / b, true
+		}
+		return a % b, true
+	}
+	return 0, false
+}
+
+func (e *condEval) unary() (int64, bool) {
+	if e.i >= len(e.toks) {
+		return 0, false
+	}
+	t := e.toks[e.i]
+	e.i++
+	switch t.Text {
+	case "!":
+		v, ok := e.unary()
+		if v == 0 {
+			return 1, ok
+		}
+		return 0, ok
+	case "-":
+		v, ok := e.unary()
+		return -v, ok
+	case "+":
+		return e.unary()
+	case "~":
+		v, ok := e.unary()
+		return ^v, ok
+	case "(":
+		v, ok := e.parse(0)
+		if !ok || e.i >= len(e.toks) || e.toks[e.i].Text != ")" {
+			return 0, false
+		}
+		e.i++
+		return v, true
+	}
+	switch t.Kind {
+	case KNumber:
+		v, ok := ParseInt(t.Text)
+		return v, ok
+	case KChar:
+		if len(t.Text) >= 3 {
+			return int64(t.Text[1]), true
+		}
+	case KIdent:
+		if t.Text == "true" {
+			return 1, true
+		}
+		return 0, true // undefined names are 0
+	}
+	return 0, false
+}
+
+// ParseInt parses a C integer literal (decimal, hex, octal, binary; with
+// u/l suffixes and ' separators).
+func ParseInt(s string) (int64, bool) {
+	s = strings.ReplaceAll(s, "'", "")
+	s = strings.TrimRight(s, "uUlL")
+	if s == "" {
+		return 0, false
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		base, s = 16, s[2:]
+	case strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0B"):
+		base, s = 2, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	}
+	u, err := strconv.ParseUint(s, base, 64)
+	if err != nil {
+		return 0, false
+	}
+	return int64(u), true
+}

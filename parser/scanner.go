@@ -1,0 +1,279 @@
+package parser
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// scan splits src into preprocessing tokens. It never fails: bytes that
+// start no C token become KInvalid tokens, and an unterminated literal or
+// comment runs to the end of its line (or file) with a note.
+func scan(file string, src []byte, notes *Notes) []Token {
+	return scanDirectives(file, src, notes, nil)
+}
+
+// scanDirectives is scan that also collects cudalint: comments.
+func scanDirectives(file string, src []byte, notes *Notes, dirs *[]Directive) []Token {
+	s := scanner{file: file, src: src, line: 1, col: 1, notes: notes, bol: true, dirs: dirs}
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		s.off = 3 // byte-order mark
+	}
+	toks := make([]Token, 0, len(src)/4)
+	for {
+		t, ok := s.next()
+		if !ok {
+			return toks
+		}
+		toks = append(toks, t)
+	}
+}
+
+type scanner struct {
+	file      string
+	src       []byte
+	off       int
+	line, col int
+	notes     *Notes
+	dirs      *[]Directive
+	bol       bool
+	space     bool
+}
+
+func (s *scanner) pos() Pos { return Pos{File: s.file, Line: s.line, Col: s.col} }
+
+// peek returns the byte at off+k after skipping backslash-newlines, and the
+// raw length consumed up to and including it.
+func (s *scanner) peekAt(k int) byte {
+	i := s.off
+	for {
+		i = s.skipSplices(i)
+		if i >= len(s.src) {
+			return 0
+		}
+		if k == 0 {
+			return s.src[i]
+		}
+		k--
+		i++
+	}
+}
+
+func (s *scanner) skipSplices(i int) int {
+	for i < len(s.src) && s.src[i] == '\\' {
+		j := i + 1
+		if j < len(s.src) && s.src[j] == '\r' {
+			j++
+		}
+		if j < len(s.src) && s.src[j] == '\n' {
+			i = j + 1
+			continue
+		}
+		break
+	}
+	return i
+}
+
+// advance consumes one logical byte, keeping line and column exact.
+func (s *scanner) advance() byte {
+	for {
+		j := s.skipSplices(s.off)
+		for s.off < j { // count the spliced newlines
+			if s.src[s.off] == '\n' {
+				s.line++
+				s.col = 1
+			} else {
+				s.col++
+			}
+			s.off++
+		}
+		break
+	}
+	if s.off >= len(s.src) {
+		return 0
+	}
+	c := s.src[s.off]
+	s.off++
+	if c == '\n' {
+		s.line++
+		s.col = 1
+	} else {
+		s.col++
+	}
+	return c
+}
+
+func (s *scanner) atEOF() bool { return s.skipSplices(s.off) >= len(s.src) }
+
+func (s *scanner) next() (Token, bool) {
+	s.space = false
+	for !s.atEOF() {
+		c := s.peekAt(0)
+		switch {
+		case c == '\n':
+			s.advance()
+			s.bol = true
+			s.space = true
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			s.advance()
+			s.space = true
+		case c == '/' && s.peekAt(1) == '/':
+			p, start := s.pos(), s.off
+			for !s.atEOF() && s.peekAt(0) != '\n' {
+				s.advance()
+			}
+			s.directive(p, s.src[start:s.off])
+			s.space = true
+		case c == '/' && s.peekAt(1) == '*':
+			p, start := s.pos(), s.off
+			s.advance()
+			s.advance()
+			closed := false
+			defer func() { s.directive(p, s.src[start:min(s.off, len(s.src))]) }()
+			for !s.atEOF() {
+				if s.peekAt(0) == '*' && s.peekAt(1) == '/' {
+					s.advance()
+					s.advance()
+					closed = true
+					break
+				}
+				s.advance()
+			}
+			if !closed {
+				s.notes.add(p, "unterminated comment")
+			}
+			s.space = true
+		default:
+			return s.token(), true
+		}
+	}
+	return Token{}, false
+}
+
+func (s *scanner) token() Token {
+	t := Token{Pos: s.pos(), BOL: s.bol, Space: s.space}
+	s.bol = false
+	var b strings.Builder
+	c := s.peekAt(0)
+	switch {
+	case isIdentStart(c):
+		for isIdentChar(s.peekAt(0)) {
+			b.WriteByte(s.advance())
+		}
+		t.Kind = KIdent
+		// KString and char prefixes: L"..", u8"..", R"(..)" raw strings are rare in kernels.
+		if q := s.peekAt(0); (q == '"' || q == '\'') && isLiteralPrefix(b.String()) {
+			s.quoted(&b, s.advance())
+			t.Kind = KString
+			if q == '\'' {
+				t.Kind = KChar
+			}
+		}
+	case isDigit(c) || (c == '.' && isDigit(s.peekAt(1))):
+		for {
+			c := s.peekAt(0)
+			if isIdentChar(c) || c == '.' || c == '\'' {
+				b.WriteByte(s.advance())
+				if (c == 'e' || c == 'E' || c == 'p' || c == 'P') && (s.peekAt(0) == '+' || s.peekAt(0) == '-') {
+					b.WriteByte(s.advance())
+				}
+				continue
+			}
+			break
+		}
+		t.Kind = KNumber
+	case c == '"' || c == '\'':
+		s.quoted(&b, s.advance())
+		t.Kind = KString
+		if c == '\'' {
+			t.Kind = KChar
+		}
+	case c >= 0x80:
+		// Non-ASCII outside literals: one invalid token per rune (or byte, when not UTF-8).
+		r, size := utf8.DecodeRune(s.src[s.off:])
+		_ = r
+		for k := 0; k < size; k++ {
+			b.WriteByte(s.advance())
+		}
+		t.Kind = KInvalid
+	default:
+		n := punctLen(s)
+		for k := 0; k < n; k++ {
+			b.WriteByte(s.advance())
+		}
+		t.Kind = KPunct
+		if n == 1 && !strings.ContainsRune("{}[]()<>;:,.?~!%^&*-+=|/#@$`\\", rune(c)) {
+			t.Kind = KInvalid
+		}
+	}
+	t.Text = b.String()
+	return t
+}
+
+func isLiteralPrefix(s string) bool {
+	switch s {
+	case "L", "u", "U", "u8":
+		return true
+	}
+	return false
+}
+
+// quoted consumes a string or character literal whose opening quote q was
+// already consumed and written by the caller's builder.
+func (s *scanner) quoted(b *strings.Builder, q byte) {
+	p := s.pos()
+	b.WriteByte(q)
+	for !s.atEOF() {
+		c := s.peekAt(0)
+		if c == '\n' {
+			break
+		}
+		b.WriteByte(s.advance())
+		if c == '\\' && !s.atEOF() && s.peekAt(0) != '\n' {
+			b.WriteByte(s.advance())
+			continue
+		}
+		if c == q {
+			return
+		}
+	}
+	s.notes.add(p, "unterminated %s literal", map[byte]string{'"': "string", '\'': "character"}[q])
+}
+
+var puncts3 = []string{"<<<", ">>>", "<<=", ">>=", "...", "->*"}
+var puncts2 = []string{"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+	"*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##", "::", ".*"}
+
+func punctLen(s *scanner) int {
+	a, b, c := s.peekAt(0), s.peekAt(1), s.peekAt(2)
+	for _, p := range puncts3 {
+		if a == p[0] && b == p[1] && c == p[2] {
+			return 3
+		}
+	}
+	for _, p := range puncts2 {
+		if a == p[0] && b == p[1] {
+			return 2
+		}
+	}
+	return 1
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+func isIdentChar(c byte) bool { return isIdentStart(c) || isDigit(c) }
+func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
+
+// directive records a comment that holds "cudalint:".
+func (s *scanner) directive(p Pos, comment []byte) {
+	if s.dirs == nil {
+		return
+	}
+	text := string(comment)
+	i := strings.Index(text, "cudalint:")
+	if i < 0 {
+		return
+	}
+	text = strings.TrimSuffix(strings.TrimSpace(text[i+len("cudalint:"):]), "*/")
+	*s.dirs = append(*s.dirs, Directive{Pos: p, Text: strings.TrimSpace(text)})
+}

@@ -1,0 +1,270 @@
+package parser
+
+// Statements of function bodies. Control flow is recognised by keyword and
+// bracket matching; simple statements (declarations and expressions) go to
+// the participle grammar one at a time.
+
+func (u *unit) block(open, close int, host bool) *Block {
+	b := &Block{P: u.toks[open].Pos}
+	u.depth++
+	defer func() { u.depth-- }()
+	if u.depth > maxNesting {
+		u.note(u.toks[open].Pos, "blocks nested more than %d deep; skipped", maxNesting)
+		return b
+	}
+	i := open + 1
+	for i < close {
+		s, next := u.stmt(i, close, host)
+		if next <= i { // never loop without progress
+			next = i + 1
+		}
+		if s != nil {
+			b.Stmts = append(b.Stmts, s)
+		}
+		i = next
+	}
+	return b
+}
+
+// stmt parses the statement starting at i (before to) and returns it with
+// the index after it.
+func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
+	t := u.toks[i]
+	if t.Kind == KPunct {
+		switch t.Text {
+		case "{":
+			end := u.skipGroup(i, to)
+			return u.block(i, end-1, host), end
+		case ";":
+			return &Empty{P: t.Pos}, i + 1
+		}
+	}
+	if t.Kind == KIdent {
+		switch t.Text {
+		case "if":
+			return u.ifStmt(i, to, host)
+		case "for":
+			return u.forStmt(i, to, host)
+		case "while":
+			cond, after := u.parenCond(i+1, to, host)
+			body, end := u.body(after, to, host)
+			return &While{P: t.Pos, Cond: cond, Body: body}, end
+		case "do":
+			body, after := u.body(i+1, to, host)
+			if u.text(after) != "while" {
+				return u.bad(i, after, host, "do without while"), after
+			}
+			cond, end := u.parenCond(after+1, to, host)
+			if u.isPunct(end, ";") {
+				end++
+			}
+			return &While{P: t.Pos, Cond: cond, Body: body, Do: true}, end
+		case "switch":
+			tag, after := u.parenCond(i+1, to, host)
+			body, end := u.body(after, to, host)
+			return &Switch{P: t.Pos, Tag: tag, Body: body}, end
+		case "case", "default":
+			k := i + 1
+			for k < to && !u.isPunct(k, ":") {
+				if u.isPunct(k, "(") || u.isPunct(k, "[") {
+					k = u.skipGroup(k, to)
+					continue
+				}
+				k++
+			}
+			c := &Case{P: t.Pos}
+			if t.Text == "case" && k > i+1 {
+				c.Value, _ = u.parseExpr(i+1, k)
+			}
+			return c, k + 1
+		case "return":
+			end := u.skipStatement(i, to)
+			r := &Return{P: t.Pos}
+			if stop := u.stmtStop(end); stop > i+1 {
+				x, err := u.parseExpr(i+1, stop)
+				if err != nil {
+					return u.bad(i, end, host, err.Error()), end
+				}
+				r.X = x
+			}
+			return r, end
+		case "break", "continue", "goto":
+			return &Jump{P: t.Pos, Kind: t.Text}, u.skipStatement(i, to)
+		case "asm", "__asm__", "__asm":
+			end := u.skipStatement(i, to)
+			return u.bad(i, end, host, "inline assembly is not modelled"), end
+		case "typedef":
+			return &Empty{P: t.Pos}, u.typedef(i, to)
+		case "using":
+			return &Empty{P: t.Pos}, u.using(i, to)
+		case "struct", "union", "class", "enum":
+			k := i + 1
+			for k < to && !u.isPunct(k, "{") && !u.isPunct(k, ";") && !u.isPunct(k, "=") {
+				k++
+			}
+			if u.isPunct(k, "{") {
+				u.structBody(i, to)
+				return &Empty{P: t.Pos}, u.skipStatement(i, to)
+			}
+		}
+		if u.isPunct(i+1, ":") && !otherKeywords[t.Text] { // a label
+			return &Empty{P: t.Pos}, i + 2
+		}
+	}
+	return u.simple(i, to, host)
+}
+
+// stmtStop is the end of a statement's tokens, without its ';'.
+func (u *unit) stmtStop(end int) int {
+	if u.isPunct(end-1, ";") {
+		return end - 1
+	}
+	return end
+}
+
+func (u *unit) body(i, to int, host bool) (Stmt, int) {
+	if i >= to {
+		return &Empty{P: u.toks[min(i, len(u.toks)-1)].Pos}, to
+	}
+	return u.stmt(i, to, host)
+}
+
+// parenCond parses ( expr ) at i; it returns the expression (nil when it
+// cannot be read) and the index after ')'.
+func (u *unit) parenCond(i, to int, host bool) (Expr, int) {
+	if !u.isPunct(i, "(") {
+		return nil, i
+	}
+	end := u.skipGroup(i, to)
+	x, err := u.parseExpr(i+1, end-1)
+	if err != nil {
+		if d, derr := u.parseDecl(i+1, end-1); derr == nil && len(d.Declarators) == 1 && d.Declarators[0].Init != nil {
+			return d.Declarators[0].Init, end // if (int x = ...): the value decides
+		}
+		if !host {
+			u.note(u.toks[i].Pos, "condition not understood: %v", err)
+		}
+	}
+	return x, end
+}
+
+func (u *unit) ifStmt(i, to int, host bool) (Stmt, int) {
+	j := i + 1
+	if u.text(j) == "constexpr" {
+		j++
+	}
+	cond, after := u.parenCond(j, to, host)
+	then, next := u.body(after, to, host)
+	s := &If{P: u.toks[i].Pos, Cond: cond, Then: then}
+	if u.text(next) == "else" {
+		s.Else, next = u.body(next+1, to, host)
+	}
+	return s, next
+}
+
+func (u *unit) forStmt(i, to int, host bool) (Stmt, int) {
+	s := &For{P: u.toks[i].Pos}
+	if !u.isPunct(i+1, "(") {
+		end := u.skipStatement(i, to)
+		return u.bad(i, end, host, "for without '('"), end
+	}
+	close := u.skipGroup(i+1, to) - 1
+	parts := u.splitTop(i+2, close, ";")
+	body, end := u.body(close+1, to, host)
+	s.Body = body
+	if len(parts) != 3 {
+		// A range-based for, or something stranger: keep the body, lose the header.
+		if !host {
+			u.note(u.toks[i].Pos, "for header not understood; loop variables are unknown")
+		}
+		return s, end
+	}
+	if a, b := parts[0][0], parts[0][1]; a < b {
+		if u.isDeclStart(a) {
+			d, err := u.parseDecl(a, b)
+			if err == nil {
+				s.Init = &DeclStmt{Decl: d}
+			}
+		} else if x, err := u.parseExpr(a, b); err == nil {
+			s.Init = &ExprStmt{X: x}
+		}
+		if s.Init == nil && !host {
+			u.note(u.toks[a].Pos, "for initialiser not understood")
+		}
+	}
+	if a, b := parts[1][0], parts[1][1]; a < b {
+		s.Cond, _ = u.parseExpr(a, b)
+	}
+	if a, b := parts[2][0], parts[2][1]; a < b {
+		s.Post, _ = u.parseExpr(a, b)
+	}
+	return s, end
+}
+
+// isDeclStart reports whether the statement at i is a declaration.
+func (u *unit) isDeclStart(i int) bool {
+	switch u.classify(u.toks[i]) {
+	case ttSpec, ttQual, ttTypeKw, ttTag:
+		return true
+	case ttTypeName:
+		next := i + 1
+		if u.isPunct(next, "::") {
+			return true
+		}
+		if next >= len(u.toks) {
+			return false
+		}
+		switch u.classify(u.toks[next]) {
+		case ttIdent, ttTypeName, ttQual:
+			return true
+		}
+		return u.isPunct(next, "*") || u.isPunct(next, "&") || u.isPunct(next, "&&") || u.isPunct(next, "<")
+	}
+	return false
+}
+
+// simple parses a declaration or expression statement. In host functions
+// only statements that can bear on a launch are parsed: declarations,
+// assignments and anything with <<<.
+func (u *unit) simple(i, to int, host bool) (Stmt, int) {
+	end := u.skipStatement(i, to)
+	stop := u.stmtStop(end)
+	if host && !u.hostRelevant(i, stop) {
+		return nil, end
+	}
+	if u.isDeclStart(i) {
+		d, err := u.parseDecl(i, stop)
+		if err != nil {
+			return u.bad(i, end, host, err.Error()), end
+		}
+		return &DeclStmt{Decl: d}, end
+	}
+	x, err := u.parseExpr(i, stop)
+	if err != nil {
+		return u.bad(i, end, host, err.Error()), end
+	}
+	return &ExprStmt{X: x}, end
+}
+
+func (u *unit) hostRelevant(from, to int) bool {
+	if u.isDeclStart(from) {
+		return true
+	}
+	for k := from; k < to; k++ {
+		switch u.text(k) {
+		case "<<<", "=":
+			return true
+		}
+	}
+	return false
+}
+
+// bad records a statement the grammar could not read. In host code the
+// note is left out: host C++ is skipped by design, not by accident.
+func (u *unit) bad(i, end int, host bool, why string) Stmt {
+	p := u.toks[i].Pos
+	if !host {
+		u.note(p, "statement not understood (%s); skipped", why)
+	}
+	return &BadStmt{P: p, Note: why}
+}

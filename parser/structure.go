@@ -1,0 +1,647 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The structural scanner. It walks the preprocessed tokens by bracket
+// matching alone, finds top-level items (functions, structs, typedefs,
+// namespaces, declarations) and splits function bodies into statements.
+// Only declarations and expressions go through the participle grammar, one
+// statement at a time, so a construct the grammar does not know costs one
+// BadStmt, never the file. Host functions are scanned but only the
+// statements that can matter (launches, dim3 and integer declarations) are
+// parsed.
+
+const maxNesting = 256 // statement nesting depth; deeper code becomes a BadStmt
+
+type unit struct {
+	toks  []Token
+	match []int // index of the matching bracket for ( [ {, or -1
+	types map[string]bool
+	file  *File
+	// pendingAnnotation is unused by the scanner; annotations are read from comments by the caller.
+	depth int
+}
+
+var builtinTypeNames = []string{
+	"size_t", "ptrdiff_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+	"uint32_t", "uint64_t", "intptr_t", "uintptr_t", "half", "__half", "__half2", "half2",
+	"__nv_bfloat16", "__nv_bfloat162", "nv_bfloat16", "dim3", "uint", "ushort", "uchar", "ulong",
+	"cudaStream_t", "cudaError_t", "cudaEvent_t", "longlong", "ulonglong",
+}
+
+func init() {
+	for _, base := range []string{"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float", "double"} {
+		for n := 1; n <= 4; n++ {
+			builtinTypeNames = append(builtinTypeNames, fmt.Sprintf("%s%d", base, n))
+		}
+	}
+}
+
+// Parse preprocesses and parses one file.
+func Parse(path string, src []byte, cfg Config) *File {
+	pp := Preprocess(path, src, cfg)
+	f := ParseTokens(path, pp.Tokens)
+	f.Notes = append(pp.Notes, f.Notes...)
+	f.Includes = pp.Includes
+	f.Directives = pp.Directives
+	f.Bytes = len(src)
+	return f
+}
+
+// ParseTokens parses preprocessed tokens.
+func ParseTokens(path string, toks []Token) *File {
+	u := &unit{toks: toks, types: map[string]bool{}, file: &File{Path: path}}
+	for _, n := range builtinTypeNames {
+		u.types[n] = true
+	}
+	u.matchBrackets()
+	u.items(0, len(toks), "")
+	return u.file
+}
+
+func (u *unit) note(p Pos, format string, args ...any) { u.file.Notes.add(p, format, args...) }
+
+// matchBrackets pairs ( ) [ ] { }. An unmatched closer is dropped from
+// pairing with a note; an unmatched opener matches the end of input.
+func (u *unit) matchBrackets() {
+	u.match = make([]int, len(u.toks))
+	var stack []int
+	closeFor := map[string]string{")": "(", "]": "[", "}": "{"}
+	for i, t := range u.toks {
+		u.match[i] = -1
+		if t.Kind != KPunct {
+			continue
+		}
+		switch t.Text {
+		case "(", "[", "{":
+			stack = append(stack, i)
+		case ")", "]", "}":
+			// Pop to the nearest opener of the same kind; openers skipped on the way are unmatched.
+			j := len(stack) - 1
+			for j >= 0 && u.toks[stack[j]].Text != closeFor[t.Text] {
+				j--
+			}
+			if j < 0 {
+				u.note(t.Pos, "unmatched %q", t.Text)
+				continue
+			}
+			for _, open := range stack[j+1:] {
+				u.note(u.toks[open].Pos, "unmatched %q", u.toks[open].Text)
+				u.match[open] = len(u.toks)
+			}
+			u.match[stack[j]] = i
+			u.match[i] = stack[j]
+			stack = stack[:j]
+		}
+	}
+	for _, open := range stack {
+		u.note(u.toks[open].Pos, "unmatched %q", u.toks[open].Text)
+		u.match[open] = len(u.toks)
+	}
+}
+
+func (u *unit) text(i int) string {
+	if i < 0 || i >= len(u.toks) {
+		return ""
+	}
+	return u.toks[i].Text
+}
+
+func (u *unit) isPunct(i int, s string) bool {
+	return i >= 0 && i < len(u.toks) && u.toks[i].Kind == KPunct && u.toks[i].Text == s
+}
+
+// skipGroup returns the index after the bracket group opening at i.
+func (u *unit) skipGroup(i, to int) int {
+	if m := u.match[i]; m >= 0 {
+		if m >= to {
+			return to
+		}
+		return m + 1
+	}
+	return i + 1
+}
+
+// ---- top-level items ----
+
+func (u *unit) items(from, to int, ns string) {
+	i := from
+	for i < to {
+		i = u.item(i, to, ns)
+	}
+}
+
+// item reads one top-level item starting at i and returns where the next starts.
+func (u *unit) item(i, to int, ns string) int {
+	start := i
+	switch u.text(i) {
+	case ";":
+		return i + 1
+	case "namespace":
+		j := i + 1
+		name := []string{}
+		for j < to && !u.isPunct(j, "{") && !u.isPunct(j, ";") && !u.isPunct(j, "=") {
+			if u.toks[j].Kind == KIdent {
+				name = append(name, u.toks[j].Text)
+			}
+			j++
+		}
+		if u.isPunct(j, "{") {
+			inner := strings.Join(name, "::")
+			if ns != "" && inner != "" {
+				inner = ns + "::" + inner
+			}
+			end := u.skipGroup(j, to)
+			u.items(j+1, end-1, inner)
+			return end
+		}
+		return u.skipStatement(i, to)
+	case "extern":
+		if u.toks[min(i+1, len(u.toks)-1)].Kind == KString && u.isPunct(i+2, "{") {
+			end := u.skipGroup(i+2, to)
+			u.items(i+3, end-1, ns)
+			return end
+		}
+	case "template":
+		return u.templateItem(i, to, ns)
+	case "typedef":
+		return u.typedef(i, to)
+	case "using":
+		return u.using(i, to)
+	case "static_assert":
+		return u.skipStatement(i, to)
+	}
+	return u.declOrFunc(start, to, ns, nil)
+}
+
+func (u *unit) skipStatement(i, to int) int {
+	for i < to {
+		switch {
+		case u.isPunct(i, ";"):
+			return i + 1
+		case u.isPunct(i, "(") || u.isPunct(i, "[") || u.isPunct(i, "{"):
+			i = u.skipGroup(i, to)
+		default:
+			i++
+		}
+	}
+	return to
+}
+
+// templateItem reads template<...> and the item it introduces; template
+// type parameters become type names.
+func (u *unit) templateItem(i, to int, ns string) int {
+	j := i + 1
+	if !u.isPunct(j, "<") {
+		return u.skipStatement(i, to)
+	}
+	depth := 0
+	k := j
+	for ; k < to; k++ {
+		switch u.text(k) {
+		case "<":
+			depth++
+		case ">":
+			depth--
+		case ">>":
+			depth -= 2
+		case "(", "[", "{":
+			k = u.skipGroup(k, to) - 1
+		}
+		if depth <= 0 {
+			break
+		}
+	}
+	if k >= to {
+		return to
+	}
+	params := u.templateParams(j+1, k)
+	return u.declOrFunc(k+1, to, ns, params)
+}
+
+func (u *unit) templateParams(from, to int) []TemplateParam {
+	var out []TemplateParam
+	for _, span := range u.splitTop(from, to, ",") {
+		a, b := span[0], span[1]
+		if a >= b {
+			continue
+		}
+		eq := b
+		for k := a; k < b; k++ {
+			if u.isPunct(k, "=") {
+				eq = k
+				break
+			}
+		}
+		var tp TemplateParam
+		if eq < b {
+			tp.Default = u.toks[eq+1 : b]
+		}
+		// The parameter's name is the last identifier before any default.
+		for k := eq - 1; k >= a; k-- {
+			if u.toks[k].Kind == KIdent && !tagKeywords[u.toks[k].Text] {
+				tp.Name = u.toks[k].Text
+				if k > a {
+					tp.IsType = tagKeywords[u.text(k-1)] || u.text(k-1) == ">"
+					if !tp.IsType {
+						tp.Type, _ = u.parseType(a, k)
+					}
+				}
+				break
+			}
+		}
+		if tp.Name == "" {
+			continue
+		}
+		if tp.IsType {
+			u.types[tp.Name] = true
+		}
+		out = append(out, tp)
+	}
+	return out
+}
+
+// splitTop splits [from,to) at top-level occurrences of sep.
+func (u *unit) splitTop(from, to int, sep string) [][2]int {
+	var out [][2]int
+	a := from
+	for k := from; k < to; k++ {
+		switch {
+		case u.isPunct(k, "(") || u.isPunct(k, "[") || u.isPunct(k, "{"):
+			k = u.skipGroup(k, to) - 1
+		case u.isPunct(k, sep):
+			out = append(out, [2]int{a, k})
+			a = k + 1
+		}
+	}
+	if a < to || len(out) > 0 {
+		out = append(out, [2]int{a, to})
+	}
+	return out
+}
+
+func (u *unit) typedef(i, to int) int {
+	end := u.skipStatement(i, to)
+	last := end - 1
+	if u.isPunct(last, ";") {
+		last--
+	}
+	// typedef struct [Tag] { ... } Name;
+	j := i + 1
+	for j < last && u.text(j) != "{" && !tagKeywords[u.text(j)] {
+		if u.toks[j].Kind != KIdent || !qualKeywords[u.text(j)] {
+			break
+		}
+		j++
+	}
+	if tagKeywords[u.text(j)] && (u.isPunct(j+1, "{") || u.isPunct(j+2, "{")) {
+		s := u.structBody(j, to)
+		name := u.lastIdentBefore(end - 1)
+		if name >= 0 && s != nil {
+			if s.Name == "" {
+				s.Name = u.toks[name].Text
+			} else {
+				u.file.Typedefs = append(u.file.Typedefs, &Typedef{P: u.toks[name].Pos, Name: u.toks[name].Text, Type: &TypeRef{Words: []string{s.Name}}})
+			}
+			u.types[u.toks[name].Text] = true
+		}
+		return end
+	}
+	// typedef T name[dims];
+	if d, err := u.parseDecl(i+1, end-1); err == nil && len(d.Declarators) > 0 {
+		for _, dc := range d.Declarators {
+			u.file.Typedefs = append(u.file.Typedefs, &Typedef{P: dc.P, Name: dc.Name, Type: dc.Type, Dims: dc.Dims})
+			u.types[dc.Name] = true
+		}
+		return end
+	}
+	if name := u.lastIdentBefore(end - 1); name >= 0 {
+		u.types[u.toks[name].Text] = true // a function-pointer typedef or other: the name is still a type
+	}
+	return end
+}
+
+func (u *unit) lastIdentBefore(k int) int {
+	for ; k >= 0; k-- {
+		if u.toks[k].Kind == KIdent {
+			return k
+		}
+		if !u.isPunct(k, ";") && !u.isPunct(k, "]") && !u.isPunct(k, "[") && u.toks[k].Kind != KNumber {
+			return -1
+		}
+	}
+	return -1
+}
+
+func (u *unit) using(i, to int) int {
+	end := u.skipStatement(i, to)
+	if u.toks[min(i+1, len(u.toks)-1)].Kind == KIdent && u.isPunct(i+2, "=") {
+		name := u.toks[i+1]
+		u.types[name.Text] = true
+		if t, err := u.parseType(i+3, end-1); err == nil {
+			u.file.Typedefs = append(u.file.Typedefs, &Typedef{P: name.Pos, Name: name.Text, Type: t})
+		}
+	}
+	return end
+}
+
+// declOrFunc reads a function definition, a struct/class definition or a
+// file-scope declaration.
+func (u *unit) declOrFunc(i, to int, ns string, tparams []TemplateParam) int {
+	// Find the first top-level '{' or ';'.
+	k := i
+	sawParen, sawEq := -1, false
+	for k < to {
+		t := u.toks[k]
+		if t.Kind == KPunct {
+			if t.Text == ";" {
+				break
+			}
+			if t.Text == "{" {
+				break
+			}
+			if t.Text == "=" {
+				sawEq = true
+			}
+			if t.Text == "(" {
+				if sawParen < 0 || u.isFuncNameAt(k-1) {
+					sawParen = k
+				}
+				k = u.skipGroup(k, to)
+				continue
+			}
+			if t.Text == "[" {
+				k = u.skipGroup(k, to)
+				continue
+			}
+		}
+		k++
+	}
+	if k >= to {
+		if k > i {
+			u.note(u.toks[i].Pos, "unexpected end of input in declaration")
+		}
+		return to
+	}
+	if u.isPunct(k, ";") {
+		u.globalDecl(i, k)
+		return k + 1
+	}
+	// '{' at k
+	if tag := u.tagBefore(i, k); tag >= 0 && (sawParen < 0 || sawParen > tag) && !sawEq {
+		s := u.structBody(tag, to)
+		end := u.skipGroup(k, to)
+		if s != nil && u.isPunct(end, ";") {
+			return end + 1
+		}
+		return u.skipStatement(end, to)
+	}
+	if sawParen >= 0 && !sawEq {
+		body := k
+		end := u.skipGroup(body, to)
+		u.function(i, sawParen, body, end, ns, tparams)
+		return end
+	}
+	// Something else with braces (an initializer, an enum, a lambda): skip it whole.
+	return u.skipStatement(i, to)
+}
+
+func (u *unit) isFuncNameAt(k int) bool {
+	if k < 0 || u.toks[k].Kind != KIdent {
+		return false
+	}
+	switch u.toks[k].Text {
+	case "__launch_bounds__", "__align__", "__attribute__", "alignas", "__declspec", "decltype", "__maxnreg__":
+		return false
+	}
+	return true
+}
+
+// tagBefore returns the index of struct/union/class/enum in [i,k) when the
+// item is an aggregate definition.
+func (u *unit) tagBefore(i, k int) int {
+	for j := i; j < k; j++ {
+		if tagKeywords[u.text(j)] && u.text(j) != "typename" {
+			return j
+		}
+	}
+	return -1
+}
+
+// structBody parses struct/union/class Name { fields } starting at the tag keyword.
+func (u *unit) structBody(tag, to int) *Struct {
+	kw := u.text(tag)
+	j := tag + 1
+	s := &Struct{P: u.toks[tag].Pos, Union: kw == "union"}
+	for j < to && !u.isPunct(j, "{") {
+		switch {
+		case u.text(j) == "__align__" || u.text(j) == "alignas":
+			if u.isPunct(j+1, "(") {
+				if v, ok := ParseInt(u.text(j + 2)); ok {
+					s.Align = v
+				}
+				j = u.skipGroup(j+1, to)
+				continue
+			}
+		case u.isPunct(j, ":"): // base classes
+			for j < to && !u.isPunct(j, "{") {
+				j++
+			}
+			continue
+		case u.toks[j].Kind == KIdent && s.Name == "" && !specKeywords[u.text(j)]:
+			s.Name = u.toks[j].Text
+			s.P = u.toks[j].Pos
+		}
+		j++
+	}
+	if j >= to {
+		return nil
+	}
+	if s.Name != "" {
+		u.types[s.Name] = true
+	}
+	if kw == "enum" {
+		return nil
+	}
+	end := u.skipGroup(j, to)
+	u.fields(s, j+1, end-1)
+	u.file.Structs = append(u.file.Structs, s)
+	return s
+}
+
+func (u *unit) fields(s *Struct, from, to int) {
+	i := from
+	for i < to {
+		switch u.text(i) {
+		case "public", "private", "protected":
+			if u.isPunct(i+1, ":") {
+				i += 2
+				continue
+			}
+		case "template", "friend", "using", "typedef", "static_assert", "static":
+			i = u.skipMember(i, to)
+			continue
+		}
+		if tagKeywords[u.text(i)] && u.text(i) != "typename" {
+			// A nested aggregate: struct { ... } name; is a field of an anonymous type.
+			k := i
+			for k < to && !u.isPunct(k, "{") && !u.isPunct(k, ";") {
+				k++
+			}
+			if u.isPunct(k, "{") {
+				inner := u.structBody(i, to)
+				end := u.skipGroup(k, to)
+				stop := u.skipStatement(end, to)
+				if inner != nil {
+					if inner.Name == "" {
+						inner.Name = fmt.Sprintf("%s::<anonymous@%d>", s.Name, k)
+					}
+					for _, sp := range u.splitTop(end, stop-1, ",") {
+						if name := u.lastIdentBefore(sp[1] - 1); name >= sp[0] && name >= 0 {
+							s.Fields = append(s.Fields, &Field{P: u.toks[name].Pos, Name: u.toks[name].Text, Type: &TypeRef{Words: []string{inner.Name}}})
+						}
+					}
+				}
+				i = stop
+				continue
+			}
+		}
+		end := u.skipMember(i, to)
+		stmtEnd := end
+		if u.isPunct(end-1, ";") {
+			stmtEnd = end - 1
+		}
+		if u.hasTopLevel(i, stmtEnd, "(") && !u.hasTopLevel(i, stmtEnd, "=") {
+			i = end // a member function
+			continue
+		}
+		// Bit-field widths are ignored: cut at a top-level ':'.
+		cut := stmtEnd
+		for k := i; k < stmtEnd; k++ {
+			if u.isPunct(k, ":") {
+				cut = k
+				break
+			}
+		}
+		if d, err := u.parseDecl(i, cut); err == nil {
+			for _, dc := range d.Declarators {
+				s.Fields = append(s.Fields, &Field{P: dc.P, Name: dc.Name, Type: dc.Type, Dims: dc.Dims})
+			}
+		} else if i < cut {
+			u.note(u.toks[i].Pos, "struct %s: member not understood (%v); layout may be wrong", s.Name, err)
+		}
+		i = end
+	}
+}
+
+// skipMember skips one member declaration or member function definition.
+func (u *unit) skipMember(i, to int) int {
+	for k := i; k < to; k++ {
+		switch {
+		case u.isPunct(k, ";"):
+			return k + 1
+		case u.isPunct(k, "{"):
+			end := u.skipGroup(k, to)
+			if u.isPunct(end, ";") {
+				return end + 1
+			}
+			if u.isPunct(k-1, "=") || !u.hasTopLevel(i, k, "(") {
+				k = end - 1
+				continue
+			}
+			return end
+		case u.isPunct(k, "(") || u.isPunct(k, "["):
+			k = u.skipGroup(k, to) - 1
+		}
+	}
+	return to
+}
+
+func (u *unit) hasTopLevel(from, to int, s string) bool {
+	for k := from; k < to; k++ {
+		if u.isPunct(k, s) {
+			return true
+		}
+		if u.isPunct(k, "(") || u.isPunct(k, "[") || u.isPunct(k, "{") {
+			if s == "(" && u.isPunct(k, "(") {
+				return true
+			}
+			k = u.skipGroup(k, to) - 1
+		}
+	}
+	return false
+}
+
+func (u *unit) globalDecl(from, to int) {
+	if from >= to {
+		return
+	}
+	// Forward declarations of functions and structs carry nothing we model.
+	if u.hasTopLevel(from, to, "(") && !u.hasTopLevel(from, to, "=") {
+		return
+	}
+	if tag := u.tagBefore(from, to); tag >= 0 && tag+2 >= to {
+		if u.toks[tag+1].Kind == KIdent {
+			u.types[u.toks[tag+1].Text] = true
+		}
+		return
+	}
+	d, err := u.parseDecl(from, to)
+	if err != nil {
+		return // file-scope C++ we do not model; nothing in it is a kernel
+	}
+	u.file.Globals = append(u.file.Globals, d)
+}
+
+// function parses a function definition whose parameter list opens at
+// lparen and whose body opens at body.
+func (u *unit) function(from, lparen, body, end int, ns string, tparams []TemplateParam) {
+	name := lparen - 1
+	if name < from || u.toks[name].Kind != KIdent {
+		u.note(u.toks[from].Pos, "function definition without a name; skipped")
+		return
+	}
+	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Template: tparams, Namespace: ns}
+	for k := from; k < name; k++ {
+		switch u.text(k) {
+		case "__global__":
+			f.Global = true
+		case "__device__":
+			f.Device = true
+		case "__host__":
+			f.Host = true
+		case "operator":
+			return // operator overloads are never kernels
+		}
+	}
+	if !f.Global && !f.Device {
+		f.Host = true
+	}
+	if t, err := u.parseType(from, name); err == nil {
+		f.Result = t
+	}
+	rparen := u.skipGroup(lparen, end) - 1
+	for _, sp := range u.splitTop(lparen+1, rparen, ",") {
+		if sp[0] >= sp[1] || (sp[1]-sp[0] == 1 && u.text(sp[0]) == "void") {
+			continue
+		}
+		p, err := u.parseParam(sp[0], sp[1])
+		if err != nil {
+			if f.Global || f.Device {
+				u.note(u.toks[sp[0]].Pos, "parameter of %s not understood: %v", f.Name, err)
+			}
+			p = &Param{P: u.toks[sp[0]].Pos, Name: u.text(u.lastIdentBefore(sp[1] - 1))}
+		}
+		f.Params = append(f.Params, p)
+	}
+	bodyEnd := u.match[body]
+	if bodyEnd < 0 || bodyEnd > end {
+		bodyEnd = end
+	}
+	u.depth = 0
+	f.Body = u.block(body, bodyEnd, f.Host && !f.Device)
+	u.file.Funcs = append(u.file.Funcs, f)
+}

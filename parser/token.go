@@ -1,0 +1,90 @@
+// Package parser reads CUDA C source: a preprocessor that keeps every
+// token's original position, a structural scanner that splits files into
+// top-level items and statements, and a participle grammar for
+// declarations and expressions. It recovers from what it cannot parse: a
+// construct it does not understand becomes a Bad node with a Note, and the
+// rest of the file is still parsed.
+package parser
+
+import "fmt"
+
+// Pos is a position in a source file. Line and Col are 1-based; Col counts
+// bytes, as compilers do.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	if p.File == "" {
+		return fmt.Sprintf("%d:%d", p.Line, p.Col)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// IsValid reports whether the position points somewhere.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// Kind classifies a token.
+type Kind uint8
+
+const (
+	KEOF Kind = iota
+	KIdent
+	KNumber
+	KString
+	KChar
+	KPunct
+	KInvalid // a byte that starts no C token
+)
+
+var kindNames = [...]string{"EOF", "Ident", "Number", "String", "Char", "Punct", "Invalid"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Token is one preprocessing token.
+type Token struct {
+	Kind Kind
+	Text string
+	Pos  Pos
+	// Macro is the position of the outermost macro invocation this token
+	// came from, when it was produced by macro expansion (the token's Pos
+	// is then that of the invocation, so diagnostics point at user text;
+	// for macro arguments Pos stays the argument's own position).
+	Macro *MacroOrigin
+	// BOL is set for the first token on a line; Space when white space
+	// precedes the token. The preprocessor needs both.
+	BOL, Space bool
+}
+
+// MacroOrigin records where a token produced by macro expansion was written.
+type MacroOrigin struct {
+	Name string
+	Def  Pos // where the token stands in the macro's definition
+}
+
+func (t Token) String() string { return t.Text }
+
+// Note is a positioned message: an error the user should fix, or a remark
+// about something the parser skipped.
+type Note struct {
+	Pos Pos
+	Msg string
+}
+
+func (n Note) Error() string { return n.Pos.String() + ": " + n.Msg }
+
+// Directive is a comment that speaks to cudalint ("cudalint:block 16x16",
+// "cudalint:ignore ..."): its position and the text after "cudalint:".
+type Directive struct {
+	Pos  Pos
+	Text string
+}
+
+// Notes is a list of notes, in the order they were found.
+type Notes []Note
+
+func (ns *Notes) add(p Pos, format string, args ...any) {
+	*ns = append(*ns, Note{Pos: p, Msg: fmt.Sprintf(format, args...)})
+}

@@ -1,0 +1,145 @@
+package symbolic
+
+// Env binds symbols to slots of a value array for compiled evaluation.
+type Env struct {
+	slots map[string]int
+	names []string
+}
+
+// NewEnv returns an empty environment.
+func NewEnv() *Env { return &Env{slots: map[string]int{}} }
+
+// Slot returns the slot of a symbol, adding it when new.
+func (e *Env) Slot(name string) int {
+	if s, ok := e.slots[name]; ok {
+		return s
+	}
+	e.slots[name] = len(e.names)
+	e.names = append(e.names, name)
+	return len(e.names) - 1
+}
+
+// Len is the number of slots.
+func (e *Env) Len() int { return len(e.names) }
+
+// Names lists the symbols in slot order.
+func (e *Env) Names() []string { return e.names }
+
+// Values holds one value per slot; Known[i] says whether slot i has one.
+type Values struct {
+	V     []int64
+	Known []bool
+}
+
+// NewValues returns an all-unknown value array for env.
+func (e *Env) NewValues() *Values {
+	return &Values{V: make([]int64, e.Len()), Known: make([]bool, e.Len())}
+}
+
+// Set binds slot s to v.
+func (v *Values) Set(s int, x int64) { v.V[s], v.Known[s] = x, true }
+
+// Unset makes slot s unknown.
+func (v *Values) Unset(s int) { v.Known[s] = false }
+
+// Func evaluates a compiled expression; ok is false when a symbol it needs
+// is unknown or the arithmetic is undefined (division by zero).
+type Func func(v *Values) (int64, bool)
+
+// Compile turns e into a closure over env's slots, adding slots for its symbols.
+func Compile(e Expr, env *Env) Func {
+	switch x := e.(type) {
+	case *Var:
+		s := env.Slot(x.Name)
+		return func(v *Values) (int64, bool) { return v.V[s], v.Known[s] }
+	case *Op:
+		fx, fy := Compile(x.X, env), Compile(x.Y, env)
+		k := x.Kind
+		if k == OpLAnd || k == OpLOr { // short-circuit, as C does
+			return func(v *Values) (int64, bool) {
+				a, ok := fx(v)
+				if ok && ((k == OpLAnd && a == 0) || (k == OpLOr && a != 0)) {
+					return b2i(k == OpLOr), true
+				}
+				b, okb := fy(v)
+				if !ok || !okb {
+					return 0, false
+				}
+				return apply(k, a, b)
+			}
+		}
+		return func(v *Values) (int64, bool) {
+			a, ok := fx(v)
+			if !ok {
+				return 0, false
+			}
+			b, ok := fy(v)
+			if !ok {
+				return 0, false
+			}
+			return apply(k, a, b)
+		}
+	case *Select:
+		fc, ft, fe := Compile(x.Cond, env), Compile(x.Then, env), Compile(x.Else, env)
+		return func(v *Values) (int64, bool) {
+			c, ok := fc(v)
+			if !ok {
+				return 0, false
+			}
+			if c != 0 {
+				return ft(v)
+			}
+			return fe(v)
+		}
+	case *Poly:
+		return compilePoly(x, env)
+	}
+	return func(*Values) (int64, bool) { return 0, false }
+}
+
+func compilePoly(p *Poly, env *Env) Func {
+	c := p.Const
+	type term struct {
+		coeff int64
+		atoms []Func
+	}
+	terms := make([]term, len(p.Terms))
+	for i, t := range p.Terms {
+		terms[i].coeff = t.Coeff
+		for _, a := range t.Atoms {
+			terms[i].atoms = append(terms[i].atoms, Compile(a, env))
+		}
+	}
+	if len(terms) == 0 {
+		return func(*Values) (int64, bool) { return c, true }
+	}
+	return func(v *Values) (int64, bool) {
+		sum := c
+		for _, t := range terms {
+			prod := t.coeff
+			for _, a := range t.atoms {
+				x, ok := a(v)
+				if !ok {
+					return 0, false
+				}
+				prod *= x
+			}
+			sum += prod
+		}
+		return sum, true
+	}
+}
+
+// Eval evaluates e with the given bindings (a convenience for tests and
+// one-off evaluations; hot paths use Compile).
+func Eval(e Expr, bind map[string]int64) (int64, bool) {
+	env := NewEnv()
+	f := Compile(e, env)
+	vals := env.NewValues()
+	for name, x := range bind {
+		if s, ok := env.slots[name]; ok {
+			vals.Set(s, x)
+		}
+	}
+	return f(vals)
+}

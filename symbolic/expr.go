@@ -1,0 +1,375 @@
+// Package symbolic holds integer expressions over symbols that are uniform
+// across a warp (block indices, parameters, loop iterations), vary from
+// lane to lane (threadIdx and what derives from it), or depend on data
+// loaded from memory. Expressions are kept in a canonical form: sums of
+// monomials with integer coefficients, where a monomial is a product of
+// atoms, and an atom is a symbol or an operator that is not polynomial
+// (division, remainder, shifts right, bitwise operators, comparisons,
+// selects). Construction simplifies; Compile evaluates exactly.
+package symbolic
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Class says how a value varies across the lanes of a warp. Classes are
+// ordered: combining two values gives the larger class.
+type Class uint8
+
+const (
+	Uniform Class = iota // the same for every lane of a warp
+	Lane                 // varies from lane to lane in a way we can compute
+	Data                 // depends on values loaded from memory
+)
+
+func (c Class) String() string { return [...]string{"uniform", "lane", "data"}[c] }
+
+// Expr is a symbolic integer expression.
+type Expr interface {
+	String() string
+	// class is the largest class of the symbols in the expression.
+	class() Class
+}
+
+// Var is a symbol.
+type Var struct {
+	Name  string
+	Class Class
+}
+
+func (v *Var) String() string { return v.Name }
+func (v *Var) class() Class   { return v.Class }
+
+// OpKind names a non-polynomial operator.
+type OpKind uint8
+
+const (
+	OpDiv OpKind = iota // C division, truncating toward zero
+	OpRem               // C remainder, sign of the dividend
+	OpShr               // arithmetic shift right
+	OpShl               // shift left by a non-constant amount
+	OpAnd
+	OpOr
+	OpXor
+	OpLt
+	OpLe
+	OpEq
+	OpNe
+	OpLAnd
+	OpLOr
+	OpMin
+	OpMax
+)
+
+var opText = [...]string{"/", "%", ">>", "<<", "&", "|", "^", "<", "<=", "==", "!=", "&&", "||", "min", "max"}
+
+// Op is a binary operator that is not polynomial.
+type Op struct {
+	Kind OpKind
+	X, Y Expr
+	str  string
+	cls  Class
+}
+
+func (o *Op) String() string { return o.str }
+func (o *Op) class() Class   { return o.cls }
+
+// Select is Cond ? Then : Else.
+type Select struct {
+	Cond, Then, Else Expr
+	str              string
+	cls              Class
+}
+
+func (s *Select) String() string { return s.str }
+func (s *Select) class() Class   { return s.cls }
+
+// Mono is Coeff times the product of Atoms (sorted by their text).
+type Mono struct {
+	Coeff int64
+	Atoms []Expr
+	key   string
+}
+
+// Poly is a sum of monomials plus a constant: the canonical form of every
+// polynomial expression, constants and single symbols included.
+type Poly struct {
+	Const int64
+	Terms []Mono // sorted by key, no zero coefficients
+	str   string
+	cls   Class
+}
+
+func (p *Poly) String() string { return p.str }
+func (p *Poly) class() Class   { return p.cls }
+
+// ClassOf returns the class of e.
+func ClassOf(e Expr) Class { return e.class() }
+
+// Const returns the constant c.
+func Const(c int64) Expr { return finishPoly(&Poly{Const: c}) }
+
+// Sym returns the symbol name of the given class.
+func Sym(name string, c Class) Expr {
+	return atomPoly(&Var{Name: name, Class: c})
+}
+
+func atomPoly(a Expr) Expr {
+	return finishPoly(&Poly{Terms: []Mono{{Coeff: 1, Atoms: []Expr{a}, key: a.String()}}})
+}
+
+// IsConst reports whether e is a constant, and its value.
+func IsConst(e Expr) (int64, bool) {
+	if p, ok := e.(*Poly); ok && len(p.Terms) == 0 {
+		return p.Const, true
+	}
+	return 0, false
+}
+
+func asPoly(e Expr) *Poly {
+	if p, ok := e.(*Poly); ok {
+		return p
+	}
+	return atomPoly(e).(*Poly)
+}
+
+// asAtom returns the single atom e stands for, when e is exactly one atom.
+func asAtom(e Expr) Expr {
+	if p, ok := e.(*Poly); ok && p.Const == 0 && len(p.Terms) == 1 && p.Terms[0].Coeff == 1 && len(p.Terms[0].Atoms) == 1 {
+		return p.Terms[0].Atoms[0]
+	}
+	if _, ok := e.(*Poly); ok {
+		return nil
+	}
+	return e
+}
+
+func finishPoly(p *Poly) Expr {
+	var b strings.Builder
+	p.cls = Uniform
+	for i, t := range p.Terms {
+		for _, a := range t.Atoms {
+			p.cls = max(p.cls, a.class())
+		}
+		c := t.Coeff
+		switch {
+		case i == 0 && c < 0:
+			b.WriteString("-")
+			c = -c
+		case i > 0 && c < 0:
+			b.WriteString(" - ")
+			c = -c
+		case i > 0:
+			b.WriteString(" + ")
+		}
+		if c != 1 {
+			b.WriteString(strconv.FormatInt(c, 10))
+			b.WriteString("*")
+		}
+		b.WriteString(t.key)
+	}
+	switch {
+	case len(p.Terms) == 0:
+		b.WriteString(strconv.FormatInt(p.Const, 10))
+	case p.Const > 0:
+		b.WriteString(" + " + strconv.FormatInt(p.Const, 10))
+	case p.Const < 0:
+		b.WriteString(" - " + strconv.FormatInt(-p.Const, 10))
+	}
+	p.str = b.String()
+	return p
+}
+
+func monoKey(atoms []Expr) string {
+	parts := make([]string, len(atoms))
+	for i, a := range atoms {
+		s := a.String()
+		if _, ok := a.(*Var); !ok {
+			s = "(" + s + ")"
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, "*")
+}
+
+// Add returns a + b.
+func Add(a, b Expr) Expr {
+	pa, pb := asPoly(a), asPoly(b)
+	out := &Poly{Const: pa.Const + pb.Const}
+	i, j := 0, 0
+	for i < len(pa.Terms) || j < len(pb.Terms) {
+		switch {
+		case j >= len(pb.Terms) || (i < len(pa.Terms) && pa.Terms[i].key < pb.Terms[j].key):
+			out.Terms = append(out.Terms, pa.Terms[i])
+			i++
+		case i >= len(pa.Terms) || pb.Terms[j].key < pa.Terms[i].key:
+			out.Terms = append(out.Terms, pb.Terms[j])
+			j++
+		default:
+			if c := pa.Terms[i].Coeff + pb.Terms[j].Coeff; c != 0 {
+				t := pa.Terms[i]
+				t.Coeff = c
+				out.Terms = append(out.Terms, t)
+			}
+			i++
+			j++
+		}
+	}
+	return finishPoly(out)
+}
+
+// Neg returns -a.
+func Neg(a Expr) Expr { return Mul(Const(-1), a) }
+
+// Sub returns a - b.
+func Sub(a, b Expr) Expr { return Add(a, Neg(b)) }
+
+// Mul returns a * b, distributing over sums.
+func Mul(a, b Expr) Expr {
+	pa, pb := asPoly(a), asPoly(b)
+	out := Const(0)
+	// constant parts
+	if pa.Const != 0 && pb.Const != 0 {
+		out = Const(pa.Const * pb.Const)
+	}
+	scale := func(p *Poly, c int64) Expr {
+		if c == 0 {
+			return Const(0)
+		}
+		q := &Poly{}
+		for _, t := range p.Terms {
+			t.Coeff *= c
+			q.Terms = append(q.Terms, t)
+		}
+		return finishPoly(q)
+	}
+	out = Add(out, scale(pa, pb.Const))
+	out = Add(out, scale(pb, pa.Const))
+	for _, ta := range pa.Terms {
+		for _, tb := range pb.Terms {
+			atoms := append(append([]Expr{}, ta.Atoms...), tb.Atoms...)
+			sort.Slice(atoms, func(i, j int) bool { return atoms[i].String() < atoms[j].String() })
+			m := Mono{Coeff: ta.Coeff * tb.Coeff, Atoms: atoms, key: monoKey(atoms)}
+			out = Add(out, finishPoly(&Poly{Terms: []Mono{m}}))
+		}
+	}
+	return out
+}
+
+// Binary builds a non-polynomial operator, folding constants and the
+// identities that matter for index arithmetic.
+func Binary(k OpKind, x, y Expr) Expr {
+	cx, okx := IsConst(x)
+	cy, oky := IsConst(y)
+	if okx && oky {
+		if v, ok := apply(k, cx, cy); ok {
+			return Const(v)
+		}
+	}
+	switch {
+	case oky && cy == 1 && k == OpDiv:
+		return x
+	case oky && cy == 1 && k == OpRem:
+		return Const(0)
+	case oky && cy == 0 && (k == OpShr || k == OpShl || k == OpOr || k == OpXor):
+		return x
+	case oky && k == OpShl && cy >= 0 && cy < 63:
+		return Mul(x, Const(1<<cy))
+	case oky && cy == 0 && k == OpAnd:
+		return Const(0)
+	}
+	if k == OpShr || k == OpShl || k == OpDiv || k == OpRem || k == OpLt || k == OpLe {
+		// not commutative
+	} else if x.String() > y.String() {
+		x, y = y, x
+	}
+	o := &Op{Kind: k, X: x, Y: y, cls: max(x.class(), y.class())}
+	if k == OpMin || k == OpMax {
+		o.str = opText[k] + "(" + x.String() + ", " + y.String() + ")"
+	} else {
+		o.str = paren(x) + " " + opText[k] + " " + paren(y)
+	}
+	return atomPoly(o)
+}
+
+func paren(e Expr) string {
+	if p, ok := e.(*Poly); ok && (len(p.Terms) > 1 || (len(p.Terms) == 1 && (p.Const != 0 || p.Terms[0].Coeff != 1 || len(p.Terms[0].Atoms) > 1))) {
+		return "(" + e.String() + ")"
+	}
+	if a := asAtom(e); a != nil {
+		if _, ok := a.(*Var); !ok {
+			return "(" + e.String() + ")"
+		}
+	}
+	return e.String()
+}
+
+// Cond builds c ? a : b.
+func Cond(c, a, b Expr) Expr {
+	if v, ok := IsConst(c); ok {
+		if v != 0 {
+			return a
+		}
+		return b
+	}
+	if a.String() == b.String() {
+		return a
+	}
+	s := &Select{Cond: c, Then: a, Else: b, cls: max(c.class(), a.class(), b.class())}
+	s.str = paren(c) + " ? " + paren(a) + " : " + paren(b)
+	return atomPoly(s)
+}
+
+// Not returns !a.
+func Not(a Expr) Expr { return Binary(OpEq, a, Const(0)) }
+
+func b2i(c bool) int64 {
+	if c {
+		return 1
+	}
+	return 0
+}
+
+func apply(k OpKind, x, y int64) (int64, bool) {
+	switch k {
+	case OpDiv:
+		if y == 0 {
+			return 0, false
+		}
+		return x / y, true
+	case OpRem:
+		if y == 0 {
+			return 0, false
+		}
+		return x % y, true
+	case OpShr:
+		return x >> uint64(y&63), true
+	case OpShl:
+		return x << uint64(y&63), true
+	case OpAnd:
+		return x & y, true
+	case OpOr:
+		return x | y, true
+	case OpXor:
+		return x ^ y, true
+	case OpLt:
+		return b2i(x < y), true
+	case OpLe:
+		return b2i(x <= y), true
+	case OpEq:
+		return b2i(x == y), true
+	case OpNe:
+		return b2i(x != y), true
+	case OpLAnd:
+		return b2i(x != 0 && y != 0), true
+	case OpLOr:
+		return b2i(x != 0 || y != 0), true
+	case OpMin:
+		return min(x, y), true
+	case OpMax:
+		return max(x, y), true
+	}
+	return 0, false
+}
