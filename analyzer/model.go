@@ -24,13 +24,16 @@ const (
 	// trip count cannot be evaluated.
 	assumedTrips = 8
 	maxTrips     = 1 << 16
-	// Up to enumerateLimit warp requests are evaluated exhaustively (the
-	// prediction is then exact); past that, sampleCount requests are drawn
-	// at random (fixed seed), stopping early at stableAfter when every
-	// sample so far gave the same count.
-	enumerateLimit = 1 << 15
-	sampleCount    = 4096
-	stableAfter    = 256
+	// Up to enumerateLimit warp requests (enumerateLaneLimit when lanes
+	// must be evaluated one by one: addresses not affine in the thread
+	// index, guards that depend on it) are evaluated exhaustively: the
+	// prediction is then exact. Past that, sampleCount requests are
+	// drawn at random (fixed seed), stopping early at stableAfter when
+	// every sample so far cost the same.
+	enumerateLimit     = 1 << 15
+	enumerateLaneLimit = 1 << 10
+	sampleCount        = 4096
+	stableAfter        = 64
 )
 
 // AssumedGrid is the grid used when no launch gives one.
@@ -129,11 +132,16 @@ func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
 		p.Reason = "the address depends on " + describeSym(unresolved) + ", which cudalint cannot resolve"
 		return p
 	}
+	// Assumed sizes give trip counts to loops whose bound is the same for
+	// every thread (for k < n); a per-thread bound on an unknown size (a
+	// grid-stride i < n) stays unknown, and passes.
 	loops := make([]symbolic.Expr, len(a.Loops))
 	for i, l := range a.Loops {
 		if l.Cond != nil {
 			loops[i] = symbolic.Subst(l.Cond, bind)
-			collect(loops[i])
+			if !mentionsThreadOrBlock(loops[i]) {
+				collect(loops[i])
+			}
 		}
 	}
 	for _, name := range sortedKeys(assumed) {
@@ -144,14 +152,42 @@ func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
 	}
 	addr = symbolic.Subst(addr, assumed)
 	for i := range loops {
-		if loops[i] != nil {
+		if loops[i] != nil && !mentionsThreadOrBlock(loops[i]) {
 			loops[i] = symbolic.Subst(loops[i], assumed)
 		}
 	}
 	p.LaneStride = laneStride(addr, cfg.Block)
+	guards, loops = dropUnknown(guards), dropUnknownLoops(loops)
 	m := newWarpModel(a, cfg.Block, grid, addr, guards, loops)
+	p.Assumptions = append(p.Assumptions, m.tripNotes...)
+	if m.affine && m.runClosedForm(p, a, guards, loops, m.baseExpr) {
+		return p
+	}
 	m.run(p)
 	return p
+}
+
+// dropUnknown removes conditions that can never be evaluated (they always pass).
+func dropUnknown(conds []symbolic.Expr) []symbolic.Expr {
+	var out []symbolic.Expr
+	for _, c := range conds {
+		if !alwaysUnknown(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// dropUnknownLoops keeps one entry per loop (its trip count is still
+// needed) but clears conditions that can never be evaluated.
+func dropUnknownLoops(loops []symbolic.Expr) []symbolic.Expr {
+	out := make([]symbolic.Expr, len(loops))
+	for i, c := range loops {
+		if c != nil && !alwaysUnknown(c) {
+			out[i] = c
+		}
+	}
+	return out
 }
 
 func isThreadOrBlock(name string) bool {
@@ -219,15 +255,28 @@ type warpModel struct {
 	env         *symbolic.Env
 	vals        *symbolic.Values
 	addr        symbolic.Func
-	guards      []symbolic.Func
-	loops       []symbolic.Func // nil entries: unknown condition
-	iterSlots   []int
-	trips       []int64
-	tripNotes   []string
-	thread      [3]int
-	blockIdx    [3]int
-	lanes       [32]int64
-	active      [32]bool
+	// Guards and loop conditions that do not depend on the thread index
+	// are evaluated once per request; the others once per lane.
+	uniformConds []symbolic.Func
+	laneConds    []symbolic.Func
+	loops        []symbolic.Func // nil entries: unknown condition (for trip counts)
+	// For an address affine in the thread index with constant
+	// coefficients: the address is base (the uniform part) plus a fixed
+	// offset per lane, and a request's cost depends only on the warp, the
+	// active lanes and base mod 32, so it is memoised.
+	affine    bool
+	baseExpr  symbolic.Expr
+	base      symbolic.Func
+	laneOff   [][32]int64
+	memo      map[memoKey][]cost
+	mask      uint32
+	baseVal   int64
+	iterSlots []int
+	trips     []int64
+	tripNotes []string
+	thread    [3]int
+	blockIdx  [3]int
+	lanes     [32]int64
 }
 
 func newWarpModel(a *Access, block, grid Dim3, addr symbolic.Expr, guards, loops []symbolic.Expr) *warpModel {
@@ -240,16 +289,26 @@ func newWarpModel(a *Access, block, grid Dim3, addr symbolic.Expr, guards, loops
 		m.iterSlots = append(m.iterSlots, m.env.Slot(l.Iter))
 	}
 	m.addr = symbolic.Compile(addr, m.env)
+	addCond := func(c symbolic.Expr) {
+		f := symbolic.Compile(c, m.env)
+		if mentionsThread(c) {
+			m.laneConds = append(m.laneConds, f)
+		} else {
+			m.uniformConds = append(m.uniformConds, f)
+		}
+	}
 	for _, g := range guards {
-		m.guards = append(m.guards, symbolic.Compile(g, m.env))
+		addCond(g)
 	}
 	for _, l := range loops {
 		if l == nil {
 			m.loops = append(m.loops, nil)
 			continue
 		}
+		addCond(l)
 		m.loops = append(m.loops, symbolic.Compile(l, m.env))
 	}
+	m.setupAffine(addr)
 	m.vals = m.env.NewValues()
 	m.tripCounts(a)
 	return m
@@ -295,7 +354,6 @@ func (m *warpModel) tripCounts(a *Access) {
 func (m *warpModel) warps() int64 { return (m.block.Threads() + 31) / 32 }
 
 func (m *warpModel) run(p *Prediction) {
-	p.Assumptions = append(p.Assumptions, m.tripNotes...)
 	blocks := m.grid.Threads()
 	total := float64(blocks) * float64(m.warps())
 	for _, t := range m.trips {
@@ -317,17 +375,20 @@ func (m *warpModel) run(p *Prediction) {
 			p.Warp = m.warpAddresses()
 			first = false
 		}
-		for _, pc := range m.pieces {
-			s, i, n := m.sectors(pc)
-			sumS += float64(s)
-			sumI += float64(i)
-			sumN += float64(n)
+		for _, c := range m.costs(w) {
+			sumS += float64(c[0])
+			sumI += float64(c[1])
+			sumN += float64(c[2])
 			requests++
 		}
 		return true
 	}
 	iters := make([]int64, len(m.trips))
-	if total <= enumerateLimit {
+	limit := float64(enumerateLimit)
+	if !m.affine || len(m.laneConds) > 0 {
+		limit = enumerateLaneLimit
+	}
+	if total <= limit {
 		p.Exact = true
 		var rec func(level int) bool
 		rec = func(level int) bool {
@@ -399,63 +460,155 @@ func (m *warpModel) request(b, w int64, iters []int64) bool {
 	for l, s := range m.iterSlots {
 		m.vals.Set(s, iters[l])
 	}
+	m.mask = 0
+	if !passes(m.uniformConds, m.vals) {
+		return true
+	}
+	if m.affine {
+		base, ok := m.base(m.vals)
+		if !ok {
+			return false
+		}
+		m.baseVal = base
+	}
+	if m.affine && len(m.laneConds) == 0 {
+		m.mask = m.validMask(w) // lanes are filled in only when the memo misses
+		return true
+	}
 	bx, by := m.block[0], m.block[1]
 	threads := m.block.Threads()
 	for lane := int64(0); lane < 32; lane++ {
 		tid := w*32 + lane
-		m.active[lane] = false
 		if tid >= threads {
 			continue
 		}
-		m.vals.Set(m.thread[0], tid%bx)
-		m.vals.Set(m.thread[1], (tid/bx)%by)
-		m.vals.Set(m.thread[2], tid/(bx*by))
-		if !m.lanePasses() {
+		{
+			m.vals.Set(m.thread[0], tid%bx)
+			m.vals.Set(m.thread[1], (tid/bx)%by)
+			m.vals.Set(m.thread[2], tid/(bx*by))
+			if !passes(m.laneConds, m.vals) {
+				continue
+			}
+		}
+		m.mask |= 1 << lane
+		if m.affine {
 			continue
 		}
 		a, ok := m.addr(m.vals)
 		if !ok {
 			return false
 		}
-		m.active[lane] = true
 		m.lanes[lane] = a
 	}
 	return true
 }
 
-// lanePasses evaluates the guards and loop conditions for the current
-// lane; one that cannot be evaluated counts as passed.
-func (m *warpModel) lanePasses() bool {
-	for _, g := range m.guards {
-		if v, ok := g(m.vals); ok && v == 0 {
-			return false
-		}
-	}
-	for _, l := range m.loops {
-		if l == nil {
-			continue
-		}
-		if v, ok := l(m.vals); ok && v == 0 {
+// passes evaluates conditions; one that cannot be evaluated counts as
+// passed (a bounds check on an unknown size holds for full warps).
+func passes(conds []symbolic.Func, vals *symbolic.Values) bool {
+	for _, c := range conds {
+		if v, ok := c(vals); ok && v == 0 {
 			return false
 		}
 	}
 	return true
 }
 
-func (m *warpModel) anyActive() bool {
-	for _, a := range m.active {
-		if a {
+func mentionsThread(e symbolic.Expr) bool {
+	for _, s := range threadSyms {
+		if symbolic.Mentions(e, s) {
 			return true
 		}
 	}
 	return false
 }
 
+// setupAffine detects addresses of the form base + cx*tx + cy*ty + cz*tz
+// with constant c and precomputes each warp's lane offsets.
+func (m *warpModel) setupAffine(addr symbolic.Expr) {
+	var c [3]int64
+	zero := map[string]symbolic.Expr{}
+	for d, s := range threadSyms {
+		coeff, ok := symbolic.Coefficient(addr, s)
+		if !ok {
+			return
+		}
+		v, ok := symbolic.IsConst(coeff)
+		if !ok {
+			return
+		}
+		c[d] = v
+		zero[s] = symbolic.Const(0)
+	}
+	m.affine = true
+	m.baseExpr = symbolic.Subst(addr, zero)
+	m.base = symbolic.Compile(m.baseExpr, m.env)
+	m.memo = map[memoKey][]cost{}
+	bx, by := m.block[0], m.block[1]
+	m.laneOff = make([][32]int64, m.warps())
+	for w := range m.laneOff {
+		for lane := int64(0); lane < 32; lane++ {
+			tid := int64(w)*32 + lane
+			m.laneOff[w][lane] = c[0]*(tid%bx) + c[1]*((tid/bx)%by) + c[2]*(tid/(bx*by))
+		}
+	}
+}
+
+type memoKey struct {
+	warp int64
+	mask uint32
+	rem  int64
+}
+
+// cost is one memory instruction's sectors, ideal and Nsight ideal.
+type cost [3]int
+
+// costs returns the cost of each piece of the current request.
+func (m *warpModel) costs(w int64) []cost {
+	var key memoKey
+	if m.affine {
+		key = memoKey{warp: w, mask: m.mask, rem: m.baseVal & (SectorBytes - 1)}
+		if c, ok := m.memo[key]; ok {
+			return c
+		}
+	}
+	if m.affine {
+		m.fillLanes(w)
+	}
+	out := make([]cost, len(m.pieces))
+	for i, pc := range m.pieces {
+		s, id, n := m.sectors(pc)
+		out[i] = cost{s, id, n}
+	}
+	if m.affine {
+		m.memo[key] = out
+	}
+	return out
+}
+
+func (m *warpModel) anyActive() bool { return m.mask != 0 }
+
+// validMask is the lanes of warp w that exist (the last warp of a block
+// whose size is not a multiple of 32 is partial).
+func (m *warpModel) validMask(w int64) uint32 {
+	n := min(32, m.block.Threads()-w*32)
+	if n >= 32 {
+		return ^uint32(0)
+	}
+	return 1<<uint(n) - 1
+}
+
+func (m *warpModel) fillLanes(w int64) {
+	for lane := 0; lane < 32; lane++ {
+		m.lanes[lane] = m.baseVal + m.laneOff[w][lane]
+	}
+}
+
 func (m *warpModel) warpAddresses() []int64 {
 	out := make([]int64, 32)
 	for i := range out {
 		out[i] = -1
-		if m.active[i] {
+		if m.mask&(1<<i) != 0 {
 			out[i] = m.lanes[i]
 		}
 	}
@@ -470,7 +623,7 @@ func (m *warpModel) sectors(pc [2]int64) (int, int, int) {
 	var spans [32][2]int64
 	ns, nspan := 0, 0
 	for lane := 0; lane < 32; lane++ {
-		if !m.active[lane] {
+		if m.mask&(1<<lane) == 0 {
 			continue
 		}
 		lo := m.lanes[lane] + pc[0]

@@ -202,7 +202,9 @@ func (ts *Types) Resolve(ref *parser.TypeRef) *Type {
 	return t
 }
 
-func pointerTo(t *Type) *Type { return &Type{Kind: TPointer, Name: t.Name + "*", Size: 8, Align: 8, Elem: t} }
+func pointerTo(t *Type) *Type {
+	return &Type{Kind: TPointer, Name: t.Name + "*", Size: 8, Align: 8, Elem: t}
+}
 
 func arrayOf(t *Type, n int64) *Type {
 	return &Type{Kind: TArray, Name: fmt.Sprintf("%s[%d]", t.Name, n), Size: t.Size * n, Align: t.Align, Elem: t, Len: n}

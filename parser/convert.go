@@ -50,6 +50,9 @@ func (u *unit) classify(t Token) lexer.TokenType {
 		}
 		return ttIdent
 	}
+	if _, ok := binaryPrec[t.Text]; ok || t.Text == ":" {
+		return ttBinOp
+	}
 	return ttPunct
 }
 

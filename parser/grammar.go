@@ -30,12 +30,13 @@ const (
 	ttString
 	ttChar
 	ttPunct
+	ttBinOp
 )
 
 var grammarSymbols = map[string]lexer.TokenType{
 	"EOF": lexer.EOF, "Ident": ttIdent, "TypeName": ttTypeName, "TypeKw": ttTypeKw,
 	"Qual": ttQual, "Spec": ttSpec, "Tag": ttTag, "Keyword": ttKeyword,
-	"Number": ttNumber, "String": ttString, "Char": ttChar, "Punct": ttPunct,
+	"Number": ttNumber, "String": ttString, "Char": ttChar, "Punct": ttPunct, "BinOp": ttBinOp,
 }
 
 var typeKeywords = setOf("void", "char", "short", "int", "long", "float", "double", "signed",
@@ -62,29 +63,34 @@ type gComma struct {
 	Exprs []*gExpr `parser:"@@ ( ',' @@ )*"`
 }
 
+// gExpr is an expression without top-level commas. It implements
+// participle.Parseable: expressions are read by precedence climbing in
+// exprparse.go, which is an order of magnitude faster than letting
+// participle try every alternative at every token; the declarations,
+// types and declarators around them remain participle grammar.
 type gExpr struct {
 	Pos  lexer.Position
-	Head *gUnary `parser:"@@"`
-	Tail []*gOp  `parser:"@@*"`
+	Head *gUnary
+	Tail []*gOp
 }
 
 type gOp struct {
 	Pos lexer.Position
-	Op  string  `parser:"@( '?' | ':' | '=' | '+=' | '-=' | '*=' | '/=' | '%=' | '<<=' | '>>=' | '&=' | '^=' | '|=' | '||' | '&&' | '|' | '^' | '&' | '==' | '!=' | '<=' | '>=' | '<' | '>' | '<<' | '>>' | '+' | '-' | '*' | '/' | '%' )"`
-	Rhs *gUnary `parser:"@@"`
+	Op  string
+	Rhs *gUnary
 }
 
 type gUnary struct {
 	Pos  lexer.Position
-	Pre  []*gPrefix  `parser:"@@*"`
-	Prim *gPrimary   `parser:"@@"`
-	Post []*gPostfix `parser:"@@*"`
+	Pre  []*gPrefix
+	Prim *gPrimary
+	Post []*gPostfix
 }
 
 type gPrefix struct {
 	Pos  lexer.Position
-	Cast *gCastType `parser:"'(' (?= (TypeKw | TypeName | Qual | Tag)) @@ ')'"`
-	Op   string     `parser:"| @( '-' | '+' | '!' | '~' | '*' | '&' | '++' | '--' )"`
+	Cast *gCastType
+	Op   string
 }
 
 type gBaseType struct {
@@ -102,34 +108,34 @@ type gCastType struct {
 
 type gPrimary struct {
 	Pos     lexer.Position
-	CppCast *gCppCast  `parser:"@@"`
-	Sizeof  *gSizeof   `parser:"| @@"`
-	Ctor    *gCtor     `parser:"| @@"`
-	Paren   *gComma    `parser:"| '(' @@ ')'"`
-	Init    *gInitList `parser:"| @@"`
-	Number  *string    `parser:"| @Number"`
-	Str     []string   `parser:"| @String+"`
-	Char    *string    `parser:"| @Char"`
-	Name    []string   `parser:"| @(Ident | TypeName) ( '::' @(Ident | TypeName) )*"`
+	CppCast *gCppCast
+	Sizeof  *gSizeof
+	Ctor    *gCtor
+	Paren   *gComma
+	Init    *gInitList
+	Number  *string
+	Str     []string
+	Char    *string
+	Name    []string
 }
 
 type gCppCast struct {
 	Pos  lexer.Position
-	Kind string     `parser:"@( 'static_cast' | 'reinterpret_cast' | 'const_cast' | 'dynamic_cast' )"`
-	Type *gCastType `parser:"'<' @@ '>'"`
-	X    *gComma    `parser:"'(' @@ ')'"`
+	Kind string
+	Type *gCastType
+	X    *gComma
 }
 
 type gSizeof struct {
 	Pos  lexer.Position
-	Type *gCastType `parser:"'sizeof' ( '(' (?= (TypeKw | TypeName | Qual | Tag)) @@ ')'"`
-	X    *gUnary    `parser:"| @@ )"`
+	Type *gCastType
+	X    *gUnary
 }
 
 type gCtor struct {
 	Pos  lexer.Position
-	Type []string  `parser:"@(TypeKw | TypeName)"`
-	Args *gArgList `parser:"'(' @@ ')'"`
+	Type []string
+	Args *gArgList
 }
 
 type gArgList struct {
@@ -150,18 +156,18 @@ type gInitElem struct {
 
 type gPostfix struct {
 	Pos    lexer.Position
-	Index  *gComma   `parser:"'[' @@ ']'"`
-	Call   *gArgList `parser:"| '(' @@ ')'"`
-	Launch *gLaunch  `parser:"| @@"`
-	Member *string   `parser:"| '.' @(Ident | TypeName)"`
-	Arrow  *string   `parser:"| '->' @(Ident | TypeName)"`
-	Op     *string   `parser:"| @( '++' | '--' )"`
+	Index  *gComma
+	Call   *gArgList
+	Launch *gLaunch
+	Member *string
+	Arrow  *string
+	Op     *string
 }
 
 type gLaunch struct {
 	Pos    lexer.Position
-	Config []*gExpr   `parser:"'<<<' @@ ( ',' @@ )* '>>>'"`
-	Args   *gArgList `parser:"'(' @@ ')'"`
+	Config []*gExpr
+	Args   *gArgList
 }
 
 type gDecl struct {
@@ -219,7 +225,7 @@ func (l *sliceLexer) Next() (lexer.Token, error) {
 }
 
 func build[G any]() *participle.Parser[G] {
-	return participle.MustBuild[G](participle.Lexer(lexDef{}), participle.UseLookahead(4))
+	return participle.MustBuild[G](participle.Lexer(lexDef{}), participle.UseLookahead(1))
 }
 
 var (

@@ -103,6 +103,7 @@ func Preprocess(file string, src []byte, cfg Config) *Preprocessed {
 	p := &preprocessor{cfg: cfg, macros: map[string]*macro{}, once: map[string]bool{}, seen: map[string]bool{}}
 	p.predefine()
 	p.files = []*fileFrame{{path: file, toks: scanDirectives(file, src, &p.out.Notes, &p.out.Directives)}}
+	p.out.Tokens = make([]Token, 0, len(p.files[0].toks)+len(p.files[0].toks)/8)
 	for {
 		t, ok := p.next()
 		if !ok {

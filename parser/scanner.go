@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"bytes"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -14,7 +16,7 @@ func scan(file string, src []byte, notes *Notes) []Token {
 
 // scanDirectives is scan that also collects cudalint: comments.
 func scanDirectives(file string, src []byte, notes *Notes, dirs *[]Directive) []Token {
-	s := scanner{file: file, src: src, line: 1, col: 1, notes: notes, bol: true, dirs: dirs}
+	s := scanner{file: file, src: src, line: 1, col: 1, notes: notes, bol: true, dirs: dirs, intern: map[string]string{}}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		s.off = 3 // byte-order mark
 	}
@@ -37,6 +39,9 @@ type scanner struct {
 	dirs      *[]Directive
 	bol       bool
 	space     bool
+	// intern maps token spellings to one shared string: a kernel file
+	// repeats the same few hundred names and operators thousands of times.
+	intern map[string]string
 }
 
 func (s *scanner) pos() Pos { return Pos{File: s.file, Line: s.line, Col: s.col} }
@@ -152,17 +157,17 @@ func (s *scanner) next() (Token, bool) {
 func (s *scanner) token() Token {
 	t := Token{Pos: s.pos(), BOL: s.bol, Space: s.space}
 	s.bol = false
-	var b strings.Builder
+	start := s.off
 	c := s.peekAt(0)
 	switch {
 	case isIdentStart(c):
 		for isIdentChar(s.peekAt(0)) {
-			b.WriteByte(s.advance())
+			s.advance()
 		}
 		t.Kind = KIdent
-		// KString and char prefixes: L"..", u8"..", R"(..)" raw strings are rare in kernels.
-		if q := s.peekAt(0); (q == '"' || q == '\'') && isLiteralPrefix(b.String()) {
-			s.quoted(&b, s.advance())
+		// String and char prefixes: L"..", u8"..".
+		if q := s.peekAt(0); (q == '"' || q == '\'') && isLiteralPrefix(string(s.src[start:s.off])) {
+			s.quoted(s.advance())
 			t.Kind = KString
 			if q == '\'' {
 				t.Kind = KChar
@@ -172,9 +177,9 @@ func (s *scanner) token() Token {
 		for {
 			c := s.peekAt(0)
 			if isIdentChar(c) || c == '.' || c == '\'' {
-				b.WriteByte(s.advance())
+				s.advance()
 				if (c == 'e' || c == 'E' || c == 'p' || c == 'P') && (s.peekAt(0) == '+' || s.peekAt(0) == '-') {
-					b.WriteByte(s.advance())
+					s.advance()
 				}
 				continue
 			}
@@ -182,32 +187,47 @@ func (s *scanner) token() Token {
 		}
 		t.Kind = KNumber
 	case c == '"' || c == '\'':
-		s.quoted(&b, s.advance())
+		s.quoted(s.advance())
 		t.Kind = KString
 		if c == '\'' {
 			t.Kind = KChar
 		}
 	case c >= 0x80:
 		// Non-ASCII outside literals: one invalid token per rune (or byte, when not UTF-8).
-		r, size := utf8.DecodeRune(s.src[s.off:])
-		_ = r
+		_, size := utf8.DecodeRune(s.src[s.off:])
 		for k := 0; k < size; k++ {
-			b.WriteByte(s.advance())
+			s.advance()
 		}
 		t.Kind = KInvalid
 	default:
 		n := punctLen(s)
 		for k := 0; k < n; k++ {
-			b.WriteByte(s.advance())
+			s.advance()
 		}
 		t.Kind = KPunct
 		if n == 1 && !strings.ContainsRune("{}[]()<>;:,.?~!%^&*-+=|/#@$`\\", rune(c)) {
 			t.Kind = KInvalid
 		}
 	}
-	t.Text = b.String()
+	t.Text = s.text(s.src[start:s.off])
 	return t
 }
+
+// text returns a token's spelling: the raw bytes without line splices,
+// interned.
+func (s *scanner) text(raw []byte) string {
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		raw = splices.ReplaceAll(raw, nil)
+	}
+	if t, ok := s.intern[string(raw)]; ok {
+		return t
+	}
+	t := string(raw)
+	s.intern[t] = t
+	return t
+}
+
+var splices = regexp.MustCompile(`\\\r?\n`)
 
 func isLiteralPrefix(s string) bool {
 	switch s {
@@ -218,18 +238,17 @@ func isLiteralPrefix(s string) bool {
 }
 
 // quoted consumes a string or character literal whose opening quote q was
-// already consumed and written by the caller's builder.
-func (s *scanner) quoted(b *strings.Builder, q byte) {
+// already consumed.
+func (s *scanner) quoted(q byte) {
 	p := s.pos()
-	b.WriteByte(q)
 	for !s.atEOF() {
 		c := s.peekAt(0)
 		if c == '\n' {
 			break
 		}
-		b.WriteByte(s.advance())
+		s.advance()
 		if c == '\\' && !s.atEOF() && s.peekAt(0) != '\n' {
-			b.WriteByte(s.advance())
+			s.advance()
 			continue
 		}
 		if c == q {

@@ -73,7 +73,16 @@ type Op struct {
 	cls  Class
 }
 
-func (o *Op) String() string { return o.str }
+func (o *Op) String() string {
+	if o.str == "" {
+		if o.Kind == OpMin || o.Kind == OpMax {
+			o.str = opText[o.Kind] + "(" + o.X.String() + ", " + o.Y.String() + ")"
+		} else {
+			o.str = paren(o.X) + " " + opText[o.Kind] + " " + paren(o.Y)
+		}
+	}
+	return o.str
+}
 func (o *Op) class() Class   { return o.cls }
 
 // Select is Cond ? Then : Else.
@@ -83,7 +92,12 @@ type Select struct {
 	cls              Class
 }
 
-func (s *Select) String() string { return s.str }
+func (s *Select) String() string {
+	if s.str == "" {
+		s.str = paren(s.Cond) + " ? " + paren(s.Then) + " : " + paren(s.Else)
+	}
+	return s.str
+}
 func (s *Select) class() Class   { return s.cls }
 
 // Mono is Coeff times the product of Atoms (sorted by their text).
@@ -102,14 +116,37 @@ type Poly struct {
 	cls   Class
 }
 
-func (p *Poly) String() string { return p.str }
+func (p *Poly) String() string {
+	if p.str == "" {
+		p.str = p.format()
+	}
+	return p.str
+}
 func (p *Poly) class() Class   { return p.cls }
 
 // ClassOf returns the class of e.
 func ClassOf(e Expr) Class { return e.class() }
 
 // Const returns the constant c.
-func Const(c int64) Expr { return finishPoly(&Poly{Const: c}) }
+func Const(c int64) Expr {
+	if c >= -smallConsts && c <= smallConsts {
+		return smallConst[c+smallConsts]
+	}
+	return &Poly{Const: c}
+}
+
+const smallConsts = 64
+
+// smallConst holds the constants -64..64: shared, since expressions are immutable.
+var smallConst = func() []Expr {
+	out := make([]Expr, 2*smallConsts+1)
+	for i := range out {
+		p := &Poly{Const: int64(i - smallConsts)}
+		p.str = p.format() // shared: fill the cache before anyone reads it
+		out[i] = p
+	}
+	return out
+}()
 
 // Sym returns the symbol name of the given class.
 func Sym(name string, c Class) Expr {
@@ -147,12 +184,20 @@ func asAtom(e Expr) Expr {
 }
 
 func finishPoly(p *Poly) Expr {
-	var b strings.Builder
 	p.cls = Uniform
-	for i, t := range p.Terms {
+	for _, t := range p.Terms {
 		for _, a := range t.Atoms {
 			p.cls = max(p.cls, a.class())
 		}
+	}
+	return p
+}
+
+// format prints the polynomial; String caches it (printing every
+// intermediate expression of a simplification would dominate its cost).
+func (p *Poly) format() string {
+	var b strings.Builder
+	for i, t := range p.Terms {
 		c := t.Coeff
 		switch {
 		case i == 0 && c < 0:
@@ -178,8 +223,7 @@ func finishPoly(p *Poly) Expr {
 	case p.Const < 0:
 		b.WriteString(" - " + strconv.FormatInt(-p.Const, 10))
 	}
-	p.str = b.String()
-	return p
+	return b.String()
 }
 
 func monoKey(atoms []Expr) string {
@@ -285,13 +329,7 @@ func Binary(k OpKind, x, y Expr) Expr {
 	} else if x.String() > y.String() {
 		x, y = y, x
 	}
-	o := &Op{Kind: k, X: x, Y: y, cls: max(x.class(), y.class())}
-	if k == OpMin || k == OpMax {
-		o.str = opText[k] + "(" + x.String() + ", " + y.String() + ")"
-	} else {
-		o.str = paren(x) + " " + opText[k] + " " + paren(y)
-	}
-	return atomPoly(o)
+	return atomPoly(&Op{Kind: k, X: x, Y: y, cls: max(x.class(), y.class())})
 }
 
 func paren(e Expr) string {
@@ -317,9 +355,7 @@ func Cond(c, a, b Expr) Expr {
 	if a.String() == b.String() {
 		return a
 	}
-	s := &Select{Cond: c, Then: a, Else: b, cls: max(c.class(), a.class(), b.class())}
-	s.str = paren(c) + " ? " + paren(a) + " : " + paren(b)
-	return atomPoly(s)
+	return atomPoly(&Select{Cond: c, Then: a, Else: b, cls: max(c.class(), a.class(), b.class())})
 }
 
 // Not returns !a.

@@ -1,0 +1,194 @@
+package analyzer
+
+import (
+	"strings"
+
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// The closed-form path of the warp model. When an access's address is
+//
+//	c0 + sum_j k_j*u_j + (per-lane offset)
+//
+// with u_j the block indices and loop iterations (each ranging over
+// [0, N_j) independently) and constant k_j, and no guard the model could
+// evaluate, a request's cost depends only on its warp and on the base
+// address mod 32. The distribution of the base mod 32 over the whole
+// launch is the convolution of the distributions of each k_j*u_j mod 32,
+// which are periodic with a period of at most 32. The exact average over
+// every request of the launch then costs at most warps x 32 sector counts.
+
+// uniformTerm is one k*u term of the base address.
+type uniformTerm struct {
+	k int64
+	n int64 // u ranges over [0, n)
+}
+
+// residueTerms decomposes base into its constant and uniform terms; ok is
+// false when base is not of that form.
+func (m *warpModel) residueTerms(base symbolic.Expr, loopIters []string) (int64, []uniformTerm, bool) {
+	ranges := map[string]int64{}
+	for d, s := range blockSyms {
+		ranges[s] = m.grid[d]
+	}
+	for i, name := range loopIters {
+		ranges[name] = m.trips[i]
+	}
+	zero := map[string]symbolic.Expr{}
+	var terms []uniformTerm
+	ok := true
+	symbolic.Symbols(base, func(v *symbolic.Var) {
+		if _, done := zero[v.Name]; done {
+			return
+		}
+		n, known := ranges[v.Name]
+		if !known {
+			ok = false
+			return
+		}
+		coeff, affine := symbolic.Coefficient(base, v.Name)
+		k, isConst := symbolic.IsConst(coeff)
+		if !affine || !isConst {
+			ok = false
+			return
+		}
+		zero[v.Name] = symbolic.Const(0)
+		terms = append(terms, uniformTerm{k: k, n: n})
+	})
+	if !ok {
+		return 0, nil, false
+	}
+	c0, isConst := symbolic.IsConst(symbolic.Subst(base, zero))
+	return c0, terms, isConst
+}
+
+// residueDistribution returns, for r in [0,32), the number of (block,
+// iteration) tuples whose base address is r mod 32, scaled so that the
+// counts of all tuples sum to total (as float64: totals can be large).
+func residueDistribution(c0 int64, terms []uniformTerm) [SectorBytes]float64 {
+	var dist [SectorBytes]float64
+	dist[mod32(c0)] = 1
+	for _, t := range terms {
+		var step [SectorBytes]float64
+		// k*u mod 32 repeats with period p = 32/gcd(k, 32).
+		p := int64(SectorBytes) / gcd(mod32(t.k), SectorBytes)
+		full, rest := t.n/p, t.n%p
+		for u := int64(0); u < p; u++ {
+			cnt := float64(full)
+			if u < rest {
+				cnt++
+			}
+			step[mod32(t.k*u)] += cnt
+		}
+		var next [SectorBytes]float64
+		for a, x := range dist {
+			if x == 0 {
+				continue
+			}
+			for b, y := range step {
+				if y != 0 {
+					next[(a+b)%SectorBytes] += x * y
+				}
+			}
+		}
+		dist = next
+	}
+	return dist
+}
+
+func mod32(x int64) int64 { return ((x % SectorBytes) + SectorBytes) % SectorBytes }
+
+func gcd(a, b int64) int64 {
+	if a == 0 {
+		return b
+	}
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// alwaysUnknown reports whether evaluating c must fail: it needs, in a
+// position every evaluation reaches, a symbol the model never binds (an
+// unknown size, a loaded value). Such a condition always counts as passed,
+// so the model drops it up front. Short-circuit operators and selects only
+// fail for sure through their first operand.
+func alwaysUnknown(c symbolic.Expr) bool {
+	switch x := c.(type) {
+	case *symbolic.Var:
+		return !isThreadOrBlock(x.Name) && !strings.HasPrefix(x.Name, "iter@")
+	case *symbolic.Op:
+		if x.Kind == symbolic.OpLAnd || x.Kind == symbolic.OpLOr {
+			return alwaysUnknown(x.X)
+		}
+		return alwaysUnknown(x.X) || alwaysUnknown(x.Y)
+	case *symbolic.Select:
+		return alwaysUnknown(x.Cond)
+	case *symbolic.Poly:
+		for _, t := range x.Terms {
+			for _, a := range t.Atoms {
+				if alwaysUnknown(a) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func mentionsThreadOrBlock(e symbolic.Expr) bool {
+	found := false
+	symbolic.Symbols(e, func(v *symbolic.Var) { found = found || isThreadOrBlock(v.Name) })
+	return found
+}
+
+// runClosedForm computes the exact average by residue classes; it reports
+// false when the access is not of the closed form's shape.
+func (m *warpModel) runClosedForm(p *Prediction, a *Access, guards, loops []symbolic.Expr, base symbolic.Expr) bool {
+	if len(guards) > 0 {
+		return false
+	}
+	// A loop condition on the iteration alone is exactly the trip count.
+	for _, c := range loops {
+		if c != nil && mentionsThreadOrBlock(c) {
+			return false
+		}
+	}
+	iters := make([]string, len(a.Loops))
+	for i, l := range a.Loops {
+		iters[i] = l.Iter
+	}
+	c0, terms, ok := m.residueTerms(base, iters)
+	if !ok {
+		return false
+	}
+	dist := residueDistribution(c0, terms)
+	var sumS, sumI, sumN, weight float64
+	for w := int64(0); w < m.warps(); w++ {
+		m.mask = m.validMask(w)
+		for r, count := range dist {
+			if count == 0 {
+				continue
+			}
+			m.baseVal = int64(r)
+			if p.Warp == nil {
+				m.fillLanes(w)
+				p.Warp = m.warpAddresses()
+			}
+			for _, c := range m.costs(w) {
+				sumS += count * float64(c[0])
+				sumI += count * float64(c[1])
+				sumN += count * float64(c[2])
+				weight += count
+			}
+		}
+	}
+	total := float64(m.grid.Threads()) * float64(m.warps()) * float64(len(m.pieces))
+	for _, t := range m.trips {
+		total *= float64(t)
+	}
+	p.Known, p.Exact = true, true
+	p.Requests = int(min(total, 1<<62))
+	p.Sectors, p.Ideal, p.IdealNcu = sumS/weight, sumI/weight, sumN/weight
+	return true
+}

@@ -1,0 +1,423 @@
+package parser
+
+import (
+	"fmt"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// maxExprDepth bounds expression nesting (parentheses, brackets, unary
+// chains); deeper input is an error, never a stack overflow.
+const maxExprDepth = 512
+
+// exprReader reads expressions from participle's token stream.
+type exprReader struct {
+	lex   *lexer.PeekingLexer
+	depth int
+}
+
+// Parse implements participle.Parseable.
+func (g *gExpr) Parse(lex *lexer.PeekingLexer) error {
+	if !startsExpr(lex.Peek()) {
+		return participle.NextMatch
+	}
+	r := &exprReader{lex: lex}
+	e, err := r.expr()
+	if err != nil {
+		return err
+	}
+	*g = *e
+	return nil
+}
+
+func startsExpr(t *lexer.Token) bool {
+	switch t.Type {
+	case lexer.EOF:
+		return false
+	case ttPunct:
+		switch t.Value {
+		case "(", "{", "!", "~", "++", "--":
+			return true
+		}
+		return false
+	case ttBinOp:
+		switch t.Value {
+		case "-", "+", "*", "&":
+			return true
+		}
+		return false
+	case ttSpec:
+		return false
+	}
+	return true
+}
+
+func (r *exprReader) errorf(t *lexer.Token, format string, args ...any) error {
+	return participle.Errorf(t.Pos, format, args...)
+}
+
+func (r *exprReader) enter() error {
+	r.depth++
+	if r.depth > maxExprDepth {
+		return r.errorf(r.lex.Peek(), "expression nested more than %d deep", maxExprDepth)
+	}
+	return nil
+}
+
+func (r *exprReader) is(value string) bool {
+	t := r.lex.Peek()
+	return t.Type != lexer.EOF && t.Value == value
+}
+
+func (r *exprReader) expect(value string) error {
+	t := r.lex.Peek()
+	if t.Type == lexer.EOF || t.Value != value {
+		return r.errorf(t, "expected %q, found %s", value, describe(t))
+	}
+	r.lex.Next()
+	return nil
+}
+
+func describe(t *lexer.Token) string {
+	if t.Type == lexer.EOF {
+		return "end of statement"
+	}
+	return fmt.Sprintf("%q", t.Value)
+}
+
+// expr reads unary (binary-operator unary)*; precedence is applied later.
+func (r *exprReader) expr() (*gExpr, error) {
+	if err := r.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { r.depth-- }()
+	e := &gExpr{Pos: r.lex.Peek().Pos}
+	head, err := r.unary()
+	if err != nil {
+		return nil, err
+	}
+	e.Head = head
+	for r.lex.Peek().Type == ttBinOp {
+		op := r.lex.Next()
+		rhs, err := r.unary()
+		if err != nil {
+			return nil, err
+		}
+		e.Tail = append(e.Tail, &gOp{Pos: op.Pos, Op: op.Value, Rhs: rhs})
+	}
+	return e, nil
+}
+
+func (r *exprReader) comma() (*gComma, error) {
+	c := &gComma{Pos: r.lex.Peek().Pos}
+	for {
+		e, err := r.expr()
+		if err != nil {
+			return nil, err
+		}
+		c.Exprs = append(c.Exprs, e)
+		if !r.is(",") {
+			return c, nil
+		}
+		r.lex.Next()
+	}
+}
+
+func startsType(t *lexer.Token) bool {
+	switch t.Type {
+	case ttTypeKw, ttTypeName, ttQual, ttTag:
+		return true
+	}
+	return false
+}
+
+// castType reads a type with participle's type grammar, from where the
+// stream stands; on failure the stream is left where it was.
+func (r *exprReader) castType() (*gCastType, bool) {
+	cp := r.lex.MakeCheckpoint()
+	t, err := typeParser.ParseFromLexer(r.lex, participle.AllowTrailing(true))
+	if err != nil {
+		r.lex.LoadCheckpoint(cp)
+		return nil, false
+	}
+	return t, true
+}
+
+func (r *exprReader) unary() (*gUnary, error) {
+	if err := r.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { r.depth-- }()
+	u := &gUnary{Pos: r.lex.Peek().Pos}
+	for {
+		t := r.lex.Peek()
+		if t.Value == "(" && t.Type == ttPunct {
+			cp := r.lex.MakeCheckpoint()
+			r.lex.Next()
+			if startsType(r.lex.Peek()) {
+				if ct, ok := r.castType(); ok && r.is(")") {
+					r.lex.Next()
+					u.Pre = append(u.Pre, &gPrefix{Pos: t.Pos, Cast: ct})
+					continue
+				}
+			}
+			r.lex.LoadCheckpoint(cp)
+			break
+		}
+		if isPrefixOp(t) {
+			r.lex.Next()
+			u.Pre = append(u.Pre, &gPrefix{Pos: t.Pos, Op: t.Value})
+			if len(u.Pre) > maxExprDepth {
+				return nil, r.errorf(t, "more than %d prefix operators", maxExprDepth)
+			}
+			continue
+		}
+		break
+	}
+	prim, err := r.primary()
+	if err != nil {
+		return nil, err
+	}
+	u.Prim = prim
+	for {
+		p, ok, err := r.postfix()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return u, nil
+		}
+		u.Post = append(u.Post, p)
+	}
+}
+
+func isPrefixOp(t *lexer.Token) bool {
+	switch t.Value {
+	case "-", "+", "!", "~", "*", "&", "++", "--":
+		return t.Type == ttBinOp || t.Type == ttPunct
+	}
+	return false
+}
+
+func (r *exprReader) primary() (*gPrimary, error) {
+	t := r.lex.Peek()
+	p := &gPrimary{Pos: t.Pos}
+	switch {
+	case t.Type == lexer.EOF:
+		return nil, r.errorf(t, "expected an expression, found end of statement")
+	case t.Type == ttKeyword && (t.Value == "static_cast" || t.Value == "reinterpret_cast" || t.Value == "const_cast" || t.Value == "dynamic_cast"):
+		r.lex.Next()
+		c := &gCppCast{Pos: t.Pos, Kind: t.Value}
+		if err := r.expect("<"); err != nil {
+			return nil, err
+		}
+		ct, ok := r.castType()
+		if !ok {
+			return nil, r.errorf(r.lex.Peek(), "expected a type in %s", t.Value)
+		}
+		c.Type = ct
+		if err := r.expect(">"); err != nil {
+			return nil, err
+		}
+		if err := r.expect("("); err != nil {
+			return nil, err
+		}
+		x, err := r.comma()
+		if err != nil {
+			return nil, err
+		}
+		c.X = x
+		p.CppCast = c
+		return p, r.expect(")")
+	case t.Type == ttKeyword && t.Value == "sizeof":
+		r.lex.Next()
+		s := &gSizeof{Pos: t.Pos}
+		if r.is("(") {
+			cp := r.lex.MakeCheckpoint()
+			r.lex.Next()
+			if startsType(r.lex.Peek()) {
+				if ct, ok := r.castType(); ok && r.is(")") {
+					r.lex.Next()
+					s.Type = ct
+					p.Sizeof = s
+					return p, nil
+				}
+			}
+			r.lex.LoadCheckpoint(cp)
+		}
+		x, err := r.unary()
+		if err != nil {
+			return nil, err
+		}
+		s.X = x
+		p.Sizeof = s
+		return p, nil
+	case (t.Type == ttTypeKw || t.Type == ttTypeName) && r.nextIs("("):
+		r.lex.Next()
+		r.lex.Next()
+		args, err := r.argList(")")
+		if err != nil {
+			return nil, err
+		}
+		p.Ctor = &gCtor{Pos: t.Pos, Type: []string{t.Value}, Args: args}
+		return p, nil
+	case t.Value == "(" && t.Type == ttPunct:
+		r.lex.Next()
+		x, err := r.comma()
+		if err != nil {
+			return nil, err
+		}
+		p.Paren = x
+		return p, r.expect(")")
+	case t.Value == "{" && t.Type == ttPunct:
+		l, err := r.initList()
+		p.Init = l
+		return p, err
+	case t.Type == ttNumber:
+		r.lex.Next()
+		v := t.Value
+		p.Number = &v
+		return p, nil
+	case t.Type == ttString:
+		for r.lex.Peek().Type == ttString {
+			p.Str = append(p.Str, r.lex.Next().Value)
+		}
+		return p, nil
+	case t.Type == ttChar:
+		r.lex.Next()
+		v := t.Value
+		p.Char = &v
+		return p, nil
+	case t.Type == ttIdent || t.Type == ttTypeName:
+		r.lex.Next()
+		p.Name = []string{t.Value}
+		for r.is("::") {
+			r.lex.Next()
+			n := r.lex.Peek()
+			if n.Type != ttIdent && n.Type != ttTypeName {
+				return nil, r.errorf(n, "expected a name after '::', found %s", describe(n))
+			}
+			p.Name = append(p.Name, r.lex.Next().Value)
+		}
+		return p, nil
+	}
+	return nil, r.errorf(t, "unexpected %s", describe(t))
+}
+
+func (r *exprReader) nextIs(value string) bool {
+	cp := r.lex.MakeCheckpoint()
+	r.lex.Next()
+	ok := r.is(value)
+	r.lex.LoadCheckpoint(cp)
+	return ok
+}
+
+// argList reads expressions separated by commas up to close, which it consumes.
+func (r *exprReader) argList(close string) (*gArgList, error) {
+	l := &gArgList{Pos: r.lex.Peek().Pos}
+	if r.is(close) {
+		r.lex.Next()
+		return l, nil
+	}
+	for {
+		e, err := r.expr()
+		if err != nil {
+			return nil, err
+		}
+		l.Args = append(l.Args, e)
+		if r.is(",") {
+			r.lex.Next()
+			continue
+		}
+		return l, r.expect(close)
+	}
+}
+
+func (r *exprReader) initList() (*gInitList, error) {
+	if err := r.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { r.depth-- }()
+	l := &gInitList{Pos: r.lex.Next().Pos}
+	for !r.is("}") {
+		el := &gInitElem{Pos: r.lex.Peek().Pos}
+		if r.is(".") {
+			r.lex.Next()
+			name := r.lex.Next().Value
+			el.Field = &name
+			if err := r.expect("="); err != nil {
+				return nil, err
+			}
+		}
+		x, err := r.expr()
+		if err != nil {
+			return nil, err
+		}
+		el.X = x
+		l.Elems = append(l.Elems, el)
+		if !r.is(",") {
+			break
+		}
+		r.lex.Next()
+	}
+	return l, r.expect("}")
+}
+
+func (r *exprReader) postfix() (*gPostfix, bool, error) {
+	t := r.lex.Peek()
+	if t.Type == lexer.EOF {
+		return nil, false, nil
+	}
+	p := &gPostfix{Pos: t.Pos}
+	switch t.Value {
+	case "[":
+		r.lex.Next()
+		x, err := r.comma()
+		if err != nil {
+			return nil, false, err
+		}
+		p.Index = x
+		return p, true, r.expect("]")
+	case "(":
+		r.lex.Next()
+		args, err := r.argList(")")
+		p.Call = args
+		return p, true, err
+	case "<<<":
+		r.lex.Next()
+		l := &gLaunch{Pos: t.Pos}
+		cfg, err := r.argList(">>>")
+		if err != nil {
+			return nil, false, err
+		}
+		l.Config = cfg.Args
+		if err := r.expect("("); err != nil {
+			return nil, false, err
+		}
+		if l.Args, err = r.argList(")"); err != nil {
+			return nil, false, err
+		}
+		p.Launch = l
+		return p, true, nil
+	case ".", "->":
+		r.lex.Next()
+		n := r.lex.Peek()
+		if n.Type != ttIdent && n.Type != ttTypeName {
+			return nil, false, r.errorf(n, "expected a member name after %q, found %s", t.Value, describe(n))
+		}
+		name := r.lex.Next().Value
+		if t.Value == "." {
+			p.Member = &name
+		} else {
+			p.Arrow = &name
+		}
+		return p, true, nil
+	case "++", "--":
+		r.lex.Next()
+		op := t.Value
+		p.Op = &op
+		return p, true, nil
+	}
+	return nil, false, nil
+}
