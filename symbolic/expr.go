@@ -83,7 +83,7 @@ func (o *Op) String() string {
 	}
 	return o.str
 }
-func (o *Op) class() Class   { return o.cls }
+func (o *Op) class() Class { return o.cls }
 
 // Select is Cond ? Then : Else.
 type Select struct {
@@ -98,7 +98,7 @@ func (s *Select) String() string {
 	}
 	return s.str
 }
-func (s *Select) class() Class   { return s.cls }
+func (s *Select) class() Class { return s.cls }
 
 // Mono is Coeff times the product of Atoms (sorted by their text).
 type Mono struct {
@@ -122,7 +122,7 @@ func (p *Poly) String() string {
 	}
 	return p.str
 }
-func (p *Poly) class() Class   { return p.cls }
+func (p *Poly) class() Class { return p.cls }
 
 // ClassOf returns the class of e.
 func ClassOf(e Expr) Class { return e.class() }
