@@ -36,9 +36,11 @@ type LaunchConfig struct {
 	Block       Dim3
 	BlockSource string
 	// At is where the block shape comes from: the launch or the annotation.
-	At        parser.Pos
+	At parser.Pos
+	// Grid holds the launch's grid; a dimension the launch does not give
+	// as a constant is AssumedGrid's, and GridKnown says which are known.
 	Grid      Dim3
-	GridKnown bool
+	GridKnown [3]bool
 	// Params are integer parameters with known values; Bases the byte
 	// offsets at which pointer parameters point into their allocations.
 	Params map[string]int64
@@ -172,7 +174,7 @@ func configs(prog *Program, f *parser.File, fn *parser.Func, opts Options, usesY
 		}
 	}
 	if len(out) == 0 {
-		cfg := &LaunchConfig{Block: DefaultBlock(usesY, usesZ), BlockSource: FromDefault, Params: map[string]int64{}, Bases: map[string]int64{}}
+		cfg := &LaunchConfig{Block: DefaultBlock(usesY, usesZ), BlockSource: FromDefault, Grid: AssumedGrid, Params: map[string]int64{}, Bases: map[string]int64{}}
 		if d, at, ok := annotation(f, fn); ok {
 			cfg.Block, cfg.BlockSource, cfg.At = d, FromAnnotation, at
 		}
@@ -218,14 +220,12 @@ func fromLaunch(l *LaunchSite, fn *parser.Func) *LaunchConfig {
 	if cfg.Block.Threads() > 1024 {
 		return nil
 	}
-	cfg.GridKnown = true
 	for d := 0; d < 3; d++ {
 		v, ok := symbolic.IsConst(l.Grid[d])
-		if !ok || v <= 0 {
-			cfg.GridKnown = false
-			break
+		cfg.Grid[d], cfg.GridKnown[d] = AssumedGrid[d], ok && v > 0
+		if cfg.GridKnown[d] {
+			cfg.Grid[d] = v
 		}
-		cfg.Grid[d] = v
 	}
 	for i, p := range fn.Params {
 		if i >= len(l.Args) || p.Name == "" {

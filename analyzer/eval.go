@@ -32,6 +32,11 @@ func (in *interp) cond(e parser.Expr) symbolic.Expr {
 
 // eval computes the value of an expression, recording the accesses it makes.
 func (in *interp) eval(e parser.Expr) value {
+	in.depth++
+	defer func() { in.depth-- }()
+	if in.depth > maxEvalDepth {
+		return in.dataValue("expression too deep")
+	}
 	switch e := e.(type) {
 	case *parser.IntLit:
 		return intValue(symbolic.Const(e.Value))
@@ -409,10 +414,13 @@ func (in *interp) lval(e parser.Expr) lvalue {
 		if inner.name != "" {
 			return lvalue{name: inner.name, path: append(append([]string{}, inner.path...), e.Name), valid: true}
 		}
+		return lvalue{}
 	case *parser.Cast:
 		return in.lval(e.X)
 	}
-	in.eval(e)
+	if _, ok := e.(*parser.Unary); !ok {
+		in.eval(e) // not a place: evaluate it for the accesses it makes
+	}
 	return lvalue{}
 }
 
@@ -512,9 +520,12 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 		return
 	}
 	a := &Access{
-		Kernel: in.kernel, Pos: e.Start(), Expr: parser.Format(e), Op: op, Space: p.space, Base: p.base,
+		Kernel: in.kernel, Pos: e.Start(), Expr: in.prog.Text(e), Op: op, Space: p.space, Base: p.base,
 		Addr: p.offset, Type: p.elem, Guards: append([]symbolic.Expr{}, in.guards...),
 		Loops: append([]*Loop{}, in.loops...), Via: append([]string{}, in.calls...),
+	}
+	if en, ok := e.(parser.Ender); ok {
+		a.End = en.End()
 	}
 	if a.Type == nil {
 		a.Type = unknownType

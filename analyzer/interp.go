@@ -12,6 +12,7 @@ const (
 	maxCallDepth    = 8      // inlined __device__ calls
 	maxLoopPasses   = 4      // loops nested deeper get one pass with unknown loop-carried values
 	maxStmtsPerFunc = 200000 // statements interpreted per kernel or host function
+	maxEvalDepth    = 2000   // nested expression evaluation
 )
 
 // interp runs a function body symbolically. For a kernel it records every
@@ -31,6 +32,7 @@ type interp struct {
 	rets     []ret
 	fresh    int
 	steps    int
+	depth    int
 	// params are the symbols that stand for kernel parameters and other
 	// uniform values the user can give (template values, unknown globals).
 	params map[string]bool

@@ -85,9 +85,6 @@ var blockSyms = [3]string{"blockIdx.x", "blockIdx.y", "blockIdx.z"}
 func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
 	p := &Prediction{Access: a, Config: cfg, Pieces: len(Pieces(a.Type))}
 	grid := cfg.Grid
-	if !cfg.GridKnown {
-		grid = AssumedGrid
-	}
 	bind := map[string]symbolic.Expr{}
 	for d, axis := range []string{"x", "y", "z"} {
 		bind["blockDim."+axis] = symbolic.Const(cfg.Block[d])
@@ -147,8 +144,10 @@ func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
 	for _, name := range sortedKeys(assumed) {
 		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s = %d (no launch gives it; assumed large)", name, AssumedValue))
 	}
-	if !cfg.GridKnown {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("grid %s (no launch gives it)", AssumedGrid))
+	for d, axis := range []string{"x", "y", "z"} {
+		if !cfg.GridKnown[d] && (symbolic.Mentions(addr, "blockIdx."+axis) || symbolic.Mentions(addr, "gridDim."+axis) || symbolic.Mentions(a.Addr, "gridDim."+axis)) {
+			p.Assumptions = append(p.Assumptions, fmt.Sprintf("gridDim.%s = %d (no launch gives it)", axis, grid[d]))
+		}
 	}
 	addr = symbolic.Subst(addr, assumed)
 	for i := range loops {

@@ -19,6 +19,7 @@ type Program struct {
 	Kernels  []*parser.Func
 	Launches []*LaunchSite
 	Notes    []parser.Note
+	sources  map[string][]byte
 }
 
 // LaunchSite is a kernel<<<grid, block>>>(args) in host code, with what
@@ -34,8 +35,11 @@ type LaunchSite struct {
 // NewProgram indexes the functions, types and file-scope constants of files
 // and finds the launches in their host code.
 func NewProgram(files []*parser.File) *Program {
-	p := &Program{Files: files, types: newTypes(), funcs: map[string][]*parser.Func{}, globals: map[string]value{}}
+	p := &Program{Files: files, types: newTypes(), funcs: map[string][]*parser.Func{}, globals: map[string]value{}, sources: map[string][]byte{}}
 	for _, f := range files {
+		for path, src := range f.Sources {
+			p.sources[path] = src
+		}
 		p.types.add(f)
 		for _, fn := range f.Funcs {
 			p.funcs[fn.Name] = append(p.funcs[fn.Name], fn)
@@ -100,6 +104,11 @@ func (p *Program) findLaunches() {
 			}
 			in := newInterp(p, true)
 			in.kernel = fn
+			for _, param := range fn.Params {
+				if param.Name != "" {
+					in.vars[param.Name] = in.zeroValue(p.types.Resolve(param.Type), param.Name, Local)
+				}
+			}
 			in.block(fn.Body)
 			p.Launches = append(p.Launches, in.launches...)
 		}
@@ -162,6 +171,19 @@ func (in *interp) launch(e *parser.Launch) value {
 		in.launches = append(in.launches, site)
 	}
 	return intValue(symbolic.Const(0))
+}
+
+// Text returns what the user wrote for e: the source between its first
+// and last token (macro invocations included, as written), or e reprinted
+// when it does not map to one span of a file.
+func (p *Program) Text(e parser.Expr) string {
+	if en, ok := e.(parser.Ender); ok {
+		from, to := e.Start(), en.End()
+		if src, ok := p.sources[from.File]; ok && from.File == to.File && from.Offset >= 0 && from.Offset < to.Offset && to.Offset <= len(src) {
+			return string(src[from.Offset:to.Offset])
+		}
+	}
+	return parser.Format(e)
 }
 
 // Dim3 is a block or grid shape.

@@ -32,7 +32,8 @@ func (o Op) String() string { return [...]string{"load", "store"}[o] }
 type Access struct {
 	Kernel *parser.Func
 	Pos    parser.Pos
-	Expr   string // the access as written (reprinted)
+	End    parser.Pos // just after the access expression
+	Expr   string     // the access as written
 	Op     Op
 	Space  Space
 	Base   string        // the allocation: a parameter, a __shared__ array, ...

@@ -40,12 +40,14 @@ type (
 		P  Pos
 		Op string
 		X  Expr
+		E  Pos
 	}
 	// Postfix is x++ or x--.
 	Postfix struct {
 		P  Pos
 		Op string
 		X  Expr
+		E  Pos
 	}
 	// Binary is a binary operator, assignments and the comma included.
 	Binary struct {
@@ -63,6 +65,7 @@ type (
 		P    Pos
 		Fun  Expr
 		Args []Expr
+		E    Pos
 	}
 	// Launch is kernel<<<config>>>(args).
 	Launch struct {
@@ -76,6 +79,7 @@ type (
 		P     Pos
 		X     Expr
 		Index Expr
+		E     Pos
 	}
 	// Member is x.name or x->name.
 	Member struct {
@@ -83,6 +87,7 @@ type (
 		X     Expr
 		Name  string
 		Arrow bool
+		E     Pos
 	}
 	// Cast is (T)x, static_cast<T>(x) and friends.
 	Cast struct {
@@ -106,6 +111,12 @@ type (
 		Elems []Expr
 	}
 )
+
+func (e *Call) End() Pos    { return e.E }
+func (e *Index) End() Pos   { return e.E }
+func (e *Member) End() Pos  { return e.E }
+func (e *Unary) End() Pos   { return e.E }
+func (e *Postfix) End() Pos { return e.E }
 
 func (e *Ident) Start() Pos      { return e.P }
 func (e *IntLit) Start() Pos     { return e.P }
@@ -343,4 +354,23 @@ type File struct {
 	Bytes    int
 	// Directives are the cudalint: comments, in source order.
 	Directives []Directive
+	// Sources is the text of the file and of everything it includes.
+	Sources map[string][]byte
+}
+
+// Text returns the source text between two positions of one file, or ""
+// when they do not delimit a span of it.
+func (f *File) Text(from, to Pos) string {
+	src, ok := f.Sources[from.File]
+	if !ok || from.File != to.File || from.Offset < 0 || to.Offset > len(src) || from.Offset >= to.Offset {
+		return ""
+	}
+	return string(src[from.Offset:to.Offset])
+}
+
+// Ender is implemented by the nodes that know where they end: the ones
+// that can be memory accesses.
+type Ender interface {
+	// End is the position just after the node's last token.
+	End() Pos
 }

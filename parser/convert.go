@@ -12,6 +12,9 @@ import (
 // carry the index into toks in Offset, so nodes map back to exact source
 // positions, macro expansions included.
 func parseSpan[G any](u *unit, p *participle.Parser[G], from, to int) (*G, error) {
+	if from >= to {
+		return nil, fmt.Errorf("nothing to parse")
+	}
 	lt := make([]lexer.Token, 0, to-from)
 	for i := from; i < to; i++ {
 		t := u.toks[i]
@@ -139,15 +142,24 @@ func (c *climber) climb(lhs Expr, minPrec int) Expr {
 	return lhs
 }
 
+// endOf is the position just after token i.
+func (u *unit) endOf(i int) Pos {
+	if i >= 0 && i < len(u.toks) {
+		return u.toks[i].EndPos()
+	}
+	return Pos{}
+}
+
 func (u *unit) unary(g *gUnary) Expr {
 	x := u.primary(g.Prim)
 	for _, p := range g.Post {
 		pos := x.Start()
+		end := u.endOf(p.End)
 		switch {
 		case p.Index != nil:
-			x = &Index{P: pos, X: x, Index: u.comma(p.Index)}
+			x = &Index{P: pos, X: x, Index: u.comma(p.Index), E: end}
 		case p.Call != nil:
-			x = &Call{P: pos, Fun: x, Args: u.args(p.Call)}
+			x = &Call{P: pos, Fun: x, Args: u.args(p.Call), E: end}
 		case p.Launch != nil:
 			l := &Launch{P: pos, Kernel: x, Args: u.args(p.Launch.Args)}
 			for _, c := range p.Launch.Config {
@@ -155,19 +167,20 @@ func (u *unit) unary(g *gUnary) Expr {
 			}
 			x = l
 		case p.Member != nil:
-			x = &Member{P: pos, X: x, Name: *p.Member}
+			x = &Member{P: pos, X: x, Name: *p.Member, E: end}
 		case p.Arrow != nil:
-			x = &Member{P: pos, X: x, Name: *p.Arrow, Arrow: true}
+			x = &Member{P: pos, X: x, Name: *p.Arrow, Arrow: true, E: end}
 		case p.Op != nil:
-			x = &Postfix{P: pos, Op: *p.Op, X: x}
+			x = &Postfix{P: pos, Op: *p.Op, X: x, E: end}
 		}
 	}
+	end := u.endOf(g.End)
 	for i := len(g.Pre) - 1; i >= 0; i-- {
 		p := g.Pre[i]
 		if p.Cast != nil {
 			x = &Cast{P: u.pos(p.Pos), Type: u.castType(p.Cast), X: x}
 		} else {
-			x = &Unary{P: u.pos(p.Pos), Op: p.Op, X: x}
+			x = &Unary{P: u.pos(p.Pos), Op: p.Op, X: x, E: end}
 		}
 	}
 	return x

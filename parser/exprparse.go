@@ -186,11 +186,18 @@ func (r *exprReader) unary() (*gUnary, error) {
 			return nil, err
 		}
 		if !ok {
+			u.End = r.last()
 			return u, nil
 		}
+		p.End = r.last()
 		u.Post = append(u.Post, p)
 	}
 }
+
+// last is the index of the last token consumed: token positions carry
+// their index in the file's token array, and a statement's tokens are
+// contiguous there.
+func (r *exprReader) last() int { return r.lex.Peek().Pos.Offset - 1 }
 
 func isPrefixOp(t *lexer.Token) bool {
 	switch t.Value {
@@ -252,6 +259,18 @@ func (r *exprReader) primary() (*gPrimary, error) {
 		}
 		s.X = x
 		p.Sizeof = s
+		return p, nil
+	case (t.Type == ttTypeKw || t.Type == ttTypeName) && r.nextIs("{"):
+		r.lex.Next()
+		l, err := r.initList()
+		if err != nil {
+			return nil, err
+		}
+		args := &gArgList{Pos: l.Pos}
+		for _, el := range l.Elems {
+			args.Args = append(args.Args, el.X)
+		}
+		p.Ctor = &gCtor{Pos: t.Pos, Type: []string{t.Value}, Args: args}
 		return p, nil
 	case (t.Type == ttTypeKw || t.Type == ttTypeName) && r.nextIs("("):
 		r.lex.Next()

@@ -54,13 +54,17 @@ func format(b *strings.Builder, e Expr, outer int) {
 		if prec < outer {
 			b.WriteByte('(')
 		}
-		format(b, x.X, prec)
+		left, right := prec, prec+1
+		if prec == precAssign { // right-associative
+			left, right = prec+1, prec
+		}
+		format(b, x.X, left)
 		if x.Op == "," {
 			b.WriteString(", ")
 		} else {
 			b.WriteString(" " + x.Op + " ")
 		}
-		format(b, x.Y, prec+1)
+		format(b, x.Y, right)
 		if prec < outer {
 			b.WriteByte(')')
 		}

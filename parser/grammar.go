@@ -82,6 +82,7 @@ type gOp struct {
 
 type gUnary struct {
 	Pos  lexer.Position
+	End  int // index of the last token
 	Pre  []*gPrefix
 	Prim *gPrimary
 	Post []*gPostfix
@@ -156,6 +157,7 @@ type gInitElem struct {
 
 type gPostfix struct {
 	Pos    lexer.Position
+	End    int // index of the last token
 	Index  *gComma
 	Call   *gArgList
 	Launch *gLaunch

@@ -11,7 +11,7 @@ import (
 // when hit, is reported as a note and the rest of the file goes on.
 const (
 	maxIncludeDepth   = 64
-	maxExpandedTokens = 4 << 20 // tokens produced by macro expansion, per file
+	maxExpandedTokens = 1 << 20 // tokens produced by macro expansion, per file
 )
 
 // Config tells the preprocessor about the world outside the file.
@@ -32,6 +32,9 @@ type Preprocessed struct {
 	Includes []string // files read through #include, in the order first read
 	// Directives are the cudalint: comments of the file and its includes.
 	Directives []Directive
+	// Sources holds the text of every file read, by path, so that nodes can
+	// be mapped back to what the user wrote.
+	Sources map[string][]byte
 }
 
 type macro struct {
@@ -101,6 +104,7 @@ func Preprocess(file string, src []byte, cfg Config) *Preprocessed {
 		cfg.ReadFile = os.ReadFile
 	}
 	p := &preprocessor{cfg: cfg, macros: map[string]*macro{}, once: map[string]bool{}, seen: map[string]bool{}}
+	p.out.Sources = map[string][]byte{file: src}
 	p.predefine()
 	p.files = []*fileFrame{{path: file, toks: scanDirectives(file, src, &p.out.Notes, &p.out.Directives)}}
 	p.out.Tokens = make([]Token, 0, len(p.files[0].toks)+len(p.files[0].toks)/8)
@@ -341,6 +345,9 @@ func (p *preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 }
 
 func unionHS(a, b *hideSet) *hideSet {
+	if a == nil || a == b {
+		return b
+	}
 	for h := b; h != nil; h = h.next {
 		a = a.with(h.name)
 	}
@@ -555,6 +562,7 @@ func (p *preprocessor) include(f *fileFrame, rest []Token, pos Pos) {
 	}
 	if !p.seen[path] {
 		p.seen[path] = true
+		p.out.Sources[path] = src
 		p.out.Includes = append(p.out.Includes, path)
 	}
 	p.files = append(p.files, &fileFrame{path: path, toks: scanDirectives(path, src, &p.out.Notes, &p.out.Directives)})

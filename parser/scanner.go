@@ -44,7 +44,7 @@ type scanner struct {
 	intern map[string]string
 }
 
-func (s *scanner) pos() Pos { return Pos{File: s.file, Line: s.line, Col: s.col} }
+func (s *scanner) pos() Pos { return Pos{File: s.file, Line: s.line, Col: s.col, Offset: s.off} }
 
 // peek returns the byte at off+k after skipping backslash-newlines, and the
 // raw length consumed up to and including it.
@@ -210,6 +210,7 @@ func (s *scanner) token() Token {
 		}
 	}
 	t.Text = s.text(s.src[start:s.off])
+	t.End = s.off
 	return t
 }
 

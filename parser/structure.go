@@ -47,6 +47,7 @@ func Parse(path string, src []byte, cfg Config) *File {
 	f.Notes = append(pp.Notes, f.Notes...)
 	f.Includes = pp.Includes
 	f.Directives = pp.Directives
+	f.Sources = pp.Sources
 	f.Bytes = len(src)
 	return f
 }

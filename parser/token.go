@@ -11,9 +11,10 @@ import "fmt"
 // Pos is a position in a source file. Line and Col are 1-based; Col counts
 // bytes, as compilers do.
 type Pos struct {
-	File string
-	Line int
-	Col  int
+	File   string
+	Line   int
+	Col    int
+	Offset int // byte offset in the file
 }
 
 func (p Pos) String() string {
@@ -56,6 +57,13 @@ type Token struct {
 	// BOL is set for the first token on a line; Space when white space
 	// precedes the token. The preprocessor needs both.
 	BOL, Space bool
+	// End is the byte offset just after the token in its file.
+	End int
+}
+
+// EndPos is the position just after the token.
+func (t Token) EndPos() Pos {
+	return Pos{File: t.Pos.File, Line: t.Pos.Line, Col: t.Pos.Col + (t.End - t.Pos.Offset), Offset: t.End}
 }
 
 // MacroOrigin records where a token produced by macro expansion was written.

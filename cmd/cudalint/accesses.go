@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -80,7 +81,7 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 	if cfg.At.IsValid() {
 		row.BlockFrom = cfg.At.String()
 	}
-	if cfg.GridKnown {
+	if cfg.GridKnown == [3]bool{true, true, true} {
 		g := [3]int64(cfg.Grid)
 		row.Grid = &g
 	}
@@ -144,15 +145,30 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	// Unknowns per access; assumptions once per kernel and launch.
+	type kernelCfg struct {
+		kernel string
+		cfg    *analyzer.LaunchConfig
+	}
+	var order []kernelCfg
+	assumed := map[kernelCfg][]string{}
 	for _, p := range res.Predictions {
-		var why []string
 		if !p.Known {
-			why = append(why, p.Reason)
+			fmt.Fprintf(w, "%s:%d:%d: %s: unknown: %s\n", p.Access.Pos.File, p.Access.Pos.Line, p.Access.Pos.Col, p.Access.Expr, p.Reason)
 		}
-		why = append(why, p.Assumptions...)
-		if len(why) > 0 {
-			fmt.Fprintf(w, "%s:%d:%d: %s: %s\n", p.Access.Pos.File, p.Access.Pos.Line, p.Access.Pos.Col, p.Access.Expr, strings.Join(why, "; "))
+		k := kernelCfg{p.Access.Kernel.Name, p.Config}
+		for _, a := range p.Assumptions {
+			if _, seen := assumed[k]; !seen {
+				order = append(order, k)
+				assumed[k] = nil
+			}
+			if !slices.Contains(assumed[k], a) {
+				assumed[k] = append(assumed[k], a)
+			}
 		}
+	}
+	for _, k := range order {
+		fmt.Fprintf(w, "%s (%s): assuming %s\n", k.kernel, k.cfg.Describe(), strings.Join(assumed[k], "; "))
 	}
 	for _, n := range allNotes(res) {
 		fmt.Fprintf(w, "%s: note: %s\n", n.Pos, n.Msg)

@@ -1,0 +1,254 @@
+package analyzer
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cudalint/cudalint/parser"
+)
+
+func analyze(t *testing.T, src string, opts Options) *Result {
+	t.Helper()
+	f := parser.Parse("m.cu", []byte(src), parser.Config{})
+	for _, n := range f.Notes {
+		t.Logf("note: %v", n)
+	}
+	return Analyze([]*parser.File{f}, opts)
+}
+
+// find returns the predictions of the access written expr with the given op.
+func find(r *Result, expr string, op Op) []*Prediction {
+	var out []*Prediction
+	for _, p := range r.Predictions {
+		if p.Access.Expr == expr && p.Access.Op == op {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func TestModel(t *testing.T) {
+	tests := []struct {
+		name    string
+		src     string
+		expr    string
+		op      Op
+		sectors float64 // -1: unknown
+		ideal   float64
+	}{
+		{"pointer induction in a loop", `
+__global__ void k(const float* in, float* out) {
+  const float* p = in + blockIdx.x * 128 + threadIdx.x;
+  float s = 0;
+  for (int j = 0; j < 4; j++) { s += *p; p += 32; }
+  out[threadIdx.x] = s;
+}
+void h(float* a, float* b) { k<<<8, 32>>>(a, b); }`, "*p", Load, 4, 4},
+		{"branches merge into a select: 4 sectors for the even lanes, 16 for the odd", `
+__global__ void k(float* a) {
+  int j = threadIdx.x;
+  if (threadIdx.x & 1) j = threadIdx.x * 32; else j = threadIdx.x;
+  a[j] = 0;
+}
+void h(float* a) { k<<<1, 32>>>(a); }`, "a[j]", Store, 20, 4},
+		{"early return switches lanes off", `
+__global__ void k(float* a) {
+  if (threadIdx.x >= 16) return;
+  a[threadIdx.x] = 1;
+}
+void h(float* a) { k<<<4, 32>>>(a); }`, "a[threadIdx.x]", Store, 2, 2},
+		{"misaligned base from the launch", `
+__global__ void k(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x]; }
+void h(float* a, float* b) { k<<<1, 32>>>(a + 1, b); }`, "in[threadIdx.x]", Load, 5, 4},
+		{"struct padding", `
+struct Rec { char tag; double value; };
+__global__ void k(const Rec* r, double* out) { out[threadIdx.x] = r[threadIdx.x].value; }
+void h(Rec* r, double* o) { k<<<1, 32>>>(r, o); }`, "r[threadIdx.x].value", Load, 16, 8},
+		{"char4 vectors", `
+__global__ void k(const char4* in, char4* out) { int i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = in[i]; }
+void h(char4* a, char4* b) { k<<<64, 128>>>(a, b); }`, "in[i]", Load, 4, 4},
+		{"float3 is three 4-byte loads", `
+__global__ void k(const float3* in, float3* out) { int i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = in[i]; }
+void h(float3* a, float3* b) { k<<<64, 128>>>(a, b); }`, "in[i]", Load, 12, 4},
+		{"parameter from the launch", `
+__global__ void k(const float* in, float* out, int s) { int i = threadIdx.x; out[i] = in[i * s]; }
+void h(float* a, float* b) { k<<<1, 32>>>(a, b, 3); }`, "in[i * s]", Load, 12, 4},
+		{"__ldg is a load", `
+__global__ void k(const float* in, float* out) { int i = threadIdx.x; out[i] = __ldg(&in[2 * i]); }
+void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "__ldg(&in[2 * i])", Load, 8, 4},
+		{"struct parameter with a pointer field", `
+struct View { float* data; int stride; };
+__global__ void k(View v) { v.data[threadIdx.x * v.stride] = 0; }
+void h(View v) { k<<<1, 32>>>(v); }`, "v.data[threadIdx.x * v.stride]", Store, 32, 4},
+		{"arrow on a struct pointer", `
+struct Body { float x, y, z, m; };
+__global__ void k(Body* b) { Body* me = b + threadIdx.x; me->m = 1; }
+void h(Body* b) { k<<<1, 32>>>(b); }`, "me->m", Store, 16, 4},
+		{"lane mask", `
+__global__ void k(float* a) { if (threadIdx.x % 32 < 8) a[threadIdx.x] = 1; }
+void h(float* a) { k<<<1, 64>>>(a); }`, "a[threadIdx.x]", Store, 1, 1},
+		{"compound assignment loads", `
+__global__ void k(float* a) { a[threadIdx.x * 2] += 1.0f; }
+void h(float* a) { k<<<1, 32>>>(a); }`, "a[threadIdx.x * 2]", Load, 8, 4},
+		{"helper with an early return", `
+__device__ float pick(const float* p, int i) { if (i < 16) return p[i]; return p[i * 8]; }
+__global__ void k(const float* in, float* out) { out[threadIdx.x] = pick(in, threadIdx.x); }
+void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "p[i * 8]", Load, 16, 2},
+		{"data-dependent address", `
+__global__ void k(const float* in, const int* idx, float* out) { out[threadIdx.x] = in[idx[threadIdx.x]]; }
+void h(float* a, int* i, float* b) { k<<<1, 32>>>(a, i, b); }`, "in[idx[threadIdx.x]]", Load, -1, 0},
+		{"column of a 2D array in a loop", `
+#define N 64
+__global__ void k(const float* m, float* out) {
+  float s = 0;
+  for (int r = 0; r < N; ++r) s += m[r * N + threadIdx.x * N];
+  out[threadIdx.x] = s;
+}
+void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "m[r * N + threadIdx.x * N]", Load, 32, 4},
+		{"min clamps exactly", `
+__global__ void k(const float* in, float* out) { out[threadIdx.x] = in[min((int)threadIdx.x, 7)]; }
+void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "in[min((int)threadIdx.x, 7)]", Load, 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := analyze(t, tt.src, Options{})
+			ps := find(r, tt.expr, tt.op)
+			if len(ps) != 1 {
+				var all []string
+				for _, p := range r.Predictions {
+					all = append(all, p.Access.Op.String()+" "+p.Access.Expr)
+				}
+				t.Fatalf("%d predictions for %s %s; have %v", len(ps), tt.op, tt.expr, all)
+			}
+			p := ps[0]
+			if tt.sectors < 0 {
+				if p.Known || !strings.Contains(p.Reason, "idx[threadIdx.x]") {
+					t.Errorf("want unknown naming the index load, got known=%v %.2f reason %q", p.Known, p.Sectors, p.Reason)
+				}
+				return
+			}
+			if !p.Known || p.Sectors != tt.sectors || p.Ideal != tt.ideal {
+				t.Errorf("got %.3f sectors (ideal %.3f, known %v, %s), want %.3f (ideal %.3f)", p.Sectors, p.Ideal, p.Known, p.Reason, tt.sectors, tt.ideal)
+			}
+		})
+	}
+}
+
+func TestBlockShapeSources(t *testing.T) {
+	src := `
+__global__ void oneD(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
+__global__ void twoD(float* a, int w) { a[(blockIdx.y * blockDim.y + threadIdx.y) * w + threadIdx.x] = 0; }
+// cudalint:block 32x8
+__global__ void annotated(float* a, int w) { a[threadIdx.y * w + threadIdx.x] = 0; }
+__global__ void launched(float* a, int w) { a[threadIdx.y * w + threadIdx.x] = 0; }
+void h(float* a) {
+  launched<<<dim3(4, 4), dim3(8, 4)>>>(a, 1024);
+  launched<<<dim3(4, 4), dim3(64, 2)>>>(a, 1024);
+}`
+	r := analyze(t, src, Options{})
+	got := map[string][]string{}
+	for _, k := range r.Kernels {
+		for _, c := range k.Configs {
+			got[k.Func.Name] = append(got[k.Func.Name], c.Block.String()+" "+c.BlockSource)
+		}
+	}
+	want := map[string][]string{
+		"oneD":      {"256 default"},
+		"twoD":      {"16x16 default"},
+		"annotated": {"32x8 annotation"},
+		"launched":  {"8x4 launch", "64x2 launch"},
+	}
+	for k, w := range want {
+		if strings.Join(got[k], ",") != strings.Join(w, ",") {
+			t.Errorf("%s: configs %v, want %v", k, got[k], w)
+		}
+	}
+	// An explicit shape overrides everything.
+	r = analyze(t, src, Options{Blocks: map[string]Dim3{"launched": {32, 1, 1}}})
+	for _, k := range r.Kernels {
+		if k.Func.Name == "launched" {
+			for _, c := range k.Configs {
+				if c.Block != (Dim3{32, 1, 1}) || c.BlockSource != FromConfig {
+					t.Errorf("override: %v %s", c.Block, c.BlockSource)
+				}
+			}
+		}
+	}
+}
+
+// An integer parameter no launch gives is assumed large, and the
+// prediction says so.
+func TestAssumedParameter(t *testing.T) {
+	r := analyze(t, `__global__ void k(const float* in, float* out, int s) { out[threadIdx.x] = in[threadIdx.x * s]; }`, Options{})
+	p := find(r, "in[threadIdx.x * s]", Load)[0]
+	if p.Sectors != 32 || len(p.Assumptions) == 0 || !strings.Contains(p.Assumptions[0], "s = 4096") {
+		t.Errorf("sectors %.2f, assumptions %v", p.Sectors, p.Assumptions)
+	}
+	r = analyze(t, `__global__ void k(const float* in, float* out, int s) { out[threadIdx.x] = in[threadIdx.x * s]; }`, Options{Params: map[string]int64{"k.s": 2}})
+	if p := find(r, "in[threadIdx.x * s]", Load)[0]; p.Sectors != 8 || len(p.Assumptions) > 1 {
+		t.Errorf("with s=2: sectors %.2f, assumptions %v", p.Sectors, p.Assumptions)
+	}
+}
+
+// Shared and local accesses are not global: they have no prediction.
+func TestOnlyGlobalAccessesArePredicted(t *testing.T) {
+	r := analyze(t, `
+__global__ void k(const float* in, float* out) {
+  __shared__ float tile[32][33];
+  float local[4];
+  tile[threadIdx.y][threadIdx.x] = in[threadIdx.x];
+  local[0] = tile[threadIdx.x][threadIdx.y];
+  out[threadIdx.x] = local[0];
+}`, Options{})
+	var exprs []string
+	for _, p := range r.Predictions {
+		exprs = append(exprs, p.Access.Expr)
+	}
+	if strings.Join(exprs, ",") != "in[threadIdx.x],out[threadIdx.x]" {
+		t.Errorf("predicted %v", exprs)
+	}
+	var shared int
+	for _, a := range r.Kernels[0].Accesses {
+		if a.Space == Shared {
+			shared++
+		}
+	}
+	if shared != 2 {
+		t.Errorf("%d shared accesses recorded, want 2", shared)
+	}
+}
+
+func TestPieces(t *testing.T) {
+	ts := newTypes()
+	tests := []struct {
+		words []string
+		want  string
+	}{
+		{[]string{"float4"}, "[[0 16]]"},
+		{[]string{"float3"}, "[[0 4] [4 4] [8 4]]"},
+		{[]string{"double2"}, "[[0 16]]"},
+		{[]string{"char"}, "[[0 1]]"},
+		{[]string{"float2"}, "[[0 8]]"},
+	}
+	for _, tt := range tests {
+		got := Pieces(ts.Resolve(&parser.TypeRef{Words: tt.words}))
+		if s := fmtPieces(got); s != tt.want {
+			t.Errorf("%v: %s, want %s", tt.words, s, tt.want)
+		}
+	}
+}
+
+func fmtPieces(p [][2]int64) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for i, x := range p {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString("[" + itoa(x[0]) + " " + itoa(x[1]) + "]")
+	}
+	return b.String() + "]"
+}
+
+func itoa(x int64) string { return strconv.FormatInt(x, 10) }

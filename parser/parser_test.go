@@ -1,0 +1,270 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+)
+
+func parse(t *testing.T, src string) *File {
+	t.Helper()
+	return Parse("t.cu", []byte(src), Config{})
+}
+
+func funcNamed(f *File, name string) *Func {
+	for _, fn := range f.Funcs {
+		if fn.Name == name {
+			return fn
+		}
+	}
+	return nil
+}
+
+func TestParseItems(t *testing.T) {
+	f := parse(t, `
+#define BS 128
+typedef unsigned int uint32;
+typedef struct { float x, y; } Vec2;
+struct __align__(16) Cell { float v[3]; int id : 8; int pad; };
+union U { int i; float f; };
+using Real = double;
+__constant__ float coeffs[16];
+namespace sim { namespace inner {
+template <typename T, int N = 4>
+__global__ void __launch_bounds__(BS) step(const T* __restrict__ in, T* out, int n) { out[0] = in[0]; }
+} }
+extern "C" {
+__global__ void
+plain(float *a) { a[threadIdx.x] = 0; }
+}
+__device__ __forceinline__ float twice(float v) { return 2 * v; }
+__host__ __device__ inline int both(int x) { return x; }
+static void host_fn(float* d) { plain<<<1, 32>>>(d); }
+`)
+	if len(f.Notes) != 0 {
+		t.Errorf("unexpected notes: %v", f.Notes)
+	}
+	tests := []struct {
+		name                 string
+		global, device, host bool
+		params               int
+		ns                   string
+		template             int
+	}{
+		{"step", true, false, false, 3, "sim::inner", 2},
+		{"plain", true, false, false, 1, "", 0},
+		{"twice", false, true, false, 1, "", 0},
+		{"both", false, true, true, 1, "", 0},
+		{"host_fn", false, false, true, 1, "", 0},
+	}
+	for _, tt := range tests {
+		fn := funcNamed(f, tt.name)
+		if fn == nil {
+			t.Errorf("%s not found", tt.name)
+			continue
+		}
+		if fn.Global != tt.global || fn.Device != tt.device || fn.Host != tt.host || len(fn.Params) != tt.params || fn.Namespace != tt.ns || len(fn.Template) != tt.template {
+			t.Errorf("%s = global %v device %v host %v params %d ns %q template %d", tt.name, fn.Global, fn.Device, fn.Host, len(fn.Params), fn.Namespace, len(fn.Template))
+		}
+	}
+	step := funcNamed(f, "step")
+	if p := step.Params[0]; p.Name != "in" || FormatType(p.Type) != "const T*" {
+		t.Errorf("step param 0 = %s %s", FormatType(p.Type), p.Name)
+	}
+	if tp := step.Template[1]; tp.Name != "N" || tp.IsType || texts(tp.Default) != "4" {
+		t.Errorf("template param = %+v", tp)
+	}
+	if plain := funcNamed(f, "plain"); plain.P.Line != 15 {
+		t.Errorf("plain's name is on line 15, got %v", plain.P)
+	}
+	structs := map[string]int{}
+	for _, s := range f.Structs {
+		structs[s.Name] = len(s.Fields)
+	}
+	if structs["Vec2"] != 2 || structs["Cell"] != 3 || structs["U"] != 2 {
+		t.Errorf("structs = %v", structs)
+	}
+	for _, s := range f.Structs {
+		if s.Name == "Cell" && s.Align != 16 {
+			t.Errorf("Cell align = %d", s.Align)
+		}
+	}
+	typedefs := map[string]string{}
+	for _, td := range f.Typedefs {
+		typedefs[td.Name] = FormatType(td.Type)
+	}
+	if typedefs["uint32"] != "unsigned int" || typedefs["Real"] != "double" {
+		t.Errorf("typedefs = %v", typedefs)
+	}
+	if len(f.Globals) != 1 || !f.Globals[0].HasSpec("__constant__") {
+		t.Errorf("globals = %v", f.Globals)
+	}
+}
+
+// Recovery: C++ the grammar does not cover costs a statement or an item,
+// never the kernels around it.
+func TestParseRecovery(t *testing.T) {
+	f := parse(t, `
+#include <vector>
+namespace app {
+class Pool {
+ public:
+  Pool() : items_() {}
+  template <class F> void each(F f) { for (auto& x : items_) f(x); }
+  Pool& operator=(const Pool&) = default;
+ private:
+  std::vector<int> items_;
+};
+}
+auto square = [](int v) { return v * v; };
+__global__ void first(float* a) {
+  int i = threadIdx.x;
+  auto f = [&](int k) { return a[k]; };
+  asm volatile("membar.gl;");
+  a[i] = 1.0f;
+}
+template <typename T> struct Traits { static constexpr int size = sizeof(T); };
+__global__ void second(float* b) { b[blockIdx.x] = 2.0f; }
+`)
+	for _, name := range []string{"first", "second"} {
+		if funcNamed(f, name) == nil {
+			t.Errorf("kernel %s lost; funcs: %v", name, f.Funcs)
+		}
+	}
+	first := funcNamed(f, "first")
+	var bad []*BadStmt
+	for _, s := range first.Body.Stmts {
+		if b, ok := s.(*BadStmt); ok {
+			bad = append(bad, b)
+		}
+	}
+	if len(bad) != 2 || bad[0].P.Line != 16 || bad[1].P.Line != 17 {
+		t.Errorf("bad statements %v, want the lambda (line 16) and the asm (line 17)", bad)
+	}
+	if last, ok := first.Body.Stmts[len(first.Body.Stmts)-1].(*ExprStmt); !ok || Format(last.X) != "a[i] = 1.0f" {
+		t.Errorf("the statement after the skipped ones is %#v", first.Body.Stmts[len(first.Body.Stmts)-1])
+	}
+	notes := map[int]bool{}
+	for _, n := range f.Notes {
+		notes[n.Pos.Line] = true
+	}
+	if !notes[16] || !notes[17] {
+		t.Errorf("notes %v: want notes at lines 16 and 17", f.Notes)
+	}
+}
+
+func TestParseStatements(t *testing.T) {
+	f := parse(t, `__global__ void k(float* a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x, j;
+  if (i >= n) return;
+  for (int s = 0; s < n; s += 2) { a[s] += 1; }
+  while (i < n) i <<= 1;
+  do { --i; } while (i > 0);
+  switch (i & 3) { case 0: a[0] = 0; break; default: break; }
+  float v = i < 4 ? a[i] : (float)i;
+  __shared__ float tile[32][33];
+  tile[threadIdx.y][threadIdx.x] = reinterpret_cast<const float4*>(a)[i].x;
+  label: continue_here();
+}`)
+	k := funcNamed(f, "k")
+	var kinds []string
+	for _, s := range k.Body.Stmts {
+		kinds = append(kinds, strings.TrimPrefix(strings.TrimPrefix(typeName(s), "*parser."), "parser."))
+	}
+	want := "DeclStmt If For While While Switch DeclStmt DeclStmt ExprStmt Empty ExprStmt"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Errorf("statements:\n got %s\nwant %s\nnotes %v", got, want, f.Notes)
+	}
+	d := k.Body.Stmts[0].(*DeclStmt).Decl
+	if len(d.Declarators) != 2 || Format(d.Declarators[0].Init) != "blockIdx.x * blockDim.x + threadIdx.x" {
+		t.Errorf("declaration = %+v", d.Declarators)
+	}
+	tile := k.Body.Stmts[7].(*DeclStmt).Decl
+	if !tile.HasSpec("__shared__") || len(tile.Declarators[0].Dims) != 2 {
+		t.Errorf("tile = %+v", tile)
+	}
+}
+
+func typeName(s Stmt) string {
+	switch s.(type) {
+	case *DeclStmt:
+		return "DeclStmt"
+	case *If:
+		return "If"
+	case *For:
+		return "For"
+	case *While:
+		return "While"
+	case *Switch:
+		return "Switch"
+	case *ExprStmt:
+		return "ExprStmt"
+	case *Empty:
+		return "Empty"
+	case *BadStmt:
+		return "BadStmt"
+	case *Return:
+		return "Return"
+	}
+	return "?"
+}
+
+// Expressions re-associate by C precedence; Format prints the tree with
+// the parentheses it needs, so a round trip shows the structure.
+func TestParseExpressions(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a + b * c", "a + b * c"},
+		{"(a + b) * c", "(a + b) * c"},
+		{"a - b - c", "a - b - c"},
+		{"a - (b - c)", "a - (b - c)"},
+		{"a = b = c", "a = b = c"},
+		{"x = c ? a : b ? d : e", "x = c ? a : b ? d : e"},
+		{"a < b == c < d", "a < b == c < d"},
+		{"a & b | c ^ d", "a & b | c ^ d"},
+		{"i % 8 * w + i / 8", "i % 8 * w + i / 8"},
+		{"(i % 8) * w", "i % 8 * w"},
+		{"a << 2 + 1", "a << 2 + 1"},
+		{"-a[i].x->y++", "-a[i].x->y++"},
+		{"*(float4*)(p + 4)", "*(float4*)(p + 4)"},
+		{"(const float*)((const char*)in + y * pitch)", "(const float*)((const char*)in + y * pitch)"},
+		{"static_cast<int>(f) + sizeof(float4) + sizeof x", "(int)f + sizeof(float4) + sizeof x"},
+		{"k<<<dim3(8, 8), 256, 0, s>>>(a, n)", "k<<<dim3(8, 8), 256, 0, s>>>(a, n)"},
+		{"std::min(a, b)", "std::min(a, b)"},
+		{"x += y, z++", "x += y, z++"},
+		{"!a && ~b || c", "!a && ~b || c"},
+		{"float4{1, 2, 3, 4}", "float4(1, 2, 3, 4)"},
+	}
+	for _, tt := range tests {
+		f := parse(t, "__device__ void h() { "+tt.in+"; }")
+		h := funcNamed(f, "h")
+		if h == nil || len(h.Body.Stmts) != 1 {
+			t.Errorf("%s: not parsed; notes %v", tt.in, f.Notes)
+			continue
+		}
+		es, ok := h.Body.Stmts[0].(*ExprStmt)
+		if !ok {
+			t.Errorf("%s: parsed as %T (%v)", tt.in, h.Body.Stmts[0], h.Body.Stmts[0])
+			continue
+		}
+		if got := Format(es.X); got != tt.want {
+			t.Errorf("%s: got %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Deep nesting is an error at the statement, not a stack overflow.
+func TestParseDeepNesting(t *testing.T) {
+	deep := strings.Repeat("(", 5000) + "x" + strings.Repeat(")", 5000)
+	blocks := strings.Repeat("{", 2000) + strings.Repeat("}", 2000)
+	f := parse(t, "__global__ void k(float* a) { a[0] = "+deep+"; "+blocks+" a[1] = 0; }")
+	k := funcNamed(f, "k")
+	if k == nil {
+		t.Fatal("kernel lost")
+	}
+	if len(f.Notes) < 2 {
+		t.Errorf("notes %v: want the deep expression and the deep blocks reported", f.Notes)
+	}
+	last := k.Body.Stmts[len(k.Body.Stmts)-1]
+	if es, ok := last.(*ExprStmt); !ok || Format(es.X) != "a[1] = 0" {
+		t.Errorf("last statement %#v", last)
+	}
+}

@@ -1,0 +1,136 @@
+package symbolic
+
+import "testing"
+
+var (
+	tx = Sym("threadIdx.x", Lane)
+	ty = Sym("threadIdx.y", Lane)
+	bx = Sym("blockIdx.x", Uniform)
+	w  = Sym("w", Uniform)
+	d  = Sym("loaded", Data)
+	c  = Const
+)
+
+func TestSimplify(t *testing.T) {
+	tests := []struct {
+		name string
+		got  Expr
+		want string
+	}{
+		{"constants fold", Add(c(2), Mul(c(3), c(4))), "14"},
+		{"like terms merge", Add(tx, tx), "2*threadIdx.x"},
+		{"terms cancel", Sub(Add(tx, w), tx), "w"},
+		{"distributes", Mul(Add(ty, c(1)), w), "threadIdx.y*w + w"},
+		{"canonical order", Add(Mul(w, ty), tx), Add(tx, Mul(ty, w)).String()},
+		{"shift left by constant is a product", Binary(OpShl, tx, c(3)), "8*threadIdx.x"},
+		{"divide by one", Binary(OpDiv, tx, c(1)), "threadIdx.x"},
+		{"remainder by one", Binary(OpRem, tx, c(1)), "0"},
+		{"division stays exact", Binary(OpDiv, tx, c(2)), "threadIdx.x / 2"},
+		{"constant division truncates", Binary(OpDiv, c(-7), c(2)), "-3"},
+		{"constant remainder keeps sign", Binary(OpRem, c(-7), c(2)), "-1"},
+		{"select on constant", Cond(c(0), tx, w), "w"},
+		{"select of equal arms", Cond(tx, w, w), "w"},
+		{"not", Not(c(0)), "1"},
+	}
+	for _, tt := range tests {
+		if got := tt.got.String(); got != tt.want {
+			t.Errorf("%s: got %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestClass(t *testing.T) {
+	tests := []struct {
+		e    Expr
+		want Class
+	}{
+		{c(3), Uniform},
+		{Add(bx, w), Uniform},
+		{Add(Mul(bx, c(256)), tx), Lane},
+		{Binary(OpDiv, tx, c(32)), Lane},
+		{Add(tx, d), Data},
+		{Cond(d, tx, bx), Data},
+	}
+	for _, tt := range tests {
+		if got := ClassOf(tt.e); got != tt.want {
+			t.Errorf("%s: class %v, want %v", tt.e, got, tt.want)
+		}
+	}
+}
+
+func TestEval(t *testing.T) {
+	bind := map[string]int64{"threadIdx.x": 37, "threadIdx.y": 3, "blockIdx.x": 2, "w": 1001}
+	tests := []struct {
+		e      Expr
+		want   int64
+		wantOK bool
+	}{
+		{Add(Mul(bx, c(256)), tx), 549, true},
+		{Add(Mul(Binary(OpRem, tx, c(8)), w), Binary(OpDiv, tx, c(8))), 5*1001 + 4, true},
+		{Binary(OpShr, c(-9), c(1)), -5, true}, // arithmetic shift floors
+		{Binary(OpAnd, tx, c(31)), 5, true},
+		{Binary(OpLt, Binary(OpRem, tx, c(32)), c(16)), 1, true},
+		{Binary(OpMin, tx, ty), 3, true},
+		{Cond(Binary(OpLt, tx, c(10)), c(1), c(2)), 2, true},
+		{Binary(OpDiv, tx, Sub(ty, c(3))), 0, false}, // division by zero
+		{Add(tx, d), 0, false},                       // unbound
+		{Binary(OpLAnd, c(0), d), 0, true},           // short-circuits past the unknown
+		{Binary(OpLOr, c(1), d), 1, true},
+	}
+	for _, tt := range tests {
+		got, ok := Eval(tt.e, bind)
+		if ok != tt.wantOK || (ok && got != tt.want) {
+			t.Errorf("%s = %d, %v; want %d, %v", tt.e, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+func TestCoefficientAndSubst(t *testing.T) {
+	addr := Mul(Add(Mul(ty, w), tx), c(4)) // (y*w + x) * 4 bytes
+	tests := []struct {
+		sym    string
+		want   string
+		affine bool
+	}{
+		{"threadIdx.x", "4", true},
+		{"threadIdx.y", "4*w", true},
+		{"blockIdx.x", "0", true},
+	}
+	for _, tt := range tests {
+		got, ok := Coefficient(addr, tt.sym)
+		if ok != tt.affine || (ok && got.String() != tt.want) {
+			t.Errorf("coefficient of %s in %s = %v, %v; want %s", tt.sym, addr, got, ok, tt.want)
+		}
+	}
+	if _, ok := Coefficient(Binary(OpDiv, tx, c(2)), "threadIdx.x"); ok {
+		t.Error("tx/2 is not affine in tx")
+	}
+	if _, ok := Coefficient(Mul(tx, tx), "threadIdx.x"); ok {
+		t.Error("tx*tx is not affine in tx")
+	}
+	got := Subst(addr, map[string]Expr{"w": c(1024)})
+	if want := "4*threadIdx.x + 4096*threadIdx.y"; got.String() != want {
+		t.Errorf("subst = %s, want %s", got, want)
+	}
+	if !Mentions(addr, "w") || Mentions(got, "w") {
+		t.Error("Mentions")
+	}
+}
+
+func TestCompileMatchesEval(t *testing.T) {
+	e := Add(Mul(Binary(OpRem, tx, c(8)), w), Cond(Binary(OpLt, tx, c(16)), bx, Neg(bx)))
+	env := NewEnv()
+	f := Compile(e, env)
+	for x := int64(0); x < 32; x++ {
+		vals := env.NewValues()
+		bind := map[string]int64{"threadIdx.x": x, "w": 100, "blockIdx.x": 7}
+		for name, v := range bind {
+			vals.Set(env.Slot(name), v)
+		}
+		got, ok := f(vals)
+		want, wok := Eval(e, bind)
+		if got != want || ok != wok {
+			t.Fatalf("x=%d: compiled %d,%v; eval %d,%v", x, got, ok, want, wok)
+		}
+	}
+}
