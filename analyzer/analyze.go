@@ -97,20 +97,19 @@ type Result struct {
 func Analyze(files []*parser.File, opts Options) *Result {
 	prog := NewProgram(files)
 	r := &Result{Program: prog}
+	// A kernel in a header included by several files is analyzed once, in
+	// the context of its first includer.
+	seen := map[parser.Pos]bool{}
 	for _, f := range files {
 		for _, fn := range f.Funcs {
-			if !fn.Global || fn.Body == nil {
+			if !fn.Global || fn.Body == nil || seen[fn.P] {
 				continue
 			}
+			seen[fn.P] = true
 			k := analyzeKernel(prog, f, fn, opts)
 			r.Kernels = append(r.Kernels, k)
-			for _, a := range k.Accesses {
-				if a.Space != Global {
-					continue
-				}
-				for _, cfg := range k.Configs {
-					r.Predictions = append(r.Predictions, Predict(a, cfg, k.params))
-				}
+			for _, cfg := range k.Configs {
+				r.Predictions = append(r.Predictions, predictKernel(k, cfg)...)
 			}
 		}
 	}
@@ -139,10 +138,42 @@ func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options)
 		}
 	}
 	in.block(fn.Body)
-	k := &Kernel{Func: fn, File: f.Path, Accesses: in.accesses, Notes: in.notes, params: in.params}
+	accesses := in.accesses
+	if n := len(accesses); n > 0 && accesses[n-1] == nil {
+		accesses = accesses[:n-1]
+	}
+	k := &Kernel{Func: fn, File: f.Path, Accesses: accesses, Notes: in.notes, params: in.params}
 	usesY, usesZ := usesDims(in.accesses)
 	k.Configs = configs(prog, f, fn, opts, usesY, usesZ)
 	return k
+}
+
+// predictKernel predicts a kernel's global accesses under one launch
+// configuration. Accesses at one position (a macro unrolled in place, a
+// helper called twice) make one prediction, averaged per instruction as
+// Nsight Compute attributes them to one source line.
+func predictKernel(k *Kernel, cfg *LaunchConfig) []*Prediction {
+	type key struct {
+		pos parser.Pos
+		op  Op
+	}
+	var out []*Prediction
+	byPos := map[key]*Prediction{}
+	for _, a := range k.Accesses {
+		if a.Space != Global {
+			continue
+		}
+		p := Predict(a, cfg, k.params)
+		p.Count = 1
+		kk := key{a.Pos, a.Op}
+		if first, ok := byPos[kk]; ok {
+			first.merge(p)
+			continue
+		}
+		byPos[kk] = p
+		out = append(out, p)
+	}
+	return out
 }
 
 // usesDims reports whether the kernel's accesses depend on threadIdx.y and .z.

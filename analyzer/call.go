@@ -121,6 +121,9 @@ func (in *interp) returnValue(base int) value {
 	if len(in.rets) == 0 {
 		return in.dataValue("no return value")
 	}
+	if len(in.rets) > maxReturns {
+		return in.dataValue("result of a function with many returns")
+	}
 	v := in.rets[len(in.rets)-1].v
 	for i := len(in.rets) - 2; i >= 0; i-- {
 		r := in.rets[i]

@@ -519,6 +519,13 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 	if !in.record || in.host {
 		return
 	}
+	if len(in.accesses) >= maxAccesses {
+		if len(in.accesses) == maxAccesses {
+			in.note(e.Start(), "more than %d memory accesses in one kernel; the rest are not modelled", maxAccesses)
+			in.accesses = append(in.accesses, nil) // mark the note as written
+		}
+		return
+	}
 	a := &Access{
 		Kernel: in.kernel, Pos: e.Start(), Expr: in.prog.Text(e), Op: op, Space: p.space, Base: p.base,
 		Addr: p.offset, Type: p.elem, Guards: append([]symbolic.Expr{}, in.guards...),

@@ -13,6 +13,8 @@ const (
 	maxLoopPasses   = 4      // loops nested deeper get one pass with unknown loop-carried values
 	maxStmtsPerFunc = 200000 // statements interpreted per kernel or host function
 	maxEvalDepth    = 2000   // nested expression evaluation
+	maxReturns      = 16     // returns of an inlined function joined into one value
+	maxAccesses     = 4096   // accesses recorded per kernel
 )
 
 // interp runs a function body symbolically. For a kernel it records every
@@ -243,6 +245,14 @@ func (in *interp) convert(v value, t *Type) value {
 	case TInt:
 		if t.Size == 1 && v.kind == vInt {
 			return v // bool and char conversions keep the value; C code relies on small ranges
+		}
+	case TUnknown:
+		// A type we could not resolve (a template parameter, a class we
+		// skipped): its values are not integers we can reason about.
+		if v.kind == vInt && symbolic.ClassOf(v.x) != symbolic.Data {
+			w := in.dataValue("value of type " + t.Name)
+			w.typ = t
+			return w
 		}
 	}
 	v.typ = t

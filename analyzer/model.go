@@ -67,6 +67,35 @@ type Prediction struct {
 	// Warp is the first evaluated request: each active lane's byte address
 	// (-1 for inactive lanes), for pictures of the warp's sectors.
 	Warp []int64
+	// Count is the number of accesses this prediction stands for: more
+	// than one where several share a source position.
+	Count int
+}
+
+// merge folds q, an access at the same position, into p: averages per
+// instruction, unknown if either is.
+func (p *Prediction) merge(q *Prediction) {
+	switch {
+	case !p.Known:
+	case !q.Known:
+		p.Known, p.Reason = false, q.Reason
+	default:
+		w1, w2 := float64(p.Pieces), float64(q.Pieces)
+		avg := func(a, b float64) float64 { return (a*w1 + b*w2) / (w1 + w2) }
+		p.Sectors, p.Ideal, p.IdealNcu = avg(p.Sectors, q.Sectors), avg(p.Ideal, q.Ideal), avg(p.IdealNcu, q.IdealNcu)
+		p.Exact = p.Exact && q.Exact
+		p.Requests += q.Requests
+	}
+	if p.LaneStride != nil && (q.LaneStride == nil || *q.LaneStride != *p.LaneStride) {
+		p.LaneStride = nil
+	}
+	p.Pieces += q.Pieces
+	p.Count += q.Count
+	for _, a := range q.Assumptions {
+		if !slices.Contains(p.Assumptions, a) {
+			p.Assumptions = append(p.Assumptions, a)
+		}
+	}
 }
 
 // Efficiency is ideal over predicted sectors.
@@ -224,6 +253,8 @@ func describeSym(name string) string {
 		return strings.TrimPrefix(name, "varies in loop: ") + ", which changes across loop iterations in a way not modelled"
 	case strings.HasPrefix(name, "result of "):
 		return "the " + name
+	case strings.HasPrefix(name, "value of type "):
+		return "a " + name + ", which cudalint cannot resolve"
 	}
 	return name
 }

@@ -122,7 +122,11 @@ func Preprocess(file string, src []byte, cfg Config) *Preprocessed {
 }
 
 func (p *preprocessor) predefine() {
-	defs := map[string]string{"__CUDACC__": "1", "__NVCC__": "1", "__CUDA_ARCH__": "900", "__cplusplus": "201703L"}
+	// What nvcc and the CUDA headers (which are not read) would define: a
+	// CUDA 13.0 device pass for sm_90.
+	defs := map[string]string{"__CUDACC__": "1", "__NVCC__": "1", "__CUDA_ARCH__": "900", "__cplusplus": "201703L",
+		"CUDART_VERSION": "13000", "CUDA_VERSION": "13000", "__CUDACC_VER_MAJOR__": "13", "__CUDACC_VER_MINOR__": "0",
+		"__CUDACC_VER_BUILD__": "0", "__CUDA_API_VERSION": "13000"}
 	for k, v := range p.cfg.Defines {
 		if v == "" {
 			v = "1"

@@ -39,7 +39,7 @@ func TestPreprocess(t *testing.T) {
 		{"defined forms", "#if defined(A) || defined B\nyes\n#endif\n#ifdef A\nA\n#endif\n#ifndef C\nnoC\n#endif", map[string]string{"B": ""}, "yes noC"},
 		{"nested false", "#if 0\n#if 1\na\n#endif\nb\n#else\nc\n#endif", nil, "c"},
 		{"command-line define", "int x = SIZE;", map[string]string{"SIZE": "1024"}, "int x = 1024 ;"},
-		{"cuda predefined", "#ifdef __CUDACC__\ncuda\n#endif\n#if __CUDA_ARCH__ >= 700\nvolta\n#endif", nil, "cuda volta"},
+		{"cuda predefined", "#ifdef __CUDACC__\ncuda\n#endif\n#if __CUDA_ARCH__ >= 700\nvolta\n#endif\n#if CUDART_VERSION >= 2020\nrt\n#endif", nil, "cuda volta rt"},
 		{"system include skipped", "#include <cuda_runtime.h>\nint a;", nil, "int a ;"},
 		{"pragma dropped", "#pragma unroll\nfor", nil, "for"},
 		{"crlf and bom", "\xEF\xBB\xBF#define N 4\r\nint a[N];\r\n", nil, "int a [ 4 ] ;"},

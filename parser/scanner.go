@@ -297,3 +297,38 @@ func (s *scanner) directive(p Pos, comment []byte) {
 	text = strings.TrimSuffix(strings.TrimSpace(text[i+len("cudalint:"):]), "*/")
 	*s.dirs = append(*s.dirs, Directive{Pos: p, Text: strings.TrimSpace(text)})
 }
+
+// CountKernelDefinitions counts __global__ function definitions in src by
+// its raw tokens, before preprocessing: an independent check on how many
+// kernels the parser should find. A __global__ followed by '{' before any
+// ';' at parenthesis depth 0 is a definition.
+func CountKernelDefinitions(src []byte) int {
+	var notes Notes
+	toks := scan("", src, &notes)
+	n := 0
+	for i, t := range toks {
+		if t.Text != "__global__" || t.Kind != KIdent {
+			continue
+		}
+		depth := 0
+	scanTo:
+		for _, u := range toks[i+1:] {
+			switch u.Text {
+			case "(":
+				depth++
+			case ")":
+				depth--
+			case ";":
+				if depth <= 0 {
+					break scanTo
+				}
+			case "{":
+				if depth <= 0 {
+					n++
+					break scanTo
+				}
+			}
+		}
+	}
+	return n
+}

@@ -600,6 +600,11 @@ func (u *unit) globalDecl(from, to int) {
 // function parses a function definition whose parameter list opens at
 // lparen and whose body opens at body.
 func (u *unit) function(from, lparen, body, end int, ns string, tparams []TemplateParam) {
+	for k := from; k < lparen; k++ {
+		if u.text(k) == "operator" {
+			return // operator overloads are host C++, never kernels
+		}
+	}
 	name := lparen - 1
 	if name < from || u.toks[name].Kind != KIdent {
 		u.note(u.toks[from].Pos, "function definition without a name; skipped")
@@ -614,8 +619,6 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 			f.Device = true
 		case "__host__":
 			f.Host = true
-		case "operator":
-			return // operator overloads are never kernels
 		}
 	}
 	if !f.Global && !f.Device {

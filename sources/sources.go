@@ -10,7 +10,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -87,40 +89,148 @@ func pathError(p string, err error) error {
 	return fmt.Errorf("%s: %v", p, err)
 }
 
-// Load reads and parses files concurrently.
+// Load reads and parses files concurrently. Files are committed in path
+// order, so the result does not depend on scheduling; a definition that
+// comes from an included header is kept only in the first file that
+// includes it (a header read by a hundred files is one copy in memory, and
+// its kernels are analyzed once). At most a few files wait parsed but
+// uncommitted, which bounds memory.
 func Load(files []string, cfg parser.Config) (*Set, []error) {
-	parsed := make([]*parser.File, len(files))
-	errs := make([]error, len(files))
+	cache := &readCache{read: cfg.ReadFile, files: map[string]cached{}}
+	if cache.read == nil {
+		cache.read = os.ReadFile
+	}
+	cfg.ReadFile = cache.get
+	set := &Set{Included: includedFiles(files, cfg, cache)}
+	var roots []string
+	for _, f := range files {
+		if !set.Included[filepath.Clean(f)] {
+			roots = append(roots, f)
+		}
+	}
+	files = roots
+	type result struct {
+		f   *parser.File
+		err error
+	}
+	workers := min(runtime.GOMAXPROCS(0), max(len(files), 1))
+	results := make([]chan result, len(files))
+	for i := range results {
+		results[i] = make(chan result, 1)
+	}
+	window := make(chan struct{}, 2*workers)
 	jobs := make(chan int)
+	go func() {
+		for i := range files {
+			window <- struct{}{}
+			jobs <- i
+		}
+		close(jobs)
+	}()
 	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), max(len(files), 1)); w++ {
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				parsed[i], errs[i] = loadOne(files[i], cfg)
+				f, err := loadOne(files[i], cfg)
+				results[i] <- result{f, err}
 			}
 		}()
 	}
+	seen := map[string]bool{} // positions of header definitions already kept
+	var errs []error
 	for i := range files {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	set := &Set{Included: map[string]bool{}}
-	var outErrs []error
-	for i, f := range parsed {
-		if errs[i] != nil {
-			outErrs = append(outErrs, errs[i])
+		r := <-results[i]
+		<-window
+		if r.err != nil {
+			errs = append(errs, r.err)
 		}
-		if f != nil {
-			set.Files = append(set.Files, f)
-			for _, inc := range f.Includes {
-				set.Included[filepath.Clean(inc)] = true
+		if r.f == nil {
+			continue
+		}
+		dropSeenHeaderDefinitions(r.f, seen)
+		set.Files = append(set.Files, r.f)
+	}
+	wg.Wait()
+	return set, errs
+}
+
+var includeLine = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*"([^"]+)"`)
+
+// includedFiles finds, by a quick look at their #include "..." lines,
+// which of files another of them includes: those are analyzed as part of
+// their includers, in their context, and not on their own.
+func includedFiles(files []string, cfg parser.Config, cache *readCache) map[string]bool {
+	inSet := map[string]bool{}
+	for _, f := range files {
+		inSet[filepath.Clean(f)] = true
+	}
+	included := map[string]bool{}
+	for _, f := range files {
+		src, err := cache.get(f)
+		if err != nil {
+			continue
+		}
+		for _, m := range includeLine.FindAllSubmatch(src, -1) {
+			for _, dir := range append([]string{filepath.Dir(f)}, cfg.IncludeDirs...) {
+				p := filepath.Clean(filepath.Join(dir, string(m[1])))
+				if inSet[p] && p != filepath.Clean(f) {
+					included[p] = true
+					break
+				}
 			}
 		}
 	}
-	return set, outErrs
+	return included
+}
+
+// dropSeenHeaderDefinitions removes from f the functions, types and
+// globals that stand in an included file and were already kept from an
+// earlier file, and registers the rest.
+func dropSeenHeaderDefinitions(f *parser.File, seen map[string]bool) {
+	keep := func(p parser.Pos) bool {
+		if p.File == f.Path {
+			return true
+		}
+		key := fmt.Sprintf("%s:%d", p.File, p.Offset)
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+		return true
+	}
+	f.Funcs = slices.DeleteFunc(f.Funcs, func(fn *parser.Func) bool { return !keep(fn.P) })
+	f.Structs = slices.DeleteFunc(f.Structs, func(s *parser.Struct) bool { return !keep(s.P) })
+	f.Typedefs = slices.DeleteFunc(f.Typedefs, func(t *parser.Typedef) bool { return !keep(t.P) })
+	f.Globals = slices.DeleteFunc(f.Globals, func(d *parser.Decl) bool { return !keep(d.P) })
+	f.Notes = slices.DeleteFunc(f.Notes, func(n parser.Note) bool {
+		return n.Pos.File != f.Path && !keep(parser.Pos{File: n.Pos.File, Offset: -1 - n.Pos.Offset})
+	})
+}
+
+// readCache reads each included file once per run; its contents are
+// shared, read-only, by every file that includes it.
+type readCache struct {
+	read  func(string) ([]byte, error)
+	mu    sync.Mutex
+	files map[string]cached
+}
+
+type cached struct {
+	src []byte
+	err error
+}
+
+func (c *readCache) get(path string) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.files[path]; ok {
+		return r.src, r.err
+	}
+	src, err := c.read(path)
+	c.files[path] = cached{src, err}
+	return src, err
 }
 
 func loadOne(path string, cfg parser.Config) (f *parser.File, err error) {
@@ -140,21 +250,13 @@ func loadOne(path string, cfg parser.Config) (f *parser.File, err error) {
 	if info.Size() > MaxFileSize {
 		return nil, fmt.Errorf("%s: %d bytes is more than the %d MiB cudalint reads", path, info.Size(), MaxFileSize>>20)
 	}
-	src, err := os.ReadFile(path)
+	src, err := cfg.ReadFile(path)
 	if err != nil {
 		return nil, pathError(path, err)
 	}
 	return parser.Parse(path, src, cfg), nil
 }
 
-// Analyzed returns the files to analyze on their own: those no other file
-// of the set includes.
-func (s *Set) Analyzed() []*parser.File {
-	var out []*parser.File
-	for _, f := range s.Files {
-		if !s.Included[filepath.Clean(f.Path)] {
-			out = append(out, f)
-		}
-	}
-	return out
-}
+// Analyzed returns the files to analyze: those no other file of the set
+// includes (the others were parsed inside them).
+func (s *Set) Analyzed() []*parser.File { return s.Files }

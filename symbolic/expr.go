@@ -9,7 +9,9 @@
 package symbolic
 
 import (
+	"fmt"
 	"sort"
+	"sync/atomic"
 	"strconv"
 	"strings"
 )
@@ -71,6 +73,7 @@ type Op struct {
 	X, Y Expr
 	str  string
 	cls  Class
+	size int
 }
 
 func (o *Op) String() string {
@@ -90,6 +93,7 @@ type Select struct {
 	Cond, Then, Else Expr
 	str              string
 	cls              Class
+	size             int
 }
 
 func (s *Select) String() string {
@@ -114,6 +118,7 @@ type Poly struct {
 	Terms []Mono // sorted by key, no zero coefficients
 	str   string
 	cls   Class
+	size  int
 }
 
 func (p *Poly) String() string {
@@ -123,6 +128,50 @@ func (p *Poly) String() string {
 	return p.str
 }
 func (p *Poly) class() Class { return p.cls }
+
+// Size limits: a polynomial with more terms, or a monomial with more
+// factors, is replaced by TooComplex. Index arithmetic never comes close;
+// floating-point recurrences run through a loop (x = x*x - y*y ...) would
+// otherwise grow exponentially.
+const (
+	MaxTerms  = 64
+	MaxFactor = 8
+	// MaxSize bounds an expression's size as a tree (shared parts counted
+	// each time they appear): printing, comparing and evaluating are
+	// linear in it, and selects built from many returns share a lot.
+	MaxSize = 400
+)
+
+// sizeOf is the tree size of e.
+func sizeOf(e Expr) int {
+	switch x := e.(type) {
+	case *Poly:
+		return x.size
+	case *Op:
+		return x.size
+	case *Select:
+		return x.size
+	}
+	return 1
+}
+
+// TooComplexName names the symbol that replaces an expression over the limits.
+const TooComplexName = "an expression too complex to model"
+
+var tooComplexCount atomic.Int64
+
+// TooComplex is a data-class value nothing can be computed from. Each is
+// a distinct unknown: two of them must not cancel.
+func TooComplex() Expr {
+	return Sym(fmt.Sprintf("%s#%d", TooComplexName, tooComplexCount.Add(1)), Data)
+}
+
+// IsTooComplex reports whether e mentions a value over the size limits.
+func IsTooComplex(e Expr) bool {
+	found := false
+	Symbols(e, func(v *Var) { found = found || strings.HasPrefix(v.Name, TooComplexName) })
+	return found
+}
 
 // ClassOf returns the class of e.
 func ClassOf(e Expr) Class { return e.class() }
@@ -185,10 +234,16 @@ func asAtom(e Expr) Expr {
 
 func finishPoly(p *Poly) Expr {
 	p.cls = Uniform
+	p.size = 1
 	for _, t := range p.Terms {
+		p.size++
 		for _, a := range t.Atoms {
 			p.cls = max(p.cls, a.class())
+			p.size += sizeOf(a)
 		}
+	}
+	if p.size > MaxSize {
+		return TooComplex()
 	}
 	return p
 }
@@ -241,6 +296,9 @@ func monoKey(atoms []Expr) string {
 // Add returns a + b.
 func Add(a, b Expr) Expr {
 	pa, pb := asPoly(a), asPoly(b)
+	if len(pa.Terms)+len(pb.Terms) > 2*MaxTerms {
+		return TooComplex()
+	}
 	out := &Poly{Const: pa.Const + pb.Const}
 	i, j := 0, 0
 	for i < len(pa.Terms) || j < len(pb.Terms) {
@@ -261,6 +319,9 @@ func Add(a, b Expr) Expr {
 			j++
 		}
 	}
+	if len(out.Terms) > MaxTerms {
+		return TooComplex()
+	}
 	return finishPoly(out)
 }
 
@@ -273,6 +334,9 @@ func Sub(a, b Expr) Expr { return Add(a, Neg(b)) }
 // Mul returns a * b, distributing over sums.
 func Mul(a, b Expr) Expr {
 	pa, pb := asPoly(a), asPoly(b)
+	if len(pa.Terms)*len(pb.Terms) > MaxTerms {
+		return TooComplex()
+	}
 	out := Const(0)
 	// constant parts
 	if pa.Const != 0 && pb.Const != 0 {
@@ -293,6 +357,9 @@ func Mul(a, b Expr) Expr {
 	out = Add(out, scale(pb, pa.Const))
 	for _, ta := range pa.Terms {
 		for _, tb := range pb.Terms {
+			if len(ta.Atoms)+len(tb.Atoms) > MaxFactor {
+				return TooComplex()
+			}
 			atoms := append(append([]Expr{}, ta.Atoms...), tb.Atoms...)
 			sort.Slice(atoms, func(i, j int) bool { return atoms[i].String() < atoms[j].String() })
 			m := Mono{Coeff: ta.Coeff * tb.Coeff, Atoms: atoms, key: monoKey(atoms)}
@@ -329,7 +396,11 @@ func Binary(k OpKind, x, y Expr) Expr {
 	} else if x.String() > y.String() {
 		x, y = y, x
 	}
-	return atomPoly(&Op{Kind: k, X: x, Y: y, cls: max(x.class(), y.class())})
+	size := 1 + sizeOf(x) + sizeOf(y)
+	if size > MaxSize {
+		return TooComplex()
+	}
+	return atomPoly(&Op{Kind: k, X: x, Y: y, cls: max(x.class(), y.class()), size: size})
 }
 
 func paren(e Expr) string {
@@ -352,10 +423,14 @@ func Cond(c, a, b Expr) Expr {
 		}
 		return b
 	}
-	if a.String() == b.String() {
+	size := 1 + sizeOf(c) + sizeOf(a) + sizeOf(b)
+	if size > MaxSize {
+		return TooComplex()
+	}
+	if sizeOf(a) == sizeOf(b) && a.String() == b.String() {
 		return a
 	}
-	return atomPoly(&Select{Cond: c, Then: a, Else: b, cls: max(c.class(), a.class(), b.class())})
+	return atomPoly(&Select{Cond: c, Then: a, Else: b, cls: max(c.class(), a.class(), b.class()), size: size})
 }
 
 // Not returns !a.

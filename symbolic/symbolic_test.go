@@ -134,3 +134,34 @@ func TestCompileMatchesEval(t *testing.T) {
 		}
 	}
 }
+
+// Repeated squaring would double the degree each step; the limits turn it
+// into TooComplex after a few steps instead.
+func TestSizeLimits(t *testing.T) {
+	x, y := Sym("x", Uniform), Sym("y", Uniform)
+	for i := 0; i < 40; i++ {
+		x, y = Add(Sub(Mul(x, x), Mul(y, y)), c(1)), Add(Mul(Mul(x, y), c(2)), c(3))
+	}
+	if ClassOf(x) != Data || !IsTooComplex(x) {
+		t.Errorf("x = %.80s..., want TooComplex", x)
+	}
+	sum := Const(0)
+	for i := 0; i < 200; i++ {
+		sum = Add(sum, Sym(string(rune('a'+i%26))+string(rune('a'+i/26)), Uniform))
+	}
+	if !IsTooComplex(sum) {
+		t.Errorf("a sum of 200 symbols should be too complex")
+	}
+}
+
+// Selects nested through shared parts would print exponentially; the size
+// bound stops them.
+func TestSharedSelectsStayBounded(t *testing.T) {
+	v := Sym("v", Uniform)
+	for i := 0; i < 60; i++ {
+		v = Cond(Binary(OpLt, v, c(int64(i))), Add(v, c(1)), Sub(v, c(1)))
+	}
+	if !IsTooComplex(v) || len(v.String()) > 10000 {
+		t.Errorf("size not bounded: %d bytes", len(v.String()))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -23,8 +24,10 @@ func (o *options) execute(stdout, stderr io.Writer) int {
 	}
 	res := analyzer.Analyze(set.Analyzed(), analyzer.Options{Blocks: o.blocks, Params: o.params})
 	var err error
-	switch o.format {
-	case "json":
+	switch {
+	case o.stats:
+		err = writeStats(stdout, collectStats(files, res))
+	case o.format == "json":
 		err = writeAccessesJSON(stdout, res)
 	default:
 		err = writeAccessesText(stdout, res)
@@ -113,14 +116,32 @@ func writeAccessesJSON(w io.Writer, res *analyzer.Result) error {
 	return enc.Encode(out)
 }
 
+// allNotes lists the notes of a run once each (a header read by several
+// files would repeat its notes), sorted by position.
 func allNotes(res *analyzer.Result) []parser.Note {
 	var out []parser.Note
+	seen := map[parser.Note]bool{}
+	add := func(ns []parser.Note) {
+		for _, n := range ns {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
 	for _, f := range res.Program.Files {
-		out = append(out, f.Notes...)
+		add(f.Notes)
 	}
 	for _, k := range res.Kernels {
-		out = append(out, k.Notes...)
+		add(k.Notes)
 	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Pos, out[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Offset < b.Offset
+	})
 	return out
 }
 

@@ -15,6 +15,7 @@ var errHelp = errors.New("help requested")
 
 type options struct {
 	accesses bool
+	stats    bool
 	format   string
 	defines  map[string]string
 	blocks   map[string]analyzer.Dim3
@@ -39,6 +40,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		fs.PrintDefaults()
 	}
 	fs.BoolVar(&o.accesses, "accesses", false, "list every global load and store with its predicted sectors per request")
+	fs.BoolVar(&o.stats, "stats", false, "report how much of the code was analyzed: kernels found, accesses modelled, notes by cause")
 	fs.StringVar(&o.format, "format", "text", "output format: text or json")
 	fs.Var(multiFlag{func(s string) error {
 		name, val, _ := strings.Cut(s, "=")

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/parser"
+)
+
+// stats is what --stats reports about a run: how much of the code the
+// analysis reached.
+type stats struct {
+	Files, Bytes       int
+	KernelsInSource    int // __global__ definitions in the raw text
+	KernelsFound       int // kernels the parser yielded
+	KernelsFull        int // kernels with no skipped statement
+	Accesses, Modelled int
+	Unknown            map[string]int
+	Notes              map[string]int
+	SkippedInKernels   int
+}
+
+var (
+	digits  = regexp.MustCompile(`[0-9]+`)
+	quoted  = regexp.MustCompile(`"[^"]*"|'[^']*'|\([^()]*\)`)
+	loadRef = regexp.MustCompile(`the value loaded by .*`)
+)
+
+// cause folds a message into its kind: numbers, quoted text and
+// parenthesised detail removed.
+func cause(msg string) string {
+	msg = loadRef.ReplaceAllString(msg, "a loaded value")
+	msg = quoted.ReplaceAllString(msg, "…")
+	msg = digits.ReplaceAllString(msg, "N")
+	if i := strings.Index(msg, ":"); i > 0 && i < 40 {
+		msg = msg[:i]
+	}
+	return strings.TrimSpace(msg)
+}
+
+func collectStats(files []string, res *analyzer.Result) *stats {
+	s := &stats{Unknown: map[string]int{}, Notes: map[string]int{}}
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		s.Files++
+		s.Bytes += len(src)
+		s.KernelsInSource += parser.CountKernelDefinitions(src)
+	}
+	for _, k := range res.Kernels {
+		s.KernelsFound++
+		bad := countBad(k.Func.Body)
+		s.SkippedInKernels += bad
+		if bad == 0 {
+			s.KernelsFull++
+		}
+	}
+	for _, p := range res.Predictions {
+		s.Accesses++
+		if p.Known {
+			s.Modelled++
+		} else {
+			s.Unknown[cause(p.Reason)]++
+		}
+	}
+	for _, n := range allNotes(res) {
+		s.Notes[cause(n.Msg)]++
+	}
+	return s
+}
+
+func countBad(b *parser.Block) int {
+	n := 0
+	var walk func(parser.Stmt)
+	walk = func(s parser.Stmt) {
+		switch s := s.(type) {
+		case *parser.BadStmt:
+			n++
+		case *parser.Block:
+			for _, x := range s.Stmts {
+				walk(x)
+			}
+		case *parser.If:
+			walk(s.Then)
+			if s.Else != nil {
+				walk(s.Else)
+			}
+		case *parser.For:
+			walk(s.Body)
+		case *parser.While:
+			walk(s.Body)
+		case *parser.Switch:
+			walk(s.Body)
+		}
+	}
+	walk(b)
+	return n
+}
+
+func pct(a, b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
+}
+
+func writeStats(w io.Writer, s *stats) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "files\t%d\n", s.Files)
+	fmt.Fprintf(tw, "bytes\t%d\n", s.Bytes)
+	fmt.Fprintf(tw, "__global__ definitions in the source\t%d\n", s.KernelsInSource)
+	fmt.Fprintf(tw, "kernels found\t%d\n", s.KernelsFound)
+	fmt.Fprintf(tw, "kernels fully analyzed\t%d\t%s\n", s.KernelsFull, pct(s.KernelsFull, s.KernelsFound))
+	fmt.Fprintf(tw, "statements skipped in kernels\t%d\n", s.SkippedInKernels)
+	fmt.Fprintf(tw, "global accesses\t%d\n", s.Accesses)
+	fmt.Fprintf(tw, "  modelled with a number\t%d\t%s\n", s.Modelled, pct(s.Modelled, s.Accesses))
+	writeCounts(tw, "  unknown: ", s.Unknown)
+	fmt.Fprintf(tw, "parse notes\t%d\n", sum(s.Notes))
+	writeCounts(tw, "  ", s.Notes)
+	return tw.Flush()
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+func writeCounts(w io.Writer, prefix string, m map[string]int) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	for i, k := range keys {
+		if i == 12 {
+			fmt.Fprintf(w, "%s(%d more causes)\t\n", prefix, len(keys)-i)
+			break
+		}
+		fmt.Fprintf(w, "%s%s\t%d\n", prefix, k, m[k])
+	}
+}
