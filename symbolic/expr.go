@@ -11,9 +11,9 @@ package symbolic
 import (
 	"fmt"
 	"sort"
-	"sync/atomic"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Class says how a value varies across the lanes of a warp. Classes are
