@@ -2,8 +2,11 @@ package analyzer
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
@@ -99,6 +102,11 @@ func Analyze(files []*parser.File, opts Options) *Result {
 	r := &Result{Program: prog}
 	// A kernel in a header included by several files is analyzed once, in
 	// the context of its first includer.
+	type job struct {
+		f  *parser.File
+		fn *parser.Func
+	}
+	var jobs []job
 	seen := map[parser.Pos]bool{}
 	for _, f := range files {
 		for _, fn := range f.Funcs {
@@ -106,12 +114,31 @@ func Analyze(files []*parser.File, opts Options) *Result {
 				continue
 			}
 			seen[fn.P] = true
-			k := analyzeKernel(prog, f, fn, opts)
-			r.Kernels = append(r.Kernels, k)
-			for _, cfg := range k.Configs {
-				r.Predictions = append(r.Predictions, predictKernel(k, cfg)...)
-			}
+			jobs = append(jobs, job{f, fn})
 		}
+	}
+	// Kernels are independent: analyze them concurrently, keep their order.
+	kernels := make([]*Kernel, len(jobs))
+	preds := make([][]*Prediction, len(jobs))
+	parallel(len(jobs), func(i int) {
+		fn := jobs[i].fn
+		defer func() {
+			// A bug in the analysis of one kernel costs that kernel, never the run.
+			if v := recover(); v != nil {
+				kernels[i] = &Kernel{Func: fn, File: jobs[i].f.Path, Notes: []parser.Note{{Pos: fn.P,
+					Msg: fmt.Sprintf("internal error while analyzing kernel %s (please report it): %v", fn.Name, v)}}}
+				preds[i] = nil
+			}
+		}()
+		k := analyzeKernel(prog, jobs[i].f, fn, opts)
+		kernels[i] = k
+		for _, cfg := range k.Configs {
+			preds[i] = append(preds[i], predictKernel(k, cfg)...)
+		}
+	})
+	r.Kernels = kernels
+	for _, ps := range preds {
+		r.Predictions = append(r.Predictions, ps...)
 	}
 	sort.SliceStable(r.Predictions, func(i, j int) bool {
 		a, b := r.Predictions[i].Access, r.Predictions[j].Access
@@ -121,6 +148,23 @@ func Analyze(files []*parser.File, opts Options) *Result {
 		return a.Op < b.Op
 	})
 	return r
+}
+
+// parallel runs f(0..n-1) on GOMAXPROCS goroutines.
+func parallel(n int, f func(int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options) *Kernel {
@@ -138,11 +182,7 @@ func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options)
 		}
 	}
 	in.block(fn.Body)
-	accesses := in.accesses
-	if n := len(accesses); n > 0 && accesses[n-1] == nil {
-		accesses = accesses[:n-1]
-	}
-	k := &Kernel{Func: fn, File: f.Path, Accesses: accesses, Notes: in.notes, params: in.params}
+	k := &Kernel{Func: fn, File: f.Path, Accesses: in.accesses, Notes: in.notes, params: in.params}
 	usesY, usesZ := usesDims(in.accesses)
 	k.Configs = configs(prog, f, fn, opts, usesY, usesZ)
 	return k

@@ -520,9 +520,9 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 		return
 	}
 	if len(in.accesses) >= maxAccesses {
-		if len(in.accesses) == maxAccesses {
+		if !in.capped {
+			in.capped = true
 			in.note(e.Start(), "more than %d memory accesses in one kernel; the rest are not modelled", maxAccesses)
-			in.accesses = append(in.accesses, nil) // mark the note as written
 		}
 		return
 	}

@@ -14,7 +14,7 @@ const (
 	maxStmtsPerFunc = 200000 // statements interpreted per kernel or host function
 	maxEvalDepth    = 2000   // nested expression evaluation
 	maxReturns      = 16     // returns of an inlined function joined into one value
-	maxAccesses     = 4096   // accesses recorded per kernel
+	maxAccesses     = 1024   // accesses recorded per kernel
 )
 
 // interp runs a function body symbolically. For a kernel it records every
@@ -35,6 +35,7 @@ type interp struct {
 	fresh    int
 	steps    int
 	depth    int
+	capped   bool // maxAccesses reached
 	// params are the symbols that stand for kernel parameters and other
 	// uniform values the user can give (template values, unknown globals).
 	params map[string]bool

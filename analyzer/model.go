@@ -23,7 +23,7 @@ const (
 	// assumedTrips is the number of iterations averaged for a loop whose
 	// trip count cannot be evaluated.
 	assumedTrips = 8
-	maxTrips     = 1 << 16
+	maxTrips     = 1 << 30
 	// Up to enumerateLimit warp requests (enumerateLaneLimit when lanes
 	// must be evaluated one by one: addresses not affine in the thread
 	// index, guards that depend on it) are evaluated exhaustively: the
@@ -186,9 +186,10 @@ func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
 	}
 	p.LaneStride = laneStride(addr, cfg.Block)
 	guards, loops = dropUnknown(guards), dropUnknownLoops(loops)
-	m := newWarpModel(a, cfg.Block, grid, addr, guards, loops)
+	m := newWarpModel(a, cfg.Block, grid, addr, nil, loops)
+	m.addGuards(a, guards)
 	p.Assumptions = append(p.Assumptions, m.tripNotes...)
-	if m.affine && m.runClosedForm(p, a, guards, loops, m.baseExpr) {
+	if m.affine && len(m.conds) == 0 && m.runClosedForm(p, a, m.baseExpr) {
 		return p
 	}
 	m.run(p)
@@ -289,6 +290,7 @@ type warpModel struct {
 	// are evaluated once per request; the others once per lane.
 	uniformConds []symbolic.Func
 	laneConds    []symbolic.Func
+	conds        []symbolic.Expr // the conditions behind uniformConds and laneConds
 	loops        []symbolic.Func // nil entries: unknown condition (for trip counts)
 	// For an address affine in the thread index with constant
 	// coefficients: the address is base (the uniform part) plus a fixed
@@ -319,29 +321,48 @@ func newWarpModel(a *Access, block, grid Dim3, addr symbolic.Expr, guards, loops
 		m.iterSlots = append(m.iterSlots, m.env.Slot(l.Iter))
 	}
 	m.addr = symbolic.Compile(addr, m.env)
-	addCond := func(c symbolic.Expr) {
-		f := symbolic.Compile(c, m.env)
-		if mentionsThread(c) {
-			m.laneConds = append(m.laneConds, f)
-		} else {
-			m.uniformConds = append(m.uniformConds, f)
-		}
-	}
-	for _, g := range guards {
-		addCond(g)
-	}
 	for _, l := range loops {
 		if l == nil {
 			m.loops = append(m.loops, nil)
 			continue
 		}
-		addCond(l)
 		m.loops = append(m.loops, symbolic.Compile(l, m.env))
 	}
 	m.setupAffine(addr)
 	m.vals = m.env.NewValues()
 	m.tripCounts(a)
+	// Loop conditions on the iteration alone are the trip count; the rest
+	// (a grid-stride i < n) decide per lane which iterations run.
+	for i, l := range loops {
+		if l != nil && mentionsThreadOrBlock(l) {
+			m.addCond(l, m.loops[i])
+		}
+	}
 	return m
+}
+
+func (m *warpModel) addCond(c symbolic.Expr, f symbolic.Func) {
+	m.conds = append(m.conds, c)
+	if mentionsThread(c) {
+		m.laneConds = append(m.laneConds, f)
+	} else {
+		m.uniformConds = append(m.uniformConds, f)
+	}
+}
+
+// addGuards adds the access's guards, leaving out those that hold for
+// every thread of the launch.
+func (m *warpModel) addGuards(a *Access, guards []symbolic.Expr) {
+	iters := make([]string, len(a.Loops))
+	for i, l := range a.Loops {
+		iters[i] = l.Iter
+	}
+	r := launchRanges(m.block, m.grid, iters, m.trips)
+	for _, g := range guards {
+		if !r.alwaysTrue(g) {
+			m.addCond(g, symbolic.Compile(g, m.env))
+		}
+	}
 }
 
 // tripCounts finds each loop's iteration count for the first thread of
@@ -355,17 +376,9 @@ func (m *warpModel) tripCounts(a *Access) {
 		m.vals.Set(s, 0)
 	}
 	for i, cond := range m.loops {
-		trips, known := int64(0), cond != nil
-		for ; known && trips < maxTrips; trips++ {
-			m.vals.Set(m.iterSlots[i], trips)
-			v, ok := cond(m.vals)
-			if !ok {
-				known = false
-				break
-			}
-			if v == 0 {
-				break
-			}
+		trips, known := int64(0), false
+		if cond != nil {
+			trips, known = m.tripCount(cond, m.iterSlots[i])
 		}
 		m.vals.Set(m.iterSlots[i], 0)
 		switch {
@@ -379,6 +392,49 @@ func (m *warpModel) tripCounts(a *Access) {
 		}
 		m.trips = append(m.trips, trips)
 	}
+}
+
+// tripCount finds how many iterations run: the first t for which cond is
+// false, by doubling then bisection (loop conditions are monotone in the
+// iteration: i < n, i * 2 < n, ...). ok is false when cond cannot be
+// evaluated.
+func (m *warpModel) tripCount(cond symbolic.Func, slot int) (int64, bool) {
+	holds := func(t int64) (bool, bool) {
+		m.vals.Set(slot, t)
+		v, ok := cond(m.vals)
+		return v != 0, ok
+	}
+	first, ok := holds(0)
+	if !ok || !first {
+		return 0, ok
+	}
+	lo, hi := int64(0), int64(1) // cond holds at lo
+	for {
+		h, ok := holds(hi)
+		if !ok {
+			return 0, false
+		}
+		if !h {
+			break
+		}
+		if hi >= maxTrips {
+			return maxTrips, true
+		}
+		lo, hi = hi, min(hi*2, maxTrips)
+	}
+	for hi-lo > 1 { // cond holds at lo, fails at hi
+		mid := lo + (hi-lo)/2
+		h, ok := holds(mid)
+		if !ok {
+			return 0, false
+		}
+		if h {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi, true
 }
 
 func (m *warpModel) warps() int64 { return (m.block.Threads() + 31) / 32 }

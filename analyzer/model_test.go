@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 func analyze(t *testing.T, src string, opts Options) *Result {
@@ -252,3 +253,28 @@ func fmtPieces(p [][2]int64) string {
 }
 
 func itoa(x int64) string { return strconv.FormatInt(x, 10) }
+
+func TestBounds(t *testing.T) {
+	f := parser.Parse("b.cu", []byte(`
+__global__ void k(float* a, int w) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x < w) a[x] = 0;
+  if (x < 100) a[x + 1] = 0;
+}
+void h(float* a) { k<<<4, 256>>>(a, 1024); }`), parser.Config{})
+	r := Analyze([]*parser.File{f}, Options{})
+	// x < 1024 holds for every thread of 4 blocks of 256: dropped, exact closed form.
+	if p := find(r, "a[x]", Store)[0]; !p.Exact || p.Sectors != 4 {
+		t.Errorf("a[x]: exact %v, %.2f sectors", p.Exact, p.Sectors)
+	}
+	// x < 100 does not: only block 0's warps 0-3 run it; warps 0-2 are full
+	// and 4 bytes off (5 sectors), warp 3 has lanes 96-99 (1 sector).
+	if p := find(r, "a[x + 1]", Store)[0]; p.Sectors != 4 || p.Requests != 4 {
+		t.Errorf("a[x + 1]: %.3f sectors, %d requests", p.Sectors, p.Requests)
+	}
+	rg := launchRanges(Dim3{16, 16, 1}, Dim3{8, 1, 1}, nil, nil)
+	x := symbolic.Add(symbolic.Mul(symbolic.Sym("blockIdx.x", symbolic.Uniform), symbolic.Const(16)), symbolic.Sym("threadIdx.x", symbolic.Lane))
+	if !rg.alwaysTrue(symbolic.Binary(symbolic.OpLt, x, symbolic.Const(128))) || rg.alwaysTrue(symbolic.Binary(symbolic.OpLt, x, symbolic.Const(127))) {
+		t.Error("bounds of blockIdx.x*16 + threadIdx.x over 8 blocks of 16 are [0, 127]")
+	}
+}

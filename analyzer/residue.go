@@ -144,16 +144,7 @@ func mentionsThreadOrBlock(e symbolic.Expr) bool {
 
 // runClosedForm computes the exact average by residue classes; it reports
 // false when the access is not of the closed form's shape.
-func (m *warpModel) runClosedForm(p *Prediction, a *Access, guards, loops []symbolic.Expr, base symbolic.Expr) bool {
-	if len(guards) > 0 {
-		return false
-	}
-	// A loop condition on the iteration alone is exactly the trip count.
-	for _, c := range loops {
-		if c != nil && mentionsThreadOrBlock(c) {
-			return false
-		}
-	}
+func (m *warpModel) runClosedForm(p *Prediction, a *Access, base symbolic.Expr) bool {
 	iters := make([]string, len(a.Loops))
 	for i, l := range a.Loops {
 		iters[i] = l.Iter

@@ -7,6 +7,7 @@ package analyzer
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
@@ -166,6 +167,7 @@ func canonicalWords(words []string) string {
 
 // Types resolves type names of the analyzed files to layouts.
 type Types struct {
+	mu       sync.Mutex // layouts are computed lazily, by concurrent kernels
 	structs  map[string]*parser.Struct
 	typedefs map[string]*parser.Typedef
 	done     map[string]*Type
@@ -192,6 +194,12 @@ func (ts *Types) add(f *parser.File) {
 
 // Resolve returns the layout of a written type.
 func (ts *Types) Resolve(ref *parser.TypeRef) *Type {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.resolve(ref)
+}
+
+func (ts *Types) resolve(ref *parser.TypeRef) *Type {
 	if ref == nil {
 		return unknownType
 	}
@@ -245,7 +253,7 @@ func (ts *Types) named(words []string) *Type {
 	if s, ok := ts.structs[name]; ok {
 		t = ts.layout(s)
 	} else if td, ok := ts.typedefs[name]; ok {
-		t = ts.Resolve(td.Type)
+		t = ts.resolve(td.Type)
 		for i := len(td.Dims) - 1; i >= 0; i-- {
 			t = arrayOf(t, ts.dim(td.Dims[i]))
 		}
@@ -274,7 +282,7 @@ func (ts *Types) layout(s *parser.Struct) *Type {
 	t := &Type{Kind: TStruct, Name: s.Name, Align: 1, Union: s.Union}
 	var off int64
 	for _, f := range s.Fields {
-		ft := ts.Resolve(f.Type)
+		ft := ts.resolve(f.Type)
 		for i := len(f.Dims) - 1; i >= 0; i-- {
 			ft = arrayOf(ft, ts.dim(f.Dims[i]))
 		}

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -8,24 +9,58 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// parseSpan runs a participle parser over toks[from:to]. Token positions
-// carry the index into toks in Offset, so nodes map back to exact source
-// positions, macro expansions included.
+// parseSpan runs a participle parser over toks[from:to] and sets u.base to
+// from. Token positions carry their index relative to from in Offset, so
+// nodes map back to exact source positions (macro expansions included)
+// through u.base, and a parse tree does not depend on where its statement
+// stands: statements with the same tokens share one parse, cached per file
+// (kernels repeat int i = blockIdx.x * blockDim.x + threadIdx.x; and the
+// like over and over).
 func parseSpan[G any](u *unit, p *participle.Parser[G], from, to int) (*G, error) {
+	u.base = from
 	if from >= to {
 		return nil, fmt.Errorf("nothing to parse")
 	}
 	lt := make([]lexer.Token, 0, to-from)
+	var key strings.Builder
+	fmt.Fprintf(&key, "%T", p)
 	for i := from; i < to; i++ {
 		t := u.toks[i]
-		lt = append(lt, lexer.Token{Type: u.classify(t), Value: t.Text, Pos: lexer.Position{Offset: i, Line: t.Pos.Line, Column: t.Pos.Col}})
+		tt := u.classify(t)
+		lt = append(lt, lexer.Token{Type: tt, Value: t.Text, Pos: lexer.Position{Offset: i - from, Line: t.Pos.Line, Column: t.Pos.Col}})
+		key.WriteByte(byte(-tt))
+		key.WriteString(t.Text)
 	}
-	end := lexer.Position{Offset: to, Line: -1}
+	k := key.String()
+	if c, ok := u.cache[k]; ok {
+		if c.err != nil {
+			return nil, c.err
+		}
+		return c.tree.(*G), nil
+	}
+	end := lexer.Position{Offset: to - from, Line: -1}
 	pl, err := lexer.Upgrade(&sliceLexer{toks: lt, end: end})
 	if err != nil {
 		return nil, err
 	}
-	return p.ParseFromLexer(pl)
+	g, err := p.ParseFromLexer(pl)
+	if perr, ok := err.(participle.Error); ok {
+		// Keep the message, not participle's position: a note has its own,
+		// and a cached error must not carry its first occurrence's line.
+		err = errors.New(perr.Message())
+	}
+	if len(u.cache) < maxCachedParses {
+		u.cache[k] = cachedParse{g, err}
+	}
+	return g, err
+}
+
+// maxCachedParses bounds the per-file parse cache.
+const maxCachedParses = 1 << 14
+
+type cachedParse struct {
+	tree any
+	err  error
 }
 
 func (u *unit) classify(t Token) lexer.TokenType {
@@ -61,8 +96,8 @@ func (u *unit) classify(t Token) lexer.TokenType {
 
 // pos maps a participle position back to the token's source position.
 func (u *unit) pos(p lexer.Position) Pos {
-	if p.Offset >= 0 && p.Offset < len(u.toks) {
-		return u.toks[p.Offset].Pos
+	if i := u.base + p.Offset; i >= 0 && i < len(u.toks) {
+		return u.toks[i].Pos
 	}
 	if len(u.toks) > 0 {
 		return u.toks[len(u.toks)-1].Pos
@@ -142,9 +177,9 @@ func (c *climber) climb(lhs Expr, minPrec int) Expr {
 	return lhs
 }
 
-// endOf is the position just after token i.
+// endOf is the position just after token i (relative to u.base).
 func (u *unit) endOf(i int) Pos {
-	if i >= 0 && i < len(u.toks) {
+	if i += u.base; i >= 0 && i < len(u.toks) {
 		return u.toks[i].EndPos()
 	}
 	return Pos{}
@@ -349,14 +384,31 @@ func (u *unit) parseParam(from, to int) (p *Param, err error) {
 	if err != nil {
 		return nil, err
 	}
+	return u.param(g), nil
+}
+
+// parseParams parses a whole parameter list in one go.
+func (u *unit) parseParams(from, to int) (ps []*Param, err error) {
+	defer catch(&err)
+	g, err := parseSpan(u, paramsParser, from, to)
+	if err != nil {
+		return nil, err
+	}
+	for _, gp := range g.Params {
+		ps = append(ps, u.param(gp))
+	}
+	return ps, nil
+}
+
+func (u *unit) param(g *gParam) *Param {
 	t := u.baseType(g.Type)
 	applyStars(t, g.Ptrs)
 	t.Ptr += len(g.Dims) // T a[] decays to a pointer
-	p = &Param{P: u.pos(g.Pos), Type: t}
+	p := &Param{P: u.pos(g.Pos), Type: t}
 	if g.Name != nil {
 		p.Name = *g.Name
 	}
-	return p, nil
+	return p
 }
 
 func (u *unit) parseType(from, to int) (t *TypeRef, err error) {

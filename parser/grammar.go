@@ -204,6 +204,12 @@ type gParam struct {
 	Default *gExpr     `parser:"( '=' @@ )?"`
 }
 
+// gParamList is a whole parameter list: one participle call per function.
+type gParamList struct {
+	Pos    lexer.Position
+	Params []*gParam `parser:"@@ ( ',' @@ )*"`
+}
+
 type lexDef struct{}
 
 func (lexDef) Symbols() map[string]lexer.TokenType { return grammarSymbols }
@@ -231,8 +237,9 @@ func build[G any]() *participle.Parser[G] {
 }
 
 var (
-	exprParser  = build[gComma]()
-	declParser  = build[gDecl]()
-	paramParser = build[gParam]()
-	typeParser  = build[gCastType]()
+	exprParser   = build[gComma]()
+	declParser   = build[gDecl]()
+	paramParser  = build[gParam]()
+	paramsParser = build[gParamList]()
+	typeParser   = build[gCastType]()
 )

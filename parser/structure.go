@@ -21,8 +21,11 @@ type unit struct {
 	match []int // index of the matching bracket for ( [ {, or -1
 	types map[string]bool
 	file  *File
-	// pendingAnnotation is unused by the scanner; annotations are read from comments by the caller.
 	depth int
+	// base is the index of the first token of the statement being
+	// converted: parse trees hold positions relative to it.
+	base  int
+	cache map[string]cachedParse
 }
 
 var builtinTypeNames = []string{
@@ -54,7 +57,7 @@ func Parse(path string, src []byte, cfg Config) *File {
 
 // ParseTokens parses preprocessed tokens.
 func ParseTokens(path string, toks []Token) *File {
-	u := &unit{toks: toks, types: map[string]bool{}, file: &File{Path: path}}
+	u := &unit{toks: toks, types: map[string]bool{}, file: &File{Path: path}, cache: map[string]cachedParse{}}
 	for _, n := range builtinTypeNames {
 		u.types[n] = true
 	}
@@ -624,11 +627,35 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 	if !f.Global && !f.Device {
 		f.Host = true
 	}
-	if t, err := u.parseType(from, name); err == nil {
-		f.Result = t
+	if f.Global || f.Device {
+		if t, err := u.parseType(from, name); err == nil {
+			f.Result = t
+		}
 	}
 	rparen := u.skipGroup(lparen, end) - 1
-	for _, sp := range u.splitTop(lparen+1, rparen, ",") {
+	f.Params = u.params(f, lparen+1, rparen)
+	bodyEnd := u.match[body]
+	if bodyEnd < 0 || bodyEnd > end {
+		bodyEnd = end
+	}
+	u.depth = 0
+	f.Body = u.block(body, bodyEnd, f.Host && !f.Device)
+	u.file.Funcs = append(u.file.Funcs, f)
+}
+
+// params parses a parameter list: in one participle call, or parameter
+// by parameter when that fails, so that one odd parameter costs only
+// itself.
+func (u *unit) params(f *Func, from, to int) []*Param {
+	spans := u.splitTop(from, to, ",")
+	if len(spans) == 1 && (spans[0][0] >= spans[0][1] || (spans[0][1]-spans[0][0] == 1 && u.text(spans[0][0]) == "void")) {
+		return nil
+	}
+	if ps, err := u.parseParams(from, to); err == nil && len(ps) == len(spans) {
+		return ps
+	}
+	var out []*Param
+	for _, sp := range spans {
 		if sp[0] >= sp[1] || (sp[1]-sp[0] == 1 && u.text(sp[0]) == "void") {
 			continue
 		}
@@ -639,13 +666,7 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 			}
 			p = &Param{P: u.toks[sp[0]].Pos, Name: u.text(u.lastIdentBefore(sp[1] - 1))}
 		}
-		f.Params = append(f.Params, p)
+		out = append(out, p)
 	}
-	bodyEnd := u.match[body]
-	if bodyEnd < 0 || bodyEnd > end {
-		bodyEnd = end
-	}
-	u.depth = 0
-	f.Body = u.block(body, bodyEnd, f.Host && !f.Device)
-	u.file.Funcs = append(u.file.Funcs, f)
+	return out
 }

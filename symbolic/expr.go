@@ -71,36 +71,45 @@ var opText = [...]string{"/", "%", ">>", "<<", "&", "|", "^", "<", "<=", "==", "
 type Op struct {
 	Kind OpKind
 	X, Y Expr
-	str  string
+	str  lazyString
 	cls  Class
 	size int
 }
 
-func (o *Op) String() string {
-	if o.str == "" {
-		if o.Kind == OpMin || o.Kind == OpMax {
-			o.str = opText[o.Kind] + "(" + o.X.String() + ", " + o.Y.String() + ")"
-		} else {
-			o.str = paren(o.X) + " " + opText[o.Kind] + " " + paren(o.Y)
-		}
+// lazyString caches an expression's printed form. Expressions are shared
+// between goroutines (kernels are analyzed concurrently), so the cache is
+// set atomically; two goroutines racing to fill it compute the same text.
+type lazyString struct{ p atomic.Pointer[string] }
+
+func (l *lazyString) get(compute func() string) string {
+	if s := l.p.Load(); s != nil {
+		return *s
 	}
-	return o.str
+	s := compute()
+	l.p.Store(&s)
+	return s
+}
+
+func (o *Op) String() string {
+	return o.str.get(func() string {
+		if o.Kind == OpMin || o.Kind == OpMax {
+			return opText[o.Kind] + "(" + o.X.String() + ", " + o.Y.String() + ")"
+		}
+		return paren(o.X) + " " + opText[o.Kind] + " " + paren(o.Y)
+	})
 }
 func (o *Op) class() Class { return o.cls }
 
 // Select is Cond ? Then : Else.
 type Select struct {
 	Cond, Then, Else Expr
-	str              string
+	str              lazyString
 	cls              Class
 	size             int
 }
 
 func (s *Select) String() string {
-	if s.str == "" {
-		s.str = paren(s.Cond) + " ? " + paren(s.Then) + " : " + paren(s.Else)
-	}
-	return s.str
+	return s.str.get(func() string { return paren(s.Cond) + " ? " + paren(s.Then) + " : " + paren(s.Else) })
 }
 func (s *Select) class() Class { return s.cls }
 
@@ -116,17 +125,12 @@ type Mono struct {
 type Poly struct {
 	Const int64
 	Terms []Mono // sorted by key, no zero coefficients
-	str   string
+	str   lazyString
 	cls   Class
 	size  int
 }
 
-func (p *Poly) String() string {
-	if p.str == "" {
-		p.str = p.format()
-	}
-	return p.str
-}
+func (p *Poly) String() string { return p.str.get(p.format) }
 func (p *Poly) class() Class { return p.cls }
 
 // Size limits: a polynomial with more terms, or a monomial with more
@@ -190,9 +194,7 @@ const smallConsts = 64
 var smallConst = func() []Expr {
 	out := make([]Expr, 2*smallConsts+1)
 	for i := range out {
-		p := &Poly{Const: int64(i - smallConsts)}
-		p.str = p.format() // shared: fill the cache before anyone reads it
-		out[i] = p
+		out[i] = &Poly{Const: int64(i - smallConsts)}
 	}
 	return out
 }()

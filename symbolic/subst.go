@@ -1,21 +1,31 @@
 package symbolic
 
 // Subst replaces symbols by expressions and re-simplifies. Symbols not in
-// the map stay.
+// the map stay; subexpressions that mention none of them are kept as they
+// are.
 func Subst(e Expr, m map[string]Expr) Expr {
+	if len(m) == 0 || !mentionsAny(e, m) {
+		return e
+	}
 	switch x := e.(type) {
 	case *Var:
-		if r, ok := m[x.Name]; ok {
-			return r
-		}
-		return atomPoly(x)
+		return m[x.Name]
 	case *Op:
 		return Binary(x.Kind, Subst(x.X, m), Subst(x.Y, m))
 	case *Select:
 		return Cond(Subst(x.Cond, m), Subst(x.Then, m), Subst(x.Else, m))
 	case *Poly:
-		out := Const(x.Const)
+		kept := &Poly{Const: x.Const}
+		var changed []Mono
 		for _, t := range x.Terms {
+			if termMentions(t, m) {
+				changed = append(changed, t)
+			} else {
+				kept.Terms = append(kept.Terms, t) // still sorted and merged
+			}
+		}
+		out := finishPoly(kept)
+		for _, t := range changed {
 			prod := Const(t.Coeff)
 			for _, a := range t.Atoms {
 				prod = Mul(prod, Subst(a, m))
@@ -25,6 +35,35 @@ func Subst(e Expr, m map[string]Expr) Expr {
 		return out
 	}
 	return e
+}
+
+func termMentions(t Mono, m map[string]Expr) bool {
+	for _, a := range t.Atoms {
+		if mentionsAny(a, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsAny reports whether e mentions a symbol of m.
+func mentionsAny(e Expr, m map[string]Expr) bool {
+	switch x := e.(type) {
+	case *Var:
+		_, ok := m[x.Name]
+		return ok
+	case *Op:
+		return mentionsAny(x.X, m) || mentionsAny(x.Y, m)
+	case *Select:
+		return mentionsAny(x.Cond, m) || mentionsAny(x.Then, m) || mentionsAny(x.Else, m)
+	case *Poly:
+		for _, t := range x.Terms {
+			if termMentions(t, m) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Symbols calls f for every symbol in e.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +17,19 @@ import (
 )
 
 func (o *options) execute(stdout, stderr io.Writer) int {
+	if o.cpuprofile != "" {
+		f, err := os.Create(o.cpuprofile)
+		if err != nil {
+			fmt.Fprintf(stderr, "cudalint: %v\n", err)
+			return exitError
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "cudalint: %v\n", err)
+			return exitError
+		}
+		defer pprof.StopCPUProfile()
+	}
 	status := exitOK
 	files, errs := sources.Find(o.paths)
 	set, loadErrs := sources.Load(files, parser.Config{Defines: o.defines})

@@ -14,8 +14,9 @@ import (
 var errHelp = errors.New("help requested")
 
 type options struct {
-	accesses bool
-	stats    bool
+	accesses   bool
+	stats      bool
+	cpuprofile string
 	format   string
 	defines  map[string]string
 	blocks   map[string]analyzer.Dim3
@@ -42,6 +43,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.accesses, "accesses", false, "list every global load and store with its predicted sectors per request")
 	fs.BoolVar(&o.stats, "stats", false, "report how much of the code was analyzed: kernels found, accesses modelled, notes by cause")
 	fs.StringVar(&o.format, "format", "text", "output format: text or json")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.Var(multiFlag{func(s string) error {
 		name, val, _ := strings.Cut(s, "=")
 		if name == "" {
