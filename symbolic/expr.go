@@ -131,7 +131,7 @@ type Poly struct {
 }
 
 func (p *Poly) String() string { return p.str.get(p.format) }
-func (p *Poly) class() Class { return p.cls }
+func (p *Poly) class() Class   { return p.cls }
 
 // Size limits: a polynomial with more terms, or a monomial with more
 // factors, is replaced by TooComplex. Index arithmetic never comes close;

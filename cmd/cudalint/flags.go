@@ -17,11 +17,11 @@ type options struct {
 	accesses   bool
 	stats      bool
 	cpuprofile string
-	format   string
-	defines  map[string]string
-	blocks   map[string]analyzer.Dim3
-	params   map[string]int64
-	paths    []string
+	format     string
+	defines    map[string]string
+	blocks     map[string]analyzer.Dim3
+	params     map[string]int64
+	paths      []string
 }
 
 // multiFlag collects a repeatable NAME=VALUE flag.
