@@ -200,7 +200,7 @@ func predictKernel(k *Kernel, cfg *LaunchConfig) []*Prediction {
 	var out []*Prediction
 	byPos := map[key]*Prediction{}
 	for _, a := range k.Accesses {
-		if a.Space != Global {
+		if a.Space != Global && a.Space != Shared {
 			continue
 		}
 		p := Predict(a, cfg, k.params)

@@ -432,7 +432,11 @@ func memberOf(p *pointer, name string) lvalue {
 	if !ok {
 		return lvalue{mem: p.at(p.offset, unknownType), valid: true}
 	}
-	return lvalue{mem: p.at(symbolic.Add(p.offset, symbolic.Const(f.Offset)), f.Type), valid: true}
+	m := p.at(symbolic.Add(p.offset, symbolic.Const(f.Offset)), f.Type)
+	if p.elem.Kind == TStruct {
+		m.owner, m.field = p.elem, name
+	}
+	return lvalue{mem: m, valid: true}
 }
 
 func (in *interp) lvalType(lv lvalue) *Type {
@@ -533,6 +537,10 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 	}
 	if en, ok := e.(parser.Ender); ok {
 		a.End = en.End()
+	}
+	a.Struct, a.Field = p.owner, p.field
+	if ix, ok := e.(*parser.Index); ok {
+		a.BaseExpr, a.IndexExpr = in.prog.Text(ix.X), in.prog.Text(ix.Index)
 	}
 	if a.Type == nil {
 		a.Type = unknownType

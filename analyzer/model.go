@@ -70,6 +70,12 @@ type Prediction struct {
 	// Count is the number of accesses this prediction stands for: more
 	// than one where several share a source position.
 	Count int
+	// Misaligned is the share of requests in which some lane's address is
+	// not a multiple of its access width: such an access faults on the GPU.
+	Misaligned float64
+	// For shared-memory accesses, Sectors holds the wavefronts a request
+	// takes (bank conflicts: 1 for a conflict-free 4-byte access, 32 when
+	// every lane hits one bank), and Ideal the fewest possible.
 }
 
 // merge folds q, an access at the same position, into p: averages per
@@ -83,6 +89,7 @@ func (p *Prediction) merge(q *Prediction) {
 		w1, w2 := float64(p.Pieces), float64(q.Pieces)
 		avg := func(a, b float64) float64 { return (a*w1 + b*w2) / (w1 + w2) }
 		p.Sectors, p.Ideal, p.IdealNcu = avg(p.Sectors, q.Sectors), avg(p.Ideal, q.Ideal), avg(p.IdealNcu, q.IdealNcu)
+		p.Misaligned = avg(p.Misaligned, q.Misaligned)
 		p.Exact = p.Exact && q.Exact
 		p.Requests += q.Requests
 	}
@@ -297,6 +304,8 @@ type warpModel struct {
 	// offset per lane, and a request's cost depends only on the warp, the
 	// active lanes and base mod 32, so it is memoised.
 	affine    bool
+	shared    bool  // shared memory: bank conflicts instead of sectors
+	period    int64 // base addresses that differ by a multiple cost the same
 	baseExpr  symbolic.Expr
 	base      symbolic.Func
 	laneOff   [][32]int64
@@ -312,7 +321,10 @@ type warpModel struct {
 }
 
 func newWarpModel(a *Access, block, grid Dim3, addr symbolic.Expr, guards, loops []symbolic.Expr) *warpModel {
-	m := &warpModel{block: block, grid: grid, pieces: Pieces(a.Type), env: symbolic.NewEnv()}
+	m := &warpModel{block: block, grid: grid, pieces: Pieces(a.Type), env: symbolic.NewEnv(), period: SectorBytes}
+	if a.Space == Shared {
+		m.shared, m.period = true, 128
+	}
 	for d := 0; d < 3; d++ {
 		m.thread[d] = m.env.Slot(threadSyms[d])
 		m.blockIdx[d] = m.env.Slot(blockSyms[d])
@@ -445,7 +457,7 @@ func (m *warpModel) run(p *Prediction) {
 	for _, t := range m.trips {
 		total *= float64(t)
 	}
-	var sumS, sumI, sumN float64
+	var sumS, sumI, sumN, sumM float64
 	requests := 0
 	first := true
 	visit := func(b, w int64, iters []int64) bool {
@@ -465,6 +477,7 @@ func (m *warpModel) run(p *Prediction) {
 			sumS += float64(c[0])
 			sumI += float64(c[1])
 			sumN += float64(c[2])
+			sumM += float64(c[3])
 			requests++
 		}
 		return true
@@ -534,6 +547,7 @@ func (m *warpModel) run(p *Prediction) {
 	p.Sectors = sumS / float64(requests)
 	p.Ideal = sumI / float64(requests)
 	p.IdealNcu = sumN / float64(requests)
+	p.Misaligned = sumM / float64(requests)
 }
 
 // request sets up warp w of block b at the given iterations and evaluates
@@ -646,14 +660,15 @@ type memoKey struct {
 	rem  int64
 }
 
-// cost is one memory instruction's sectors, ideal and Nsight ideal.
-type cost [3]int
+// cost is one memory instruction's sectors, ideal and Nsight ideal, and 1
+// when a lane is misaligned.
+type cost [4]int
 
 // costs returns the cost of each piece of the current request.
 func (m *warpModel) costs(w int64) []cost {
 	var key memoKey
 	if m.affine {
-		key = memoKey{warp: w, mask: m.mask, rem: m.baseVal & (SectorBytes - 1)}
+		key = memoKey{warp: w, mask: m.mask, rem: mod(m.baseVal, m.period)}
 		if c, ok := m.memo[key]; ok {
 			return c
 		}
@@ -663,8 +678,13 @@ func (m *warpModel) costs(w int64) []cost {
 	}
 	out := make([]cost, len(m.pieces))
 	for i, pc := range m.pieces {
+		if m.shared {
+			n, ideal := m.bankConflicts(pc)
+			out[i] = cost{n, ideal, n, m.misaligned(pc)}
+			continue
+		}
 		s, id, n := m.sectors(pc)
-		out[i] = cost{s, id, n}
+		out[i] = cost{s, id, n, m.misaligned(pc)}
 	}
 	if m.affine {
 		m.memo[key] = out
@@ -673,6 +693,63 @@ func (m *warpModel) costs(w int64) []cost {
 }
 
 func (m *warpModel) anyActive() bool { return m.mask != 0 }
+
+// misaligned is 1 when an active lane's address for piece pc is not a
+// multiple of the piece's width (for widths that are powers of two).
+func (m *warpModel) misaligned(pc [2]int64) int {
+	width := pc[1]
+	if width&(width-1) != 0 {
+		return 0
+	}
+	for lane := 0; lane < 32; lane++ {
+		if m.mask&(1<<lane) != 0 && mod(m.lanes[lane]+pc[0], width) != 0 {
+			return 1
+		}
+	}
+	return 0
+}
+
+// bankConflicts counts the wavefronts of a shared-memory request: shared
+// memory has 32 banks of 4-byte words, a bank serves one word per
+// wavefront, and lanes reading the same word share it. Accesses wider than
+// 4 bytes are served in phases of 128 bytes (16 lanes of 8 bytes, 8 of
+// 16), each taking as many wavefronts as its busiest bank. Nsight
+// Compute's "L1 Conflicts Shared N-Way" is this count: contiguous doubles
+// measure 2, doubles two apart 4. It returns the count and the ideal (one
+// wavefront per phase that has an active lane).
+func (m *warpModel) bankConflicts(pc [2]int64) (int, int) {
+	lanesPerPhase := 32
+	if pc[1] > 4 {
+		lanesPerPhase = int(max(1, 128/pc[1]))
+	}
+	total, ideal := 0, 0
+	for start := 0; start < 32; start += lanesPerPhase {
+		worst := 0
+		var words [32][]int64
+		for lane := start; lane < min(32, start+lanesPerPhase); lane++ {
+			if m.mask&(1<<lane) == 0 {
+				continue
+			}
+			for b := int64(0); b < pc[1]; b += 4 {
+				w := (m.lanes[lane] + pc[0] + b) >> 2
+				bank := mod(w, 32)
+				if !slices.Contains(words[bank], w) {
+					words[bank] = append(words[bank], w)
+				}
+			}
+		}
+		for _, ws := range words {
+			worst = max(worst, len(ws))
+		}
+		if worst > 0 {
+			total += worst
+			ideal++
+		}
+	}
+	return max(total, 1), max(ideal, 1)
+}
+
+func mod(x, m int64) int64 { return ((x % m) + m) % m }
 
 // validMask is the lanes of warp w that exist (the last warp of a block
 // whose size is not a multiple of 32 is partial).

@@ -192,31 +192,54 @@ func TestAssumedParameter(t *testing.T) {
 	}
 }
 
-// Shared and local accesses are not global: they have no prediction.
-func TestOnlyGlobalAccessesArePredicted(t *testing.T) {
-	r := analyze(t, `
+// Shared accesses get bank-conflict degrees; local ones no prediction.
+func TestSharedBankConflicts(t *testing.T) {
+	tests := []struct {
+		cols       string
+		read, want float64
+	}{
+		{"33", 1, 1},  // padded: a column read hits 32 different banks
+		{"32", 32, 1}, // unpadded: every lane of a column read hits one bank
+	}
+	for _, tt := range tests {
+		r := analyze(t, `
 __global__ void k(const float* in, float* out) {
-  __shared__ float tile[32][33];
+  __shared__ float tile[32][`+tt.cols+`];
   float local[4];
   tile[threadIdx.y][threadIdx.x] = in[threadIdx.x];
   local[0] = tile[threadIdx.x][threadIdx.y];
   out[threadIdx.x] = local[0];
-}`, Options{})
-	var exprs []string
-	for _, p := range r.Predictions {
-		exprs = append(exprs, p.Access.Expr)
-	}
-	if strings.Join(exprs, ",") != "in[threadIdx.x],out[threadIdx.x]" {
-		t.Errorf("predicted %v", exprs)
-	}
-	var shared int
-	for _, a := range r.Kernels[0].Accesses {
-		if a.Space == Shared {
-			shared++
+}
+void h(float* a, float* b) { k<<<1, dim3(32, 8)>>>(a, b); }`, Options{})
+		var spaces []string
+		for _, p := range r.Predictions {
+			spaces = append(spaces, p.Access.Space.String()+" "+p.Access.Expr)
+		}
+		if len(r.Predictions) != 4 {
+			t.Fatalf("predictions %v", spaces)
+		}
+		if p := find(r, "tile[threadIdx.x][threadIdx.y]", Load)[0]; p.Sectors != tt.read {
+			t.Errorf("[32][%s] column read: %.1f-way, want %.0f", tt.cols, p.Sectors, tt.read)
+		}
+		if p := find(r, "tile[threadIdx.y][threadIdx.x]", Store)[0]; p.Sectors != tt.want {
+			t.Errorf("[32][%s] row write: %.1f-way, want %.0f", tt.cols, p.Sectors, tt.want)
 		}
 	}
-	if shared != 2 {
-		t.Errorf("%d shared accesses recorded, want 2", shared)
+}
+
+func TestMisalignedVectorAccess(t *testing.T) {
+	r := analyze(t, `
+__global__ void k(const float* in, float* out, int off) {
+  float4 v = reinterpret_cast<const float4*>(in + off)[threadIdx.x];
+  out[threadIdx.x] = v.x;
+}
+void h(float* a, float* b) { k<<<1, 32>>>(a, b, 2); k<<<1, 32>>>(a, b, 4); }`, Options{})
+	ps := find(r, "reinterpret_cast<const float4*>(in + off)[threadIdx.x]", Load)
+	if len(ps) != 2 || ps[0].Misaligned != 1 || ps[1].Misaligned != 0 {
+		for _, p := range ps {
+			t.Logf("%v misaligned %.2f", p.Config.Params, p.Misaligned)
+		}
+		t.Errorf("want the offset-2 launch misaligned, the offset-4 one not")
 	}
 }
 

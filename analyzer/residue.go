@@ -65,29 +65,29 @@ func (m *warpModel) residueTerms(base symbolic.Expr, loopIters []string) (int64,
 // residueDistribution returns, for r in [0,32), the number of (block,
 // iteration) tuples whose base address is r mod 32, scaled so that the
 // counts of all tuples sum to total (as float64: totals can be large).
-func residueDistribution(c0 int64, terms []uniformTerm) [SectorBytes]float64 {
-	var dist [SectorBytes]float64
-	dist[mod32(c0)] = 1
+func residueDistribution(c0 int64, terms []uniformTerm, period int64) []float64 {
+	dist := make([]float64, period)
+	dist[mod(c0, period)] = 1
 	for _, t := range terms {
-		var step [SectorBytes]float64
-		// k*u mod 32 repeats with period p = 32/gcd(k, 32).
-		p := int64(SectorBytes) / gcd(mod32(t.k), SectorBytes)
+		step := make([]float64, period)
+		// k*u mod period repeats with period/gcd(k, period).
+		p := period / gcd(mod(t.k, period), period)
 		full, rest := t.n/p, t.n%p
 		for u := int64(0); u < p; u++ {
 			cnt := float64(full)
 			if u < rest {
 				cnt++
 			}
-			step[mod32(t.k*u)] += cnt
+			step[mod(t.k*u, period)] += cnt
 		}
-		var next [SectorBytes]float64
+		next := make([]float64, period)
 		for a, x := range dist {
 			if x == 0 {
 				continue
 			}
 			for b, y := range step {
 				if y != 0 {
-					next[(a+b)%SectorBytes] += x * y
+					next[(int64(a)+int64(b))%period] += x * y
 				}
 			}
 		}
@@ -95,8 +95,6 @@ func residueDistribution(c0 int64, terms []uniformTerm) [SectorBytes]float64 {
 	}
 	return dist
 }
-
-func mod32(x int64) int64 { return ((x % SectorBytes) + SectorBytes) % SectorBytes }
 
 func gcd(a, b int64) int64 {
 	if a == 0 {
@@ -153,8 +151,8 @@ func (m *warpModel) runClosedForm(p *Prediction, a *Access, base symbolic.Expr) 
 	if !ok {
 		return false
 	}
-	dist := residueDistribution(c0, terms)
-	var sumS, sumI, sumN, weight float64
+	dist := residueDistribution(c0, terms, m.period)
+	var sumS, sumI, sumN, sumM, weight float64
 	for w := int64(0); w < m.warps(); w++ {
 		m.mask = m.validMask(w)
 		for r, count := range dist {
@@ -170,6 +168,7 @@ func (m *warpModel) runClosedForm(p *Prediction, a *Access, base symbolic.Expr) 
 				sumS += count * float64(c[0])
 				sumI += count * float64(c[1])
 				sumN += count * float64(c[2])
+				sumM += count * float64(c[3])
 				weight += count
 			}
 		}
@@ -181,5 +180,6 @@ func (m *warpModel) runClosedForm(p *Prediction, a *Access, base symbolic.Expr) 
 	p.Known, p.Exact = true, true
 	p.Requests = int(min(total, 1<<62))
 	p.Sectors, p.Ideal, p.IdealNcu = sumS/weight, sumI/weight, sumN/weight
+	p.Misaligned = sumM / weight
 	return true
 }

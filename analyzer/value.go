@@ -45,6 +45,13 @@ type Access struct {
 	Loops []*Loop
 	// Via lists the __device__ functions the access sits in, outermost first.
 	Via []string
+	// Struct and Field are set when the access reads or writes one member
+	// of a struct in memory (p[i].x, p->x).
+	Struct *Type
+	Field  string
+	// BaseExpr is the source text of the pointer or array indexed, and
+	// Index that of the index, when the access is written base[index].
+	BaseExpr, IndexExpr string
 }
 
 // Loop is a loop around an access: Iter is the symbol counting its
@@ -82,6 +89,9 @@ type pointer struct {
 	offset symbolic.Expr // bytes
 	elem   *Type
 	array  bool // an array object rather than a pointer variable
+	// owner and field are set for a place that is one member of a struct.
+	owner *Type
+	field string
 }
 
 func intValue(x symbolic.Expr) value { return value{kind: vInt, x: x} }
@@ -91,6 +101,7 @@ func (p *pointer) at(offset symbolic.Expr, elem *Type) *pointer {
 	q.offset = offset
 	q.elem = elem
 	q.array = false
+	q.owner, q.field = nil, ""
 	return &q
 }
 

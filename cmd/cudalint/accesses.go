@@ -120,7 +120,7 @@ func writeAccessesJSON(w io.Writer, res *analyzer.Result) error {
 		Accesses []accessJSON `json:"accesses"`
 		Notes    []noteJSON   `json:"notes"`
 	}{Accesses: []accessJSON{}, Notes: []noteJSON{}}
-	for _, p := range res.Predictions {
+	for _, p := range globalPredictions(res) {
 		out.Accesses = append(out.Accesses, accessRow(p))
 	}
 	for _, n := range allNotes(res) {
@@ -133,6 +133,17 @@ func writeAccessesJSON(w io.Writer, res *analyzer.Result) error {
 
 // allNotes lists the notes of a run once each (a header read by several
 // files would repeat its notes), sorted by position.
+// globalPredictions are the rows of the access table.
+func globalPredictions(res *analyzer.Result) []*analyzer.Prediction {
+	var out []*analyzer.Prediction
+	for _, p := range res.Predictions {
+		if p.Access.Space == analyzer.Global {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func allNotes(res *analyzer.Result) []parser.Note {
 	var out []parser.Note
 	seen := map[parser.Note]bool{}
@@ -163,7 +174,7 @@ func allNotes(res *analyzer.Result) []parser.Note {
 func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "POSITION\tKERNEL\tOP\tACCESS\tSECTORS/REQ\tIDEAL\tEFFICIENCY\tLANE STRIDE\tBLOCK")
-	for _, p := range res.Predictions {
+	for _, p := range globalPredictions(res) {
 		r := accessRow(p)
 		sectors, ideal, eff := "unknown (1-32)", "-", "-"
 		if p.Known {
@@ -188,7 +199,7 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 	}
 	var order []kernelCfg
 	assumed := map[kernelCfg][]string{}
-	for _, p := range res.Predictions {
+	for _, p := range globalPredictions(res) {
 		if !p.Known {
 			fmt.Fprintf(w, "%s:%d:%d: %s: unknown: %s\n", p.Access.Pos.File, p.Access.Pos.Line, p.Access.Pos.Col, p.Access.Expr, p.Reason)
 		}

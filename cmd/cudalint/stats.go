@@ -63,7 +63,7 @@ func collectStats(files []string, res *analyzer.Result) *stats {
 			s.KernelsFull++
 		}
 	}
-	for _, p := range res.Predictions {
+	for _, p := range globalPredictions(res) {
 		s.Accesses++
 		if p.Known {
 			s.Modelled++

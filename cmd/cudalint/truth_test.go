@@ -9,7 +9,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/internal/ncu"
+	"github.com/cudalint/cudalint/parser"
 )
 
 const (
@@ -37,6 +39,9 @@ func TestMeasuredTruth(t *testing.T) {
 	}
 	matched := map[key]bool{}
 	for _, m := range lines {
+		if m.Space != "global" {
+			continue
+		}
 		k := key{m.Function, m.Line, m.Op}
 		got, ok := predicted[k]
 		if !ok {
@@ -71,6 +76,42 @@ func TestMeasuredTruth(t *testing.T) {
 	}
 	if len(lines) < 80 {
 		t.Errorf("only %d measured lines; the table is incomplete", len(lines))
+	}
+}
+
+// TestMeasuredBankConflicts compares the predicted wavefronts of every
+// shared-memory access of the probes with Nsight's L1 Conflicts Shared
+// N-Way.
+func TestMeasuredBankConflicts(t *testing.T) {
+	src, err := os.ReadFile(probes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := analyzer.Analyze([]*parser.File{parser.Parse(probes, src, parser.Config{})}, analyzer.Options{})
+	predicted := map[string]*analyzer.Prediction{}
+	for _, p := range res.Predictions {
+		if p.Access.Space == analyzer.Shared {
+			predicted[fmt.Sprintf("%s:%d:%s", p.Access.Kernel.Name, p.Access.Pos.Line, p.Access.Op)] = p
+		}
+	}
+	n := 0
+	for _, m := range readMeasured(t) {
+		if m.Space != "shared" {
+			continue
+		}
+		n++
+		k := fmt.Sprintf("%s:%d:%s", m.Function, m.Line, m.Op)
+		p, ok := predicted[k]
+		if !ok {
+			t.Errorf("%s: measured %.2f-way, not predicted", k, m.ConflictWays())
+			continue
+		}
+		if !p.Known || !close(p.Sectors, m.ConflictWays()) {
+			t.Errorf("%s %s: predicted %.2f wavefronts, measured %.2f", k, p.Access.Expr, p.Sectors, m.ConflictWays())
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d measured shared lines", n)
 	}
 }
 

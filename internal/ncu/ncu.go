@@ -19,9 +19,13 @@ type Line struct {
 	Function string // the kernel, without its parameter list
 	Line     int
 	Op       string // "load" or "store"
+	Space    string // "global" or "shared"
 	// Instructions is the number of warp-level instructions executed;
 	// Sectors and Ideal are L2 Theoretical Sectors Global and its Ideal.
 	Instructions, Sectors, Ideal int64
+	// Wavefronts sums L1 Conflicts Shared N-Way times Instructions
+	// Executed over the line's shared-memory instructions.
+	Wavefronts float64
 	// SASS is the number of distinct SASS instructions summed.
 	SASS int
 }
@@ -29,13 +33,17 @@ type Line struct {
 // SectorsPerRequest is the measured average.
 func (l Line) SectorsPerRequest() float64 { return float64(l.Sectors) / float64(l.Instructions) }
 
+// ConflictWays is the measured N-way bank conflict per shared request.
+func (l Line) ConflictWays() float64 { return l.Wavefronts / float64(l.Instructions) }
+
 // IdealPerRequest is the measured ideal average.
 func (l Line) IdealPerRequest() float64 { return float64(l.Ideal) / float64(l.Instructions) }
 
 type key struct {
-	fn   string
-	line int
-	op   string
+	fn    string
+	line  int
+	op    string
+	space string
 }
 
 // Read parses the export. Each SASS row is counted once per function even
@@ -88,7 +96,8 @@ func Read(r io.Reader) ([]Line, error) {
 			}
 			continue
 		}
-		if rec[col["Address Space"]] != "Global" {
+		space := strings.ToLower(rec[col["Address Space"]])
+		if space != "global" && space != "shared" {
 			continue
 		}
 		op := strings.ToLower(rec[col["Access Operation"]])
@@ -100,13 +109,17 @@ func Read(r io.Reader) ([]Line, error) {
 			continue
 		}
 		seen[id] = true
-		k := key{fn, line, op}
+		k := key{fn, line, op, space}
 		l := sums[k]
 		if l == nil {
-			l = &Line{File: file, Function: fn, Line: line, Op: op}
+			l = &Line{File: file, Function: fn, Line: line, Op: op, Space: space}
 			sums[k] = l
 		}
-		l.Instructions += num(rec[col["Instructions Executed"]])
+		inst := num(rec[col["Instructions Executed"]])
+		l.Instructions += inst
+		if ways, err := strconv.ParseFloat(rec[col["L1 Conflicts Shared N-Way"]], 64); err == nil && space == "shared" {
+			l.Wavefronts += ways * float64(inst)
+		}
 		l.Sectors += num(rec[col["L2 Theoretical Sectors Global"]])
 		l.Ideal += num(rec[col["L2 Theoretical Sectors Global Ideal"]])
 		l.SASS++
@@ -118,8 +131,14 @@ func Read(r io.Reader) ([]Line, error) {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
+		if out[i].Function != out[j].Function {
+			return out[i].Function < out[j].Function
+		}
 		if out[i].Line != out[j].Line {
 			return out[i].Line < out[j].Line
+		}
+		if out[i].Space != out[j].Space {
+			return out[i].Space < out[j].Space
 		}
 		return out[i].Op < out[j].Op
 	})

@@ -275,6 +275,40 @@ __global__ void p_float4_offset(const float* in, float4* out) {
     out[i] = v[i];
 }
 
+
+// ---- shared memory: bank conflicts ----
+__global__ void p_transpose_tiled_nopad(const float* in, float* out, int w, int h) {
+    __shared__ float tile[TILE][TILE];
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += 8) {
+        tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * w + x];
+    }
+    __syncthreads();
+    x = blockIdx.y * TILE + threadIdx.x;
+    y = blockIdx.x * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += 8) {
+        out[(y + j) * h + x] = tile[threadIdx.x][threadIdx.y + j];
+    }
+}
+__global__ void p_shared_stride(const float* in, float* out) {
+    __shared__ float s[1024];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    s[threadIdx.x] = in[i];
+    __syncthreads();
+    float a = s[(threadIdx.x * 2) % 256];
+    float b = s[(threadIdx.x * 4) % 256];
+    float c = s[0];
+    out[i] = a + b + c;
+}
+__global__ void p_shared_double(const double* in, double* out) {
+    __shared__ double d[512];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    d[threadIdx.x] = in[i];
+    __syncthreads();
+    out[i] = d[(threadIdx.x * 2) % 256];
+}
+
 #define CHECK(call) do { cudaError_t e = (call); if (e != cudaSuccess) { \
     fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); exit(1); } } while (0)
 
@@ -342,6 +376,9 @@ int main() {
     p_helper<<<4096, 256>>>(a, b);
     p_half_warp<<<4096, 256>>>(a, b);
     p_float4_offset<<<4096, 256>>>(a, (float4*)b);
+    p_transpose_tiled_nopad<<<dim3(w / TILE, w / TILE), dim3(TILE, 8)>>>(a, b, w, w);
+    p_shared_stride<<<4096, 256>>>(a, b);
+    p_shared_double<<<4096, 256>>>((const double*)a, (double*)b);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     printf("probes ran\n");
