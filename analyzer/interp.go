@@ -518,7 +518,7 @@ func assignedNames(body parser.Stmt, post parser.Expr) map[string]bool {
 		}
 	}
 	expr = func(e parser.Expr) {
-		walkExpr(e, func(e parser.Expr) {
+		parser.WalkExpr(e, func(e parser.Expr) {
 			switch e := e.(type) {
 			case *parser.Binary:
 				if isAssignOp(e.Op) {
@@ -533,7 +533,7 @@ func assignedNames(body parser.Stmt, post parser.Expr) map[string]bool {
 			}
 		})
 	}
-	walkStmt(body, expr)
+	parser.WalkStmt(body, expr)
 	if post != nil {
 		expr(post)
 	}

@@ -118,7 +118,7 @@ func (p *Program) findLaunches() {
 
 func hasLaunch(b *parser.Block) bool {
 	found := false
-	walkStmt(b, func(e parser.Expr) {
+	parser.WalkStmt(b, func(e parser.Expr) {
 		if _, ok := e.(*parser.Launch); ok {
 			found = true
 		}
@@ -172,6 +172,9 @@ func (in *interp) launch(e *parser.Launch) value {
 	}
 	return intValue(symbolic.Const(0))
 }
+
+// Source returns the text of a file the analysis read.
+func (p *Program) Source(path string) []byte { return p.sources[path] }
 
 // Text returns what the user wrote for e: the source between its first
 // and last token (macro invocations included, as written), or e reprinted

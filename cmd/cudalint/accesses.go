@@ -30,6 +30,16 @@ func (o *options) execute(stdout, stderr io.Writer) int {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	out, closeOut, err := o.openOutput(stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "cudalint: %v\n", err)
+		return exitError
+	}
+	defer closeOut()
+	if !o.accesses && !o.stats {
+		return o.findings(out, stderr)
+	}
+	stdout = out
 	status := exitOK
 	files, errs := sources.Find(o.paths)
 	set, loadErrs := sources.Load(files, parser.Config{Defines: o.defines})
@@ -38,7 +48,6 @@ func (o *options) execute(stdout, stderr io.Writer) int {
 		status = exitError
 	}
 	res := analyzer.Analyze(set.Analyzed(), analyzer.Options{Blocks: o.blocks, Params: o.params})
-	var err error
 	switch {
 	case o.stats:
 		err = writeStats(stdout, collectStats(files, res))

@@ -9,14 +9,39 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/rules"
+	"github.com/cudalint/cudalint/rules/accesses"
 )
 
 var errHelp = errors.New("help requested")
+
+// listFlag collects comma-separated values.
+type listFlag struct{ list *[]string }
+
+func (l listFlag) String() string { return "" }
+func (l listFlag) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			*l.list = append(*l.list, v)
+		}
+	}
+	return nil
+}
+
+type rawArgs struct{ defines []string }
 
 type options struct {
 	accesses   bool
 	stats      bool
 	cpuprofile string
+	output     string
+	fix        bool
+	exitZero   bool
+	config     string
+	severity   string
+	enable     []string
+	disable    []string
+	ruleArgs   rawArgs // -D, --block, --param as given, for the rules' driver
 	format     string
 	defines    map[string]string
 	blocks     map[string]analyzer.Dim3
@@ -42,7 +67,14 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	fs.BoolVar(&o.accesses, "accesses", false, "list every global load and store with its predicted sectors per request")
 	fs.BoolVar(&o.stats, "stats", false, "report how much of the code was analyzed: kernels found, accesses modelled, notes by cause")
-	fs.StringVar(&o.format, "format", "text", "output format: text or json")
+	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif or github (sarif and github for findings only)")
+	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of standard output")
+	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes in place, then report what remains")
+	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when there are findings (errors still exit 2)")
+	fs.StringVar(&o.config, "config", "", "use this configuration `FILE` instead of finding .cudalint.yaml files")
+	fs.StringVar(&o.severity, "severity", "", "report findings at or above this severity: info, warning or error")
+	fs.Var(listFlag{&o.enable}, "enable", "run only these rules (comma-separated, repeatable)")
+	fs.Var(listFlag{&o.disable}, "disable", "do not run these rules (comma-separated, repeatable)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.Var(multiFlag{func(s string) error {
 		name, val, _ := strings.Cut(s, "=")
@@ -50,6 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			return fmt.Errorf("-D needs NAME or NAME=VALUE")
 		}
 		o.defines[name] = val
+		o.ruleArgs.defines = append(o.ruleArgs.defines, s)
 		return nil
 	}}, "D", "define a preprocessor macro: -D NAME=VALUE (repeatable)")
 	fs.Var(multiFlag{func(s string) error {
@@ -98,8 +131,22 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	switch o.format {
 	case "text", "json":
+	case "sarif", "github":
+		if o.accesses || o.stats {
+			return nil, fmt.Errorf("--format %s reports findings; use text or json with --accesses and --stats", o.format)
+		}
 	default:
-		return nil, fmt.Errorf("unknown --format %q (want text or json)", o.format)
+		return nil, fmt.Errorf("unknown --format %q (want text, json, sarif or github)", o.format)
+	}
+	if o.severity != "" {
+		if _, err := accesses.ParseSeverity(o.severity); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range append(append([]string{}, o.enable...), o.disable...) {
+		if rules.ByID(id) == nil {
+			return nil, fmt.Errorf("unknown rule %q (cudalint rules lists them)", id)
+		}
 	}
 	if len(o.paths) == 0 {
 		fs.Usage()

@@ -25,6 +25,14 @@ const (
 )
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "explain":
+			return explain(args[1:], stdout, stderr)
+		case "rules":
+			return listRules(stdout)
+		}
+	}
 	opts, err := parseFlags(args, stderr)
 	if err != nil {
 		if err == errHelp {

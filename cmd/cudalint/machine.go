@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cudalint/cudalint/driver"
+)
+
+// findingJSON is one finding in --format json.
+type findingJSON struct {
+	File      string         `json:"file"`
+	Line      int            `json:"line"`
+	Column    int            `json:"column"`
+	EndLine   int            `json:"endLine"`
+	EndColumn int            `json:"endColumn"`
+	Rule      string         `json:"rule"`
+	Severity  string         `json:"severity"`
+	Message   string         `json:"message"`
+	Numbers   map[string]any `json:"numbers,omitempty"`
+	Fixes     []fixJSON      `json:"fixes,omitempty"`
+}
+
+type fixJSON struct {
+	Message string     `json:"message"`
+	Edits   []editJSON `json:"edits"`
+}
+
+type editJSON struct {
+	File    string `json:"file"`
+	Offset  int    `json:"offset"`
+	End     int    `json:"end"`
+	NewText string `json:"newText"`
+}
+
+func findingsJSON(rep *driver.Report) []findingJSON {
+	out := []findingJSON{}
+	for _, f := range rep.Findings {
+		s, e := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
+		j := findingJSON{File: s.Filename, Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
+			Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Numbers: f.Numbers}
+		for _, fx := range f.SuggestedFixes {
+			fj := fixJSON{Message: fx.Message}
+			for _, te := range fx.TextEdits {
+				a, b := rep.Fset.Position(te.Pos), rep.Fset.Position(te.End)
+				fj.Edits = append(fj.Edits, editJSON{File: a.Filename, Offset: a.Offset, End: b.Offset, NewText: string(te.NewText)})
+			}
+			j.Fixes = append(j.Fixes, fj)
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+func writeFindingsJSON(w io.Writer, rep *driver.Report) error {
+	doc := struct {
+		Findings []findingJSON `json:"findings"`
+		Errors   []string      `json:"errors"`
+		Notes    []noteJSON    `json:"notes"`
+	}{Findings: findingsJSON(rep), Errors: []string{}, Notes: []noteJSON{}}
+	for _, err := range rep.Errors {
+		doc.Errors = append(doc.Errors, err.Error())
+	}
+	for _, n := range rep.Notes {
+		doc.Notes = append(doc.Notes, noteJSON{File: n.Pos.File, Line: n.Pos.Line, Column: n.Pos.Col, Message: n.Msg})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// writeGitHub prints GitHub Actions workflow commands.
+func writeGitHub(w io.Writer, rep *driver.Report) error {
+	for _, f := range findingsJSON(rep) {
+		level := map[string]string{"error": "error", "warning": "warning", "info": "notice"}[f.Severity]
+		_, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", level,
+			ghProperty(f.File), f.Line, f.Column, f.EndLine, f.EndColumn, ghProperty(f.Rule), ghData(f.Message))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ghData escapes a workflow command's message.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProperty escapes a workflow command's property value.
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/cudalint/cudalint/driver"
+	"github.com/cudalint/cudalint/rules"
+	"github.com/cudalint/cudalint/rules/accesses"
+)
+
+// version is cudalint's version, reported in SARIF.
+const version = "0.1.0"
+
+const srcRoot = "%SRCROOT%"
+
+// writeSARIF writes a SARIF 2.1.0 log. go-sarif v2.3.3's helpers have
+// traps (WriteFile does not truncate, a rule without a description
+// marshals a null, a result for an unregistered rule gets index 2^64-1,
+// PropertyBag.Add panics), so every object is filled in field by field
+// and written with Write.
+func writeSARIF(w io.Writer, rep *driver.Report) error {
+	report, err := sarif.New(sarif.Version210, false)
+	if err != nil {
+		return err
+	}
+	run := sarif.NewRunWithInformationURI("cudalint", "https://github.com/cudalint/cudalint")
+	run.Tool.Driver.Version = str(version)
+	run.Tool.Driver.SemanticVersion = str(version)
+	run.ColumnKind = "unicodeCodePoints"
+	run.AutomationDetails = &sarif.RunAutomationDetails{ID: str("cudalint/")}
+	cwd, _ := os.Getwd()
+	run.OriginalUriBaseIDs = map[string]*sarif.ArtifactLocation{
+		srcRoot: {URI: str("file://" + filepath.ToSlash(cwd) + "/")},
+	}
+	index := map[string]uint{}
+	for i, r := range rules.All {
+		index[r.ID] = uint(i)
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, ruleDescriptor(r))
+	}
+	occurrences := map[string]int{}
+	for _, f := range rep.Findings {
+		i, ok := index[f.Rule]
+		if !ok {
+			return fmt.Errorf("finding for unregistered rule %q", f.Rule)
+		}
+		res := &sarif.Result{RuleID: str(f.Rule), RuleIndex: &i, Level: str(level(f.Severity)),
+			Message: sarif.Message{Text: str(f.Message)}}
+		s, e := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
+		uri := relURI(cwd, s.Filename)
+		res.Locations = []*sarif.Location{{PhysicalLocation: &sarif.PhysicalLocation{
+			ArtifactLocation: &sarif.ArtifactLocation{URI: str(uri), URIBaseId: str(srcRoot)},
+			Region:           region(s.Line, s.Column, e.Line, e.Column),
+		}}}
+		key := fingerprintKey(f, uri)
+		occurrences[key]++
+		res.PartialFingerprints = map[string]interface{}{"cudalint/v1": fingerprint(key, occurrences[key])}
+		if len(f.Numbers) > 0 {
+			res.Properties = sarif.Properties{}
+			for k, v := range f.Numbers {
+				res.Properties[k] = v
+			}
+		}
+		for _, fx := range f.SuggestedFixes {
+			fix := &sarif.Fix{Description: &sarif.Message{Text: str(fx.Message)}}
+			change := &sarif.ArtifactChange{ArtifactLocation: sarif.ArtifactLocation{URI: str(uri), URIBaseId: str(srcRoot)}}
+			for _, te := range fx.TextEdits {
+				a, b := rep.Fset.Position(te.Pos), rep.Fset.Position(te.End)
+				change.Replacements = append(change.Replacements, &sarif.Replacement{
+					DeletedRegion:   *region(a.Line, a.Column, b.Line, b.Column),
+					InsertedContent: &sarif.ArtifactContent{Text: str(string(te.NewText))},
+				})
+			}
+			fix.ArtifactChanges = []*sarif.ArtifactChange{change}
+			res.Fixes = append(res.Fixes, fix)
+		}
+		run.Results = append(run.Results, res)
+	}
+	if run.Results == nil {
+		run.Results = []*sarif.Result{}
+	}
+	report.AddRun(run)
+	return report.Write(w)
+}
+
+func ruleDescriptor(r *rules.Rule) *sarif.ReportingDescriptor {
+	d := &sarif.ReportingDescriptor{
+		ID:                   r.ID,
+		Name:                 str(ruleName(r.ID)),
+		ShortDescription:     &sarif.MultiformatMessageString{Text: str(r.Title)},
+		FullDescription:      &sarif.MultiformatMessageString{Text: str(r.Summary())},
+		Help:                 &sarif.MultiformatMessageString{Text: str(r.Summary() + " See " + r.URL()), Markdown: str(r.Doc())},
+		HelpURI:              str(r.URL()),
+		DefaultConfiguration: &sarif.ReportingConfiguration{Level: level(r.Severity)},
+		Properties:           sarif.Properties{"tags": r.Tags, "precision": r.Precision},
+	}
+	return d
+}
+
+// ruleName is the rule ID in PascalCase, as SARIF viewers show names.
+func ruleName(id string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(id, "-") {
+		if part != "" {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+	}
+	return b.String()
+}
+
+func level(s accesses.Severity) string {
+	return map[accesses.Severity]string{accesses.Error: "error", accesses.Warning: "warning", accesses.Info: "note"}[s]
+}
+
+func region(line, col, endLine, endCol int) *sarif.Region {
+	r := &sarif.Region{StartLine: &line, StartColumn: &col}
+	if endLine > 0 && (endLine > line || endCol > col) {
+		r.EndLine, r.EndColumn = &endLine, &endCol
+	}
+	return r
+}
+
+func relURI(cwd, file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return filepath.ToSlash(file)
+	}
+	if rel, err := filepath.Rel(cwd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(abs)
+}
+
+// fingerprintKey identifies a finding without its line: the rule, the
+// file, the kernel, the access and its operation. Moving code up or down
+// keeps it; the occurrence count tells repeats apart.
+func fingerprintKey(f *accesses.Finding, uri string) string {
+	parts := []string{f.Rule, uri}
+	if p := f.Prediction; p != nil {
+		parts = append(parts, p.Access.Kernel.Name, p.Access.Op.String(), strings.Join(strings.Fields(p.Access.Expr), ""))
+	} else {
+		parts = append(parts, f.Message)
+	}
+	return strings.Join(parts, "\x00")
+}
+
+func fingerprint(key string, n int) string {
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", key, n)))
+	return hex.EncodeToString(sum[:16])
+}
+
+func str(s string) *string { return &s }

@@ -1,0 +1,156 @@
+package driver
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/cudalint/cudalint/rules/accesses"
+)
+
+// ConfigName is the file cudalint looks for, from each analyzed file's
+// folder upward.
+const ConfigName = ".cudalint.yaml"
+
+// Config is a .cudalint.yaml file.
+type Config struct {
+	// Enable, when set, lists the only rules to run; Disable removes rules.
+	Enable  []string `yaml:"enable"`
+	Disable []string `yaml:"disable"`
+	// MinSeverity hides findings below it: info, warning or error.
+	MinSeverity string `yaml:"min-severity"`
+	// Exclude lists path patterns (relative to the config file's folder,
+	// as in filepath.Match, with ** for any number of folders).
+	Exclude []string `yaml:"exclude"`
+	// Blocks gives block shapes per kernel (KERNEL: 16x16).
+	Blocks map[string]string `yaml:"blocks"`
+	// Params gives integer parameter values (NAME or KERNEL.NAME: value).
+	Params map[string]int64 `yaml:"params"`
+	// Defines are preprocessor definitions.
+	Defines map[string]string `yaml:"defines"`
+
+	path string
+	min  accesses.Severity
+}
+
+// LoadConfig reads a config file.
+func LoadConfig(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &Config{path: path}
+	dec := yaml.NewDecoder(strings.NewReader(string(b)))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && err.Error() != "EOF" {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if c.MinSeverity != "" {
+		if c.min, err = accesses.ParseSeverity(c.MinSeverity); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+	}
+	return c, nil
+}
+
+// configFor finds the config of a file: its folder's .cudalint.yaml, or
+// the nearest above it.
+func (d *run) configFor(file string) *Config {
+	if d.opts.ConfigPath != "" {
+		return d.explicit
+	}
+	dir, err := filepath.Abs(filepath.Dir(file))
+	if err != nil {
+		return nil
+	}
+	for {
+		if c, ok := d.configs[dir]; ok {
+			return c
+		}
+		path := filepath.Join(dir, ConfigName)
+		if _, err := os.Stat(path); err == nil {
+			c, err := LoadConfig(path)
+			if err != nil {
+				d.errs = append(d.errs, err)
+			}
+			d.configs[dir] = c
+			return c
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			d.configs[dir] = nil
+			return nil
+		}
+		dir = parent
+	}
+}
+
+// excludes reports whether a config's patterns exclude file.
+func (c *Config) excludes(file string) bool {
+	if c == nil {
+		return false
+	}
+	abs, _ := filepath.Abs(file)
+	rel, err := filepath.Rel(filepath.Dir(c.path), abs)
+	if err != nil {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	for _, pat := range c.Exclude {
+		if matchGlob(filepath.ToSlash(pat), rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchGlob matches a slash-separated path against a pattern where **
+// stands for any number of folders.
+func matchGlob(pat, path string) bool {
+	if !strings.Contains(pat, "**") {
+		ok, _ := filepath.Match(pat, path)
+		if !ok && !strings.Contains(pat, "/") { // a bare name matches in any folder
+			ok, _ = filepath.Match(pat, filepath.Base(path))
+		}
+		return ok
+	}
+	prefix, rest, _ := strings.Cut(pat, "**")
+	if !strings.HasPrefix(path, prefix) {
+		return false
+	}
+	rest = strings.TrimPrefix(rest, "/")
+	tail := strings.TrimPrefix(path, prefix)
+	for {
+		if rest == "" || matchGlob(rest, tail) {
+			return true
+		}
+		i := strings.Index(tail, "/")
+		if i < 0 {
+			return false
+		}
+		tail = tail[i+1:]
+	}
+}
+
+// ruleEnabled decides whether a rule runs for a file.
+func (c *Config) ruleEnabled(id string) bool {
+	if c == nil {
+		return true
+	}
+	if len(c.Enable) > 0 && !contains(c.Enable, id) {
+		return false
+	}
+	return !contains(c.Disable, id)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

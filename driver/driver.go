@@ -1,0 +1,282 @@
+// Package driver runs cudalint's rules, go/analysis analyzers, over a set
+// of CUDA files: go/analysis's own drivers load Go packages, so this one
+// builds the passes itself (the CUDA files go in Pass.OtherFiles,
+// positions through a token.FileSet), then applies suppression comments
+// and configuration.
+package driver
+
+import (
+	"fmt"
+	"go/token"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/rules"
+	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/sources"
+)
+
+// Options are the command line's choices.
+type Options struct {
+	Paths      []string
+	ConfigPath string            // --config: overrides discovery
+	Defines    map[string]string // -D
+	Blocks     map[string]string // --block KERNEL=16x16
+	Params     map[string]string // --param NAME=V
+	Enable     []string          // --enable: only these rules
+	Disable    []string          // --disable
+	// MinSeverity overrides the configuration's when set.
+	MinSeverity *accesses.Severity
+}
+
+// Report is the outcome of a run.
+type Report struct {
+	Findings []*accesses.Finding
+	Errors   []error // files or configuration that could not be used
+	Fset     *token.FileSet
+	Result   *accesses.Result
+	Notes    []parser.Note
+}
+
+type run struct {
+	opts     Options
+	explicit *Config
+	configs  map[string]*Config
+	errs     []error
+}
+
+// Run analyzes the files under opts.Paths with every enabled rule.
+func Run(opts Options) *Report {
+	d := &run{opts: opts, configs: map[string]*Config{}}
+	if opts.ConfigPath != "" {
+		c, err := LoadConfig(opts.ConfigPath)
+		if err != nil {
+			d.errs = append(d.errs, err)
+		}
+		d.explicit = c
+	}
+	files, errs := sources.Find(opts.Paths)
+	d.errs = append(d.errs, errs...)
+	var kept []string
+	for _, f := range files {
+		if !d.configFor(f).excludes(f) {
+			kept = append(kept, f)
+		}
+	}
+	accesses.Reset()
+	set := func(name string, m map[string]string) {
+		for k, v := range m {
+			_ = accesses.Analyzer.Flags.Set(name, k+"="+v)
+		}
+	}
+	for _, c := range d.allConfigs() {
+		set("D", c.Defines)
+		set("block", c.Blocks)
+		params := map[string]string{}
+		for k, v := range c.Params {
+			params[k] = fmt.Sprint(v)
+		}
+		set("param", params)
+	}
+	set("D", opts.Defines)
+	set("block", opts.Blocks)
+	set("param", opts.Params)
+
+	fset := token.NewFileSet()
+	res, err := runPass(accesses.Analyzer, fset, kept, nil)
+	if err != nil {
+		d.errs = append(d.errs, err)
+		return &Report{Errors: d.errs, Fset: fset}
+	}
+	ar := res.(*accesses.Result)
+	d.errs = append(d.errs, ar.Errors...)
+	for _, r := range rules.All {
+		if r.Analyzer == nil || !d.cliEnabled(r.ID) {
+			continue
+		}
+		if _, err := runPass(r.Analyzer, fset, kept, map[*analysis.Analyzer]any{accesses.Analyzer: ar}); err != nil {
+			d.errs = append(d.errs, fmt.Errorf("rule %s: %v", r.ID, err))
+		}
+	}
+	rep := &Report{Fset: fset, Result: ar, Errors: d.errs}
+	rep.Findings = d.suppress(ar, ar.Findings())
+	rep.Findings = d.filter(rep.Findings, fset)
+	sortFindings(rep.Findings, fset)
+	rep.Notes = notes(ar)
+	return rep
+}
+
+func (d *run) allConfigs() []*Config {
+	if d.explicit != nil {
+		return []*Config{d.explicit}
+	}
+	var out []*Config
+	var dirs []string
+	for dir, c := range d.configs {
+		if c != nil {
+			dirs = append(dirs, dir)
+		}
+	}
+	sort.Strings(dirs)
+	for _, dir := range dirs {
+		out = append(out, d.configs[dir])
+	}
+	return out
+}
+
+func (d *run) cliEnabled(id string) bool {
+	if len(d.opts.Enable) > 0 && !contains(d.opts.Enable, id) {
+		return false
+	}
+	return !contains(d.opts.Disable, id)
+}
+
+func runPass(a *analysis.Analyzer, fset *token.FileSet, files []string, resultOf map[*analysis.Analyzer]any) (any, error) {
+	pass := &analysis.Pass{
+		Analyzer:   a,
+		Fset:       fset,
+		OtherFiles: files,
+		ResultOf:   resultOf,
+		Report:     func(analysis.Diagnostic) {}, // findings are recorded with their numbers
+	}
+	return a.Run(pass)
+}
+
+// filter applies the configuration of each finding's file.
+func (d *run) filter(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
+	var out []*accesses.Finding
+	for _, f := range fs {
+		file := fset.Position(f.Pos).Filename
+		c := d.configFor(file)
+		min := accesses.Info
+		if c != nil {
+			min = c.min
+		}
+		if d.opts.MinSeverity != nil {
+			min = *d.opts.MinSeverity
+		}
+		if f.Severity < min || !c.ruleEnabled(f.Rule) || !d.cliEnabled(f.Rule) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func sortFindings(fs []*accesses.Finding, fset *token.FileSet) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fset.Position(fs[i].Pos), fset.Position(fs[j].Pos)
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Offset != b.Offset {
+			return a.Offset < b.Offset
+		}
+		if fs[i].Rule != fs[j].Rule {
+			return fs[i].Rule < fs[j].Rule
+		}
+		return fs[i].Message < fs[j].Message
+	})
+}
+
+func notes(ar *accesses.Result) []parser.Note {
+	var out []parser.Note
+	seen := map[parser.Note]bool{}
+	for _, f := range ar.Analysis.Program.Files {
+		for _, n := range f.Notes {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	for _, k := range ar.Analysis.Kernels {
+		for _, n := range k.Notes {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Pos.File != out[j].Pos.File {
+			return out[i].Pos.File < out[j].Pos.File
+		}
+		return out[i].Pos.Offset < out[j].Pos.Offset
+	})
+	return out
+}
+
+// ---- suppression comments ----
+
+type ignore struct {
+	dir   parser.Directive
+	rules []string
+	file  bool // file-ignore
+	used  bool
+}
+
+// parseIgnore reads "ignore RULE[,RULE] reason" and "file-ignore RULE reason".
+func parseIgnore(d parser.Directive) (*ignore, bool) {
+	fields := strings.Fields(d.Text)
+	if len(fields) < 2 || (fields[0] != "ignore" && fields[0] != "file-ignore") {
+		return nil, false
+	}
+	return &ignore{dir: d, rules: strings.Split(fields[1], ","), file: fields[0] == "file-ignore"}, true
+}
+
+// suppress drops findings covered by an ignore comment on their line or
+// the line above (or a file-ignore in their file), and reports every
+// ignore comment that suppressed nothing.
+func (d *run) suppress(ar *accesses.Result, fs []*accesses.Finding) []*accesses.Finding {
+	var ignores []*ignore
+	seen := map[parser.Pos]bool{}
+	for _, f := range ar.Analysis.Program.Files {
+		for _, dir := range f.Directives {
+			if ig, ok := parseIgnore(dir); ok && !seen[dir.Pos] {
+				seen[dir.Pos] = true
+				ignores = append(ignores, ig)
+			}
+		}
+	}
+	var out []*accesses.Finding
+	for _, f := range fs {
+		pos := ar.Fset.Position(f.Pos)
+		suppressed := false
+		for _, ig := range ignores {
+			if ig.dir.Pos.File != pos.Filename || !contains(ig.rules, f.Rule) {
+				continue
+			}
+			if ig.file || ig.dir.Pos.Line == pos.Line || ig.dir.Pos.Line == pos.Line-1 {
+				ig.used, suppressed = true, true
+			}
+		}
+		if !suppressed {
+			out = append(out, f)
+		}
+	}
+	for _, ig := range ignores {
+		if ig.used {
+			continue
+		}
+		kind := "ignore"
+		if ig.file {
+			kind = "file-ignore"
+		}
+		f := &accesses.Finding{Rule: rules.UnusedIgnore, Severity: accesses.Warning}
+		f.Pos = ar.Pos(ig.dir.Pos)
+		f.End = f.Pos
+		f.Category = rules.UnusedIgnore
+		f.Message = fmt.Sprintf("cudalint:%s %s suppresses nothing here; remove it", kind, strings.Join(ig.rules, ","))
+		for _, id := range ig.rules {
+			if rules.ByID(id) == nil {
+				f.Message = fmt.Sprintf("cudalint:%s names %q, which is not a rule (cudalint rules lists them)", kind, id)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}

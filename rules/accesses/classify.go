@@ -1,0 +1,299 @@
+package accesses
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Rule IDs of the findings that come from predictions.
+const (
+	SwappedAxes          = "swapped-axes"
+	StridedAccess        = "strided-access"
+	AoSField             = "aos-field"
+	MisalignedAccess     = "misaligned-access"
+	IndirectAccess       = "indirect-access"
+	UncoalescedTranspose = "uncoalesced-transpose"
+	UnalignedVectorCast  = "unaligned-vector-cast"
+	SharedBankConflict   = "shared-bank-conflict"
+)
+
+// Classify returns the one rule a global access's prediction falls under,
+// or "". Keeping precedence in one place means each access gets one
+// finding: a transpose is not also swapped axes, an AoS field not also a
+// stride.
+func Classify(p *analyzer.Prediction, kernel []*analyzer.Prediction) string {
+	a := p.Access
+	if a.Space == analyzer.Shared {
+		if p.Known && p.Sectors > p.Ideal {
+			return SharedBankConflict
+		}
+		return ""
+	}
+	if a.Space != analyzer.Global {
+		return ""
+	}
+	if !p.Known {
+		if strings.Contains(p.Reason, "loaded by") {
+			return IndirectAccess
+		}
+		return ""
+	}
+	if p.Misaligned > 0 {
+		return UnalignedVectorCast
+	}
+	if p.LaneStride != nil && *p.LaneStride == 0 {
+		return "" // a broadcast is never a finding
+	}
+	if !wasteful(p) {
+		return ""
+	}
+	elem := elemBytes(a)
+	stride := int64(-1)
+	if p.LaneStride != nil {
+		stride = abs(*p.LaneStride)
+	}
+	switch {
+	case transposed(p, kernel):
+		return UncoalescedTranspose
+	case swapped(p):
+		return SwappedAxes
+	case a.Struct != nil && stride == a.Struct.Size && a.Type.Size < a.Struct.Size:
+		return AoSField
+	case stride > elem:
+		return StridedAccess
+	case stride == elem:
+		return MisalignedAccess
+	}
+	return ""
+}
+
+// wasteful: the request touches measurably more sectors than it needs.
+func wasteful(p *analyzer.Prediction) bool { return p.Sectors > p.Ideal*1.01+0.01 }
+
+func elemBytes(a *analyzer.Access) int64 {
+	pieces := analyzer.Pieces(a.Type)
+	return pieces[0][1]
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// coefficient is the byte step of the address per unit of a thread index,
+// with the launch's values bound; ok is false when it is not a constant.
+func coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
+	c, ok := symbolic.Coefficient(p.Access.Addr, sym)
+	if !ok {
+		return 0, false
+	}
+	bind := map[string]int64{}
+	for d, axis := range []string{"x", "y", "z"} {
+		bind["blockDim."+axis] = p.Config.Block[d]
+		bind["gridDim."+axis] = p.Config.Grid[d]
+	}
+	for k, v := range p.Config.Params {
+		bind[k] = v
+	}
+	symbolic.Symbols(c, func(v *symbolic.Var) {
+		if _, ok := bind[v.Name]; !ok && !strings.Contains(v.Name, "#") {
+			bind[v.Name] = analyzer.AssumedValue
+		}
+	})
+	return symbolic.Eval(c, bind)
+}
+
+// swapped: threadIdx.y walks the unit-stride dimension while threadIdx.x
+// steps by a row.
+func swapped(p *analyzer.Prediction) bool {
+	if p.Config.Block[1] == 1 && p.Config.Block[2] == 1 {
+		return false
+	}
+	elem := elemBytes(p.Access)
+	cx, okx := coefficient(p, "threadIdx.x")
+	cy, oky := coefficient(p, "threadIdx.y")
+	return okx && oky && abs(cy) == elem && abs(cx) >= 32 && abs(cx) > elem
+}
+
+// transposed: the kernel also has an access that is coalesced along x
+// and runs along y where this one runs along x (a row read, a column
+// write): the kernel transposes.
+func transposed(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
+	if p.Config.Block[1] == 1 {
+		return false
+	}
+	cx, okx := coefficient(p, "threadIdx.x")
+	cy, oky := coefficient(p, "threadIdx.y")
+	elem := elemBytes(p.Access)
+	if !okx || !oky || abs(cx) <= elem || abs(cx) < 32 {
+		return false
+	}
+	for _, q := range kernel {
+		if q == p || q.Config != p.Config || q.Access.Space != analyzer.Global || q.Access.Op == p.Access.Op || !q.Known {
+			continue
+		}
+		qx, okqx := coefficient(q, "threadIdx.x")
+		qy, okqy := coefficient(q, "threadIdx.y")
+		qe := elemBytes(q.Access)
+		if okqx && okqy && abs(qx) == qe && abs(qy) >= 32 && (cy == 0 || abs(cy) < abs(qy)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Severity grades a prediction's finding: an unaligned vector access
+// faults; half the bandwidth or worse is a warning; less is information.
+func SeverityOf(rule string, p *analyzer.Prediction) Severity {
+	switch rule {
+	case UnalignedVectorCast:
+		return Error
+	case IndirectAccess:
+		return Info
+	case SharedBankConflict:
+		if p.Sectors >= 4*p.Ideal {
+			return Warning
+		}
+		return Info
+	}
+	if p.Known && p.Sectors >= 2*p.Ideal {
+		return Warning
+	}
+	return Info
+}
+
+// Numbers are a prediction's figures, for JSON and SARIF.
+func Numbers(p *analyzer.Prediction) map[string]any {
+	n := map[string]any{
+		"op":           p.Access.Op.String(),
+		"kernel":       p.Access.Kernel.Name,
+		"elementBytes": p.Access.Type.Size,
+		"block":        []int64{p.Config.Block[0], p.Config.Block[1], p.Config.Block[2]},
+		"blockSource":  p.Config.BlockSource,
+	}
+	if p.Config.At.IsValid() {
+		n["blockFrom"] = p.Config.At.String()
+	}
+	if p.Known {
+		n["sectorsPerRequest"] = round(p.Sectors)
+		n["idealSectorsPerRequest"] = round(p.Ideal)
+		n["efficiency"] = round(p.Efficiency())
+	} else {
+		n["sectorsRange"] = []int{1, 32}
+		n["unknownReason"] = p.Reason
+	}
+	if p.LaneStride != nil {
+		n["laneStrideBytes"] = *p.LaneStride
+	}
+	if len(p.Assumptions) > 0 {
+		n["assumptions"] = p.Assumptions
+	}
+	return n
+}
+
+func round(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// Figures is the standard tail of a message: predicted and ideal sectors,
+// efficiency, the lane step, the block shape and where it came from.
+func Figures(p *analyzer.Prediction) string {
+	var b strings.Builder
+	if p.Access.Space == analyzer.Shared {
+		fmt.Fprintf(&b, "%s-way bank conflict (%s wavefronts/request, ideal %s)", trim(p.Sectors), trim(p.Sectors), trim(p.Ideal))
+	} else {
+		fmt.Fprintf(&b, "%s sectors/request, ideal %s (%.0f%%)", trim(p.Sectors), trim(p.Ideal), 100*p.Efficiency())
+	}
+	if step := LaneStep(p); step != "" {
+		b.WriteString("; lanes step by " + step)
+	}
+	b.WriteString("; " + p.Config.Describe())
+	return b.String()
+}
+
+func trim(x float64) string {
+	s := fmt.Sprintf("%.2f", x)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s
+}
+
+// LaneStep describes, in the kernel's own terms, how far the address moves
+// from one lane to the next: "height floats", "33 floats", "12 bytes".
+func LaneStep(p *analyzer.Prediction) string {
+	sym := "threadIdx.x"
+	if p.Config.Block[0] == 1 {
+		sym = "threadIdx.y"
+	}
+	c, ok := symbolic.Coefficient(p.Access.Addr, sym)
+	if !ok {
+		return ""
+	}
+	elem := elemBytes(p.Access)
+	unit := elemName(p.Access)
+	if v, isConst := symbolic.IsConst(c); isConst {
+		switch {
+		case v == 0:
+			return ""
+		case v%elem == 0 && unit != "":
+			return plural(v/elem, unit)
+		}
+		return plural(v, "byte")
+	}
+	per := symbolic.Binary(symbolic.OpDiv, c, symbolic.Const(elem))
+	if symbolic.ClassOf(c) == symbolic.Data || unit == "" {
+		return c.String() + " bytes"
+	}
+	if back := symbolic.Mul(per, symbolic.Const(elem)); back.String() == c.String() && !strings.Contains(per.String(), "/") {
+		return per.String() + " " + unit + "s"
+	}
+	if q, ok := divide(c, elem); ok {
+		return q.String() + " " + unit + "s"
+	}
+	return c.String() + " bytes"
+}
+
+// divide divides every coefficient of a polynomial by d, when it can.
+func divide(e symbolic.Expr, d int64) (symbolic.Expr, bool) {
+	p, ok := e.(*symbolic.Poly)
+	if !ok || p.Const%d != 0 {
+		return nil, false
+	}
+	out := symbolic.Const(p.Const / d)
+	for _, t := range p.Terms {
+		if t.Coeff%d != 0 {
+			return nil, false
+		}
+		term := symbolic.Const(t.Coeff / d)
+		for _, a := range t.Atoms {
+			term = symbolic.Mul(term, atom(a))
+		}
+		out = symbolic.Add(out, term)
+	}
+	return out, true
+}
+
+func atom(a symbolic.Expr) symbolic.Expr {
+	if v, ok := a.(*symbolic.Var); ok {
+		return symbolic.Sym(v.Name, v.Class)
+	}
+	return symbolic.Subst(a, nil)
+}
+
+func elemName(a *analyzer.Access) string {
+	t := a.Type
+	if t == nil || t.Kind == analyzer.TStruct || t.Kind == analyzer.TUnknown {
+		return ""
+	}
+	return t.Name
+}
+
+func plural(n int64, unit string) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d %s", n, unit)
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}

@@ -1,0 +1,53 @@
+package misaligned
+
+import (
+	"fmt"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/rules/accesses"
+)
+
+// Analyzer reports contiguous accesses that use their sectors partly.
+var Analyzer = accesses.NewAnalyzer(accesses.MisalignedAccess, "misaligned", describe, nil)
+
+func describe(p *analyzer.Prediction) string {
+	return fmt.Sprintf("%s: lanes are contiguous but %s: %s", accesses.Subject(p), why(p), accesses.Figures(p))
+}
+
+// why looks at where each run of contiguous lanes (a row) of the first
+// warp starts: mid-sector starts are an offset or a row pitch; rows that
+// start aligned but are shorter than a sector are a block too narrow.
+func why(p *analyzer.Prediction) string {
+	width := analyzer.Pieces(p.Access.Type)[0][1]
+	var starts []int64
+	rowBytes := int64(0)
+	prev := int64(-1)
+	for _, a := range p.Warp {
+		if a < 0 {
+			continue
+		}
+		if prev < 0 || a != prev+width {
+			starts = append(starts, a)
+		}
+		if len(starts) == 1 {
+			rowBytes += width
+		}
+		prev = a
+	}
+	for i, s := range starts {
+		if off := mod(s, 32); off != 0 {
+			if i == 0 && len(starts) == 1 {
+				return fmt.Sprintf("the warp starts %d bytes past a 32-byte boundary", off)
+			}
+			return fmt.Sprintf("its rows start at varying places within a sector (a row starts %d bytes past a 32-byte boundary: the row pitch, %d bytes, is not a multiple of 32)",
+				off, starts[1]-starts[0])
+		}
+	}
+	if len(starts) > 1 && rowBytes < 32 {
+		return fmt.Sprintf("each warp covers %d rows of %d bytes, less than a 32-byte sector; make the block wider in x (at least %d threads)",
+			len(starts), rowBytes, 32/width)
+	}
+	return "its requests do not start on 32-byte boundaries"
+}
+
+func mod(x, m int64) int64 { return ((x % m) + m) % m }

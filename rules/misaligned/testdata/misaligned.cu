@@ -1,0 +1,19 @@
+__global__ void shifted(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i + 1]; // want "load in\[i \+ 1\]: lanes are contiguous but the warp starts 4 bytes past a 32-byte boundary: 5 sectors/request, ideal 4 \(80%\)"
+}
+__global__ void rows(float* img, int w) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    img[y * w + x] = 0; // want "rows start at varying places.*5.75 sectors/request"
+}
+// Negative: shifted by a whole sector.
+__global__ void sector(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i + 8];
+}
+void launch(float* a, float* b) {
+    shifted<<<64, 256>>>(a, b);
+    rows<<<dim3(62, 62), dim3(16, 16)>>>(a, 1001);
+    sector<<<64, 256>>>(a, b);
+}

@@ -1,0 +1,9 @@
+package swappedaxes
+
+import (
+	"testing"
+
+	"github.com/cudalint/cudalint/rules/ruletest"
+)
+
+func TestRule(t *testing.T) { ruletest.Run(t, "testdata", Analyzer) }

@@ -1,0 +1,17 @@
+package vectorcast
+
+import (
+	"fmt"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/rules/accesses"
+)
+
+// Analyzer reports vector accesses through misaligned pointers.
+var Analyzer = accesses.NewAnalyzer(accesses.UnalignedVectorCast, "vectorcast", describe, nil)
+
+func describe(p *analyzer.Prediction) string {
+	width := analyzer.Pieces(p.Access.Type)[0][1]
+	return fmt.Sprintf("%s: %d-byte %s access at an address that is not %d-byte aligned in %.0f%% of requests: the GPU raises a misaligned address error; offset the pointer by a multiple of %d bytes; %s",
+		accesses.Subject(p), width, p.Access.Type.Name, width, 100*p.Misaligned, width, p.Config.Describe())
+}
