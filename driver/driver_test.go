@@ -1,0 +1,129 @@
+package driver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cudalint/cudalint/rules/accesses"
+)
+
+func write(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const strided = `__global__ void k(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i * 4];
+}
+`
+
+func rulesOf(fs []*accesses.Finding) string {
+	var ids []string
+	for _, f := range fs {
+		ids = append(ids, f.Rule)
+	}
+	return strings.Join(ids, ",")
+}
+
+func TestSuppression(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"none", strided, "strided-access"},
+		{"same line", strings.Replace(strided, "in[i * 4];", "in[i * 4]; // cudalint:ignore strided-access by design", 1), ""},
+		{"line above", strings.Replace(strided, "    out[i]", "    // cudalint:ignore strided-access,aos-field by design\n    out[i]", 1), ""},
+		{"file", "// cudalint:file-ignore strided-access generated code\n" + strided, ""},
+		{"other rule: unused", strings.Replace(strided, "in[i * 4];", "in[i * 4]; // cudalint:ignore aos-field wrong rule", 1), "strided-access,unused-ignore"},
+		{"unknown rule", "// cudalint:ignore no-such-rule\n" + strided, "unused-ignore,strided-access"},
+		{"two lines above does not count", strings.Replace(strided, "    int i", "    // cudalint:ignore strided-access\n    int i", 1), "unused-ignore,strided-access"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, map[string]string{"k.cu": tt.src})
+			rep := Run(Options{Paths: []string{dir}})
+			if got := rulesOf(rep.Findings); got != tt.want {
+				t.Errorf("findings %s, want %s", got, tt.want)
+				for _, f := range rep.Findings {
+					t.Log(f.Message)
+				}
+			}
+		})
+	}
+}
+
+func TestConfig(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"a/k.cu":               strided,
+		"b/k.cu":               strided,
+		"b/.cudalint.yaml":     "disable: [strided-access]\n",
+		"c/d/k.cu":             strided,
+		"c/.cudalint.yaml":     "min-severity: error\n",
+		"e/k.cu":               strided,
+		"e/vendor/x.cu":        strided,
+		"e/.cudalint.yaml":     "exclude: [\"vendor/**\"]\nblocks: {k: 32}\nparams: {n: 64}\n",
+		"f/bad/k.cu":           strided,
+		"f/bad/.cudalint.yaml": "enable: [strided-access]\nnot-a-field: 1\n",
+	})
+	rep := Run(Options{Paths: []string{dir}})
+	got := map[string]int{}
+	for _, f := range rep.Findings {
+		rel, _ := filepath.Rel(dir, rep.Fset.Position(f.Pos).Filename)
+		got[filepath.ToSlash(rel)]++
+	}
+	want := map[string]int{"a/k.cu": 1, "e/k.cu": 1, "f/bad/k.cu": 1}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %d findings, want %d (all: %v)", k, got[k], v, got)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("findings in %v, want only %v", got, want)
+	}
+	if len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0].Error(), "not-a-field") {
+		t.Errorf("errors %v: want the unknown field reported with its file", rep.Errors)
+	}
+	for _, f := range rep.Findings {
+		if strings.HasSuffix(rep.Fset.Position(f.Pos).Filename, "e/k.cu") && f.Prediction.Config.Block[0] != 32 {
+			t.Errorf("e/k.cu analyzed with block %v, want the configured 32", f.Prediction.Config.Block)
+		}
+	}
+}
+
+func TestGlob(t *testing.T) {
+	tests := []struct {
+		pat, path string
+		want      bool
+	}{
+		{"vendor/**", "vendor/a/b.cu", true},
+		{"vendor/**", "src/vendor/b.cu", false},
+		{"**/gen/*.cu", "a/b/gen/x.cu", true},
+		{"*.cuh", "deep/x.cuh", true},
+		{"src/*.cu", "src/a/x.cu", false},
+	}
+	for _, tt := range tests {
+		if got := matchGlob(tt.pat, tt.path); got != tt.want {
+			t.Errorf("matchGlob(%q, %q) = %v", tt.pat, tt.path, got)
+		}
+	}
+}
+
+func TestApplyEdits(t *testing.T) {
+	src := []byte("abcdef")
+	got, _ := applyEdits(src, []edit{{1, 2, "X"}, {1, 2, "X"}, {4, 5, "Y"}, {1, 3, "Z"}})
+	if string(got) != "aXcdYf" {
+		t.Errorf("got %q", got)
+	}
+}
