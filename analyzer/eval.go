@@ -433,7 +433,7 @@ func memberOf(p *pointer, name string) lvalue {
 		return lvalue{mem: p.at(p.offset, unknownType), valid: true}
 	}
 	m := p.at(symbolic.Add(p.offset, symbolic.Const(f.Offset)), f.Type)
-	if p.elem.Kind == TStruct {
+	if p.elem.Kind == TStruct || p.elem.Kind == TVector {
 		m.owner, m.field = p.elem, name
 	}
 	return lvalue{mem: m, valid: true}

@@ -36,6 +36,15 @@ type Type struct {
 	Len         int64 // array length (0 when unknown), vector width
 	Fields      []FieldLayout
 	Union       bool
+	// Guessed is set when the layout rests on a type cudalint could not
+	// resolve (a member of a class from an unread header): sizes and
+	// offsets may be wrong, so findings must not depend on them.
+	Guessed bool
+}
+
+// LayoutKnown reports whether t's size and layout are certain.
+func (t *Type) LayoutKnown() bool {
+	return t != nil && t.Kind != TUnknown && !t.Guessed
 }
 
 // FieldLayout is a struct member at its byte offset.
@@ -295,6 +304,7 @@ func (ts *Types) layout(s *parser.Struct) *Type {
 			off += ft.Size
 		}
 		t.Align = max(t.Align, ft.Align)
+		t.Guessed = t.Guessed || !ft.LayoutKnown()
 	}
 	if s.Align > t.Align {
 		t.Align = s.Align

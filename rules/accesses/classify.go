@@ -42,6 +42,10 @@ func Classify(p *analyzer.Prediction, kernel []*analyzer.Prediction) string {
 		}
 		return ""
 	}
+	// Findings that rest on sizes and offsets need a layout we are sure of.
+	if !a.Type.LayoutKnown() || (a.Struct != nil && !a.Struct.LayoutKnown()) {
+		return ""
+	}
 	if p.Misaligned > 0 {
 		return UnalignedVectorCast
 	}
@@ -62,6 +66,9 @@ func Classify(p *analyzer.Prediction, kernel []*analyzer.Prediction) string {
 	case swapped(p):
 		return SwappedAxes
 	case a.Struct != nil && stride == a.Struct.Size && a.Type.Size < a.Struct.Size:
+		if a.Struct.Kind == analyzer.TVector && siblingLoaded(p, kernel) {
+			return "" // the compiler loads the vector once for both components
+		}
 		return AoSField
 	case stride > elem:
 		return StridedAccess
@@ -148,6 +155,26 @@ func transposed(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
 	return false
 }
 
+// siblingLoaded reports whether the kernel also loads another component
+// of the same vector element (v[i].x and v[i].y): the compiler then reads
+// the whole vector in one instruction.
+func siblingLoaded(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
+	a := p.Access
+	if a.Op != analyzer.Load {
+		return false
+	}
+	for _, q := range kernel {
+		b := q.Access
+		if q == p || b.Op != analyzer.Load || b.Struct != a.Struct || b.Base != a.Base || b.Field == a.Field || q.Config != p.Config {
+			continue
+		}
+		if d, ok := symbolic.IsConst(symbolic.Sub(a.Addr, b.Addr)); ok && abs(d) < a.Struct.Size {
+			return true
+		}
+	}
+	return false
+}
+
 // Severity grades a prediction's finding: an unaligned vector access
 // faults; half the bandwidth or worse is a warning; less is information.
 func SeverityOf(rule string, p *analyzer.Prediction) Severity {
@@ -162,10 +189,37 @@ func SeverityOf(rule string, p *analyzer.Prediction) Severity {
 		}
 		return Info
 	}
+	if len(AssumedStride(p)) > 0 {
+		return Info // the cost rests on a value we assumed
+	}
 	if p.Known && p.Sectors >= 2*p.Ideal {
 		return Warning
 	}
 	return Info
+}
+
+// AssumedStride lists the parameters the lane stride depends on whose
+// values no launch or configuration gave (they were assumed large).
+func AssumedStride(p *analyzer.Prediction) []string {
+	c, ok := symbolic.Coefficient(p.Access.Addr, "threadIdx.x")
+	if !ok {
+		return nil
+	}
+	var out []string
+	symbolic.Symbols(c, func(v *symbolic.Var) {
+		if strings.HasPrefix(v.Name, "blockDim.") || strings.HasPrefix(v.Name, "gridDim.") || strings.Contains(v.Name, "#") || v.Class == symbolic.Data {
+			return
+		}
+		if _, given := p.Config.Params[v.Name]; !given {
+			for _, seen := range out {
+				if seen == v.Name {
+					return
+				}
+			}
+			out = append(out, v.Name)
+		}
+	})
+	return out
 }
 
 // Numbers are a prediction's figures, for JSON and SARIF.
@@ -212,7 +266,18 @@ func Figures(p *analyzer.Prediction) string {
 		b.WriteString("; lanes step by " + step)
 	}
 	b.WriteString("; " + p.Config.Describe())
+	if names := AssumedStride(p); len(names) > 0 {
+		fmt.Fprintf(&b, "; assuming %s = %d, as no launch gives %s (if it is small, say so with --param %s=N or params in .cudalint.yaml)",
+			strings.Join(names, ", "), analyzer.AssumedValue, pronoun(len(names)), names[0])
+	}
 	return b.String()
+}
+
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 func trim(x float64) string {

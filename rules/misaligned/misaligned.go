@@ -43,11 +43,36 @@ func why(p *analyzer.Prediction) string {
 				off, starts[1]-starts[0])
 		}
 	}
+	if len(starts) > 1 && !regular(p.Warp, width, rowBytes) {
+		return fmt.Sprintf("the warp's lanes form %d separate runs of contiguous addresses", len(starts))
+	}
 	if len(starts) > 1 && rowBytes < 32 {
 		return fmt.Sprintf("each warp covers %d rows of %d bytes, less than a 32-byte sector; make the block wider in x (at least %d threads)",
 			len(starts), rowBytes, 32/width)
 	}
 	return "its requests do not start on 32-byte boundaries"
+}
+
+// regular reports whether the warp's active lanes form equal rows of
+// rowBytes each, equally spaced.
+func regular(warp []int64, width, rowBytes int64) bool {
+	per := int(rowBytes / width)
+	var active []int64
+	for _, a := range warp {
+		if a >= 0 {
+			active = append(active, a)
+		}
+	}
+	if per == 0 || len(active)%per != 0 || len(active) < 2*per {
+		return false
+	}
+	pitch := active[per] - active[0]
+	for i, a := range active {
+		if a != active[0]+int64(i/per)*pitch+int64(i%per)*width {
+			return false
+		}
+	}
+	return true
 }
 
 func mod(x, m int64) int64 { return ((x % m) + m) % m }

@@ -20,3 +20,13 @@ void launch(Body* b, float* o, Pair* p, Pair* q, Bodies s) {
     copy<<<64, 256>>>(p, q);
     soa<<<64, 256>>>(s, o);
 }
+// One component of a vector per lane is the same pattern.
+__global__ void imag(const float2* z, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = z[i].y; // want "load z\[i\].y: each lane uses 4 of the 8 bytes of its float2 \(component y\); load the whole float2"
+}
+// Negative: both components read: one 8-byte load.
+__global__ void both(const float2* z, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = z[i].x * z[i].y;
+}

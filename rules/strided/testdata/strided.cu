@@ -4,7 +4,7 @@ __global__ void stride2(const float* in, float* out) {
 }
 __global__ void by_param(const double* in, double* out, int s) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i * s]; // want "load in\[i \* s\]: .*32 sectors/request, ideal 8 \(25%\); lanes step by s doubles"
+    out[i] = in[i * s]; // want "load in\[i \* s\]: .*32 sectors/request, ideal 8 \(25%\); lanes step by s doubles.*assuming s = 4096, as no launch gives it"
 }
 // Negative: contiguous, and 8-byte elements fully used.
 __global__ void full(const double* in, double* out) {

@@ -18,3 +18,9 @@ void launch(float* a, float* b, float4* c) {
     load2<<<64, 256>>>(a, b);
     aligned<<<64, 256>>>(a, c);
 }
+// Negative: a struct whose member type is unknown has no reliable layout.
+struct Vertex { Unknown3 position; uchar4 color; };
+__global__ void colors(Vertex* v) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    v[i].color.y = 255;
+}
