@@ -309,6 +309,9 @@ type warpModel struct {
 	baseExpr  symbolic.Expr
 	base      symbolic.Func
 	laneOff   [][32]int64
+	// Warps whose lanes sit at the same offsets from their first lane
+	// share a shape: their costs differ only by where the warp starts.
+	warpShape []int
 	memo      map[memoKey][]cost
 	mask      uint32
 	baseVal   int64
@@ -646,11 +649,21 @@ func (m *warpModel) setupAffine(addr symbolic.Expr) {
 	m.memo = map[memoKey][]cost{}
 	bx, by := m.block[0], m.block[1]
 	m.laneOff = make([][32]int64, m.warps())
+	m.warpShape = make([]int, m.warps())
+	shapes := map[[32]int64]int{}
 	for w := range m.laneOff {
+		var rel [32]int64
 		for lane := int64(0); lane < 32; lane++ {
 			tid := int64(w)*32 + lane
 			m.laneOff[w][lane] = c[0]*(tid%bx) + c[1]*((tid/bx)%by) + c[2]*(tid/(bx*by))
+			rel[lane] = m.laneOff[w][lane] - m.laneOff[w][0]
 		}
+		id, ok := shapes[rel]
+		if !ok {
+			id = len(shapes)
+			shapes[rel] = id
+		}
+		m.warpShape[w] = id
 	}
 }
 
@@ -668,7 +681,7 @@ type cost [4]int
 func (m *warpModel) costs(w int64) []cost {
 	var key memoKey
 	if m.affine {
-		key = memoKey{warp: w, mask: m.mask, rem: mod(m.baseVal, m.period)}
+		key = memoKey{warp: int64(m.warpShape[w]), mask: m.mask, rem: mod(m.baseVal+m.laneOff[w][0], m.period)}
 		if c, ok := m.memo[key]; ok {
 			return c
 		}

@@ -80,15 +80,23 @@ func residueDistribution(c0 int64, terms []uniformTerm, period int64) []float64 
 			}
 			step[mod(t.k*u, period)] += cnt
 		}
+		type entry struct {
+			r int64
+			n float64
+		}
+		var nonzero []entry // k*u mod period takes at most p values
+		for r, n := range step {
+			if n != 0 {
+				nonzero = append(nonzero, entry{int64(r), n})
+			}
+		}
 		next := make([]float64, period)
 		for a, x := range dist {
 			if x == 0 {
 				continue
 			}
-			for b, y := range step {
-				if y != 0 {
-					next[(int64(a)+int64(b))%period] += x * y
-				}
+			for _, e := range nonzero {
+				next[(int64(a)+e.r)%period] += x * e.n
 			}
 		}
 		dist = next
