@@ -303,12 +303,12 @@ type warpModel struct {
 	// coefficients: the address is base (the uniform part) plus a fixed
 	// offset per lane, and a request's cost depends only on the warp, the
 	// active lanes and base mod 32, so it is memoised.
-	affine    bool
-	shared    bool  // shared memory: bank conflicts instead of sectors
-	period    int64 // base addresses that differ by a multiple cost the same
-	baseExpr  symbolic.Expr
-	base      symbolic.Func
-	laneOff   [][32]int64
+	affine   bool
+	shared   bool  // shared memory: bank conflicts instead of sectors
+	period   int64 // base addresses that differ by a multiple cost the same
+	baseExpr symbolic.Expr
+	base     symbolic.Func
+	laneOff  [][32]int64
 	// Warps whose lanes sit at the same offsets from their first lane
 	// share a shape: their costs differ only by where the warp starts.
 	warpShape []int
