@@ -162,7 +162,10 @@ func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
 		return p
 	}
 	if unresolved != "" {
-		p.Reason = "the address depends on " + describeSym(unresolved) + ", which cudalint cannot resolve"
+		p.Reason = "the address depends on " + describeSym(unresolved)
+		if !strings.Contains(p.Reason, ", which") {
+			p.Reason += ", which cudalint cannot resolve"
+		}
 		return p
 	}
 	// Assumed sizes give trip counts to loops whose bound is the same for
@@ -263,6 +266,16 @@ func describeSym(name string) string {
 		return "the " + name
 	case strings.HasPrefix(name, "value of type "):
 		return "a " + name + ", which cudalint cannot resolve"
+	case name == "merged":
+		return "a variable that holds different kinds of values on two branches"
+	case strings.HasPrefix(name, "uninitialised "):
+		return strings.TrimPrefix(name, "uninitialised ") + ", which is declared without a value and not assigned on every path"
+	case name == "member of data":
+		return "a member of a value loaded from memory"
+	case name == "unknown place", name == "index", name == "field":
+		return "an expression cudalint does not model"
+	case strings.HasPrefix(name, "arithmetic on a non-integer"), name == "float arithmetic", name == "float", name == "literal":
+		return "a floating-point value"
 	}
 	return name
 }
