@@ -75,7 +75,7 @@ func (in *interp) call(e *parser.Call) value {
 	for i, a := range e.Args {
 		args[i] = in.eval(a)
 	}
-	if f := in.prog.device(name, len(args)); f != nil && !in.host {
+	if f := in.prog.device(name, args); f != nil && !in.host {
 		return in.inline(f, args, e)
 	}
 	if t, ok := builtinScalars[name]; ok && len(args) == 1 { // functional cast: int(x), float(x)

@@ -288,7 +288,9 @@ func (in *interp) arith(op string, a, b value) value {
 		if op == "-" {
 			d = symbolic.Neg(d)
 		}
-		return value{kind: vPtr, typ: a.typ, ptr: a.ptr.at(symbolic.Add(a.ptr.offset, d), a.ptr.elem)}
+		q := a.ptr.at(symbolic.Add(a.ptr.offset, d), a.ptr.elem)
+		q.guessed = q.guessed || !a.ptr.elem.LayoutKnown()
+		return value{kind: vPtr, typ: a.typ, ptr: q}
 	}
 	if b.kind == vPtr && a.kind == vInt && op == "+" {
 		return in.arith(op, b, a)
@@ -385,7 +387,9 @@ func (in *interp) lval(e parser.Expr) lvalue {
 		}
 		el := base.ptr.elem
 		off := symbolic.Add(base.ptr.offset, symbolic.Mul(idx.x, symbolic.Const(elemSize(el))))
-		return lvalue{mem: base.ptr.at(off, el), valid: true}
+		m := base.ptr.at(off, el)
+		m.guessed = m.guessed || !el.LayoutKnown()
+		return lvalue{mem: m, valid: true}
 	case *parser.Unary:
 		if e.Op == "*" {
 			p := in.eval(e.X)
@@ -433,6 +437,7 @@ func memberOf(p *pointer, name string) lvalue {
 		return lvalue{mem: p.at(p.offset, unknownType), valid: true}
 	}
 	m := p.at(symbolic.Add(p.offset, symbolic.Const(f.Offset)), f.Type)
+	m.guessed = p.guessed || !p.elem.LayoutKnown()
 	if p.elem.Kind == TStruct || p.elem.Kind == TVector {
 		m.owner, m.field = p.elem, name
 	}
@@ -539,6 +544,7 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 		a.End = en.End()
 	}
 	a.Struct, a.Field = p.owner, p.field
+	a.Guessed = p.guessed || !a.Type.LayoutKnown()
 	if ix, ok := e.(*parser.Index); ok {
 		a.BaseExpr, a.IndexExpr = in.prog.Text(ix.X), in.prog.Text(ix.Index)
 	}

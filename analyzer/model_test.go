@@ -301,3 +301,23 @@ void h(float* a) { k<<<4, 256>>>(a, 1024); }`), parser.Config{})
 		t.Error("bounds of blockIdx.x*16 + threadIdx.x over 8 blocks of 16 are [0, 127]")
 	}
 }
+
+// A file's own atomicAdd(double*, double) is not what atomicAdd on an
+// int* calls: overloads must match pointee types.
+func TestOverloadByPointee(t *testing.T) {
+	r := analyze(t, `
+__device__ void atomicAdd(double* address, double v) { *address = *address + v; }
+__global__ void count(int* counts, double* sums) {
+  atomicAdd(&counts[threadIdx.x], 1);
+  atomicAdd(&sums[threadIdx.x], 1.0);
+}
+void h(int* c, double* s) { count<<<1, 32>>>(c, s); }`, Options{})
+	for _, p := range r.Predictions {
+		if p.Access.Type.Name != "double" || p.Misaligned != 0 {
+			t.Errorf("%s: type %s, misaligned %.2f; the int call must not inline the double overload", p.Access.Expr, p.Access.Type.Name, p.Misaligned)
+		}
+	}
+	if len(r.Predictions) != 2 { // load and store of *address, for the double call only
+		t.Errorf("%d predictions, want 2", len(r.Predictions))
+	}
+}

@@ -79,21 +79,39 @@ func (p *Program) evalGlobals() {
 	}
 }
 
-// device returns the __device__ function called name taking nargs arguments.
-func (p *Program) device(name string, nargs int) *parser.Func {
-	var best *parser.Func
+// device returns the __device__ function called name that C++ could
+// call with args: the right number of arguments, and pointer parameters
+// whose pointee matches the argument's (there is no conversion from int*
+// to double*: a file's own atomicAdd(double*, double) is not the one
+// atomicAdd(&ints[i], 1) calls).
+func (p *Program) device(name string, args []value) *parser.Func {
 	for _, f := range p.funcs[name] {
-		if !f.Device || f.Body == nil {
+		if !f.Device || f.Body == nil || len(f.Params) != len(args) {
 			continue
 		}
-		if len(f.Params) == nargs {
+		if p.pointersMatch(f, args) {
 			return f
 		}
-		if best == nil {
-			best = f
+	}
+	return nil
+}
+
+func (p *Program) pointersMatch(f *parser.Func, args []value) bool {
+	for i, param := range f.Params {
+		t := p.types.Resolve(param.Type)
+		a := args[i]
+		if t.Kind != TPointer || a.kind != vPtr || a.ptr.elem == nil {
+			continue
+		}
+		want, got := t.Elem, a.ptr.elem
+		if !want.LayoutKnown() || !got.LayoutKnown() || want.Kind == TVoid || got.Kind == TVoid {
+			continue // a template or void pointer: anything goes
+		}
+		if want.Size != got.Size || want.Kind != got.Kind {
+			return false
 		}
 	}
-	return best
+	return true
 }
 
 func (p *Program) findLaunches() {

@@ -52,6 +52,8 @@ type Access struct {
 	// BaseExpr is the source text of the pointer or array indexed, and
 	// Index that of the index, when the access is written base[index].
 	BaseExpr, IndexExpr string
+	// Guessed is set when the address went through a guessed layout.
+	Guessed bool
 }
 
 // Loop is a loop around an access: Iter is the symbol counting its
@@ -92,6 +94,9 @@ type pointer struct {
 	// owner and field are set for a place that is one member of a struct.
 	owner *Type
 	field string
+	// guessed is set once the offset went through a layout cudalint
+	// guessed (a struct with a member of unknown type): it may be wrong.
+	guessed bool
 }
 
 func intValue(x symbolic.Expr) value { return value{kind: vInt, x: x} }

@@ -43,7 +43,7 @@ func Classify(p *analyzer.Prediction, kernel []*analyzer.Prediction) string {
 		return ""
 	}
 	// Findings that rest on sizes and offsets need a layout we are sure of.
-	if !a.Type.LayoutKnown() || (a.Struct != nil && !a.Struct.LayoutKnown()) {
+	if a.Guessed || (a.Struct != nil && !a.Struct.LayoutKnown()) {
 		return ""
 	}
 	if p.Misaligned > 0 {
