@@ -130,13 +130,25 @@ func (in *interp) ident(e *parser.Ident) value {
 	return intValue(symbolic.Sym(name, symbolic.Uniform))
 }
 
-func builtinDim3(name string, c symbolic.Class) value {
-	v := value{kind: vStruct, typ: builtinScalars["dim3"], fields: map[string]value{}}
-	for _, f := range []string{"x", "y", "z"} {
-		v.fields[f] = intValue(symbolic.Sym(name+"."+f, c))
+// builtins holds threadIdx, blockIdx, blockDim and gridDim: immutable, so
+// shared by every reference instead of rebuilt at each.
+var builtins = func() map[string]value {
+	m := map[string]value{}
+	for _, name := range []string{"threadIdx", "blockIdx", "blockDim", "gridDim"} {
+		c := symbolic.Uniform
+		if name == "threadIdx" {
+			c = symbolic.Lane
+		}
+		v := value{kind: vStruct, typ: builtinScalars["dim3"], fields: map[string]value{}}
+		for _, f := range []string{"x", "y", "z"} {
+			v.fields[f] = intValue(symbolic.Sym(name+"."+f, c))
+		}
+		m[name] = v
 	}
-	return v
-}
+	return m
+}()
+
+func builtinDim3(name string, _ symbolic.Class) value { return builtins[name] }
 
 // memberOfValue evaluates x.f where x is a value (dim3, struct parameter)
 // rather than memory.

@@ -20,7 +20,7 @@ func scanDirectives(file string, src []byte, notes *Notes, dirs *[]Directive) []
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		s.off = 3 // byte-order mark
 	}
-	toks := make([]Token, 0, len(src)/4)
+	toks := make([]Token, 0, len(src)/3+16) // C averages a token per 3 to 4 bytes
 	for {
 		t, ok := s.next()
 		if !ok {

@@ -301,6 +301,20 @@ func Add(a, b Expr) Expr {
 	if len(pa.Terms)+len(pb.Terms) > 2*MaxTerms {
 		return TooComplex()
 	}
+	// Adding a constant keeps the other side's terms; term lists are
+	// never changed in place, so they can be shared.
+	if len(pb.Terms) == 0 {
+		if pb.Const == 0 {
+			return a
+		}
+		return finishPoly(&Poly{Const: pa.Const + pb.Const, Terms: pa.Terms})
+	}
+	if len(pa.Terms) == 0 {
+		if pa.Const == 0 {
+			return b
+		}
+		return finishPoly(&Poly{Const: pa.Const + pb.Const, Terms: pb.Terms})
+	}
 	out := &Poly{Const: pa.Const + pb.Const}
 	i, j := 0, 0
 	for i < len(pa.Terms) || j < len(pb.Terms) {

@@ -11,6 +11,11 @@ import (
 var Analyzer = accesses.NewAnalyzer(accesses.IndirectAccess, "indirect", describe, nil)
 
 func describe(p *analyzer.Prediction) string {
-	return fmt.Sprintf("%s: %s; it costs 1 to 32 sectors/request depending on the data (32 for random indices); sort or bucket the indices so neighbouring lanes read neighbouring elements; %s",
-		accesses.Subject(p), p.Reason, p.Config.Describe())
+	return fmt.Sprintf("%s: %s; sort or bucket the indices so neighbouring lanes read neighbouring elements: 1 to 32 sectors/request depending on the data (32 for random indices), ideal %s; %s",
+		accesses.Subject(p), p.Reason, idealFor(p), p.Config.Describe())
+}
+
+// idealFor is the ideal a coalesced version of the access would reach.
+func idealFor(p *analyzer.Prediction) string {
+	return fmt.Sprint((32*analyzer.Pieces(p.Access.Type)[0][1] + 31) / 32)
 }

@@ -12,6 +12,6 @@ var Analyzer = accesses.NewAnalyzer(accesses.UnalignedVectorCast, "vectorcast", 
 
 func describe(p *analyzer.Prediction) string {
 	width := analyzer.Pieces(p.Access.Type)[0][1]
-	return fmt.Sprintf("%s: %d-byte %s access at an address that is not %d-byte aligned in %.0f%% of requests: the GPU raises a misaligned address error; offset the pointer by a multiple of %d bytes; %s",
-		accesses.Subject(p), width, p.Access.Type.Name, width, 100*p.Misaligned, width, p.Config.Describe())
+	return fmt.Sprintf("%s: %d-byte %s access at an address that is not %d-byte aligned in %.0f%% of requests: the GPU raises a misaligned address error; offset the pointer by a multiple of %d bytes: %s",
+		accesses.Subject(p), width, p.Access.Type.Name, width, 100*p.Misaligned, width, accesses.Figures(p))
 }

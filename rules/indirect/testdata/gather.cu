@@ -1,7 +1,7 @@
 __global__ void gather(const float* in, const int* idx, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     int j = idx[i];
-    out[i] = in[j]; // want "load in\[j\]: the address depends on the value loaded by idx\[i\].*1 to 32 sectors/request"
+    out[i] = in[j]; // want "load in\[j\]: the address depends on the value loaded by idx\[i\].*1 to 32 sectors/request.*ideal 4"
 }
 // Negative: a computed index is not data-dependent.
 __global__ void computed(const float* in, float* out) {
