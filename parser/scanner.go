@@ -80,18 +80,15 @@ func (s *scanner) skipSplices(i int) int {
 
 // advance consumes one logical byte, keeping line and column exact.
 func (s *scanner) advance() byte {
-	for {
-		j := s.skipSplices(s.off)
-		for s.off < j { // count the spliced newlines
-			if s.src[s.off] == '\n' {
-				s.line++
-				s.col = 1
-			} else {
-				s.col++
-			}
-			s.off++
+	j := s.skipSplices(s.off)
+	for s.off < j { // step over line splices, counting their newlines
+		if s.src[s.off] == '\n' {
+			s.line++
+			s.col = 1
+		} else {
+			s.col++
 		}
-		break
+		s.off++
 	}
 	if s.off >= len(s.src) {
 		return 0
