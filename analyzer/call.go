@@ -15,6 +15,17 @@ var loadIntrinsics = map[string]bool{
 // Intrinsics that store their second argument through their first.
 var storeIntrinsics = map[string]bool{"__stcg": true, "__stcs": true, "__stwb": true, "__stwt": true}
 
+// isAtomic reports whether name is a CUDA atomic read-modify-write.
+func isAtomic(name string) bool {
+	base := strings.TrimSuffix(strings.TrimSuffix(name, "_block"), "_system")
+	switch base {
+	case "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
+		"atomicCAS", "atomicAnd", "atomicOr", "atomicXor":
+		return true
+	}
+	return false
+}
+
 // Integer intrinsics with an exact model.
 var intIntrinsics = map[string]symbolic.OpKind{
 	"min": symbolic.OpMin, "max": symbolic.OpMax, "umin": symbolic.OpMin, "umax": symbolic.OpMax,
@@ -77,6 +88,11 @@ func (in *interp) call(e *parser.Call) value {
 	}
 	if f := in.prog.device(name, args); f != nil && !in.host {
 		return in.inline(f, args, e)
+	}
+	if isAtomic(name) && len(args) >= 2 && args[0].kind == vPtr {
+		p := args[0].ptr
+		in.access(p.at(p.offset, p.elem), Atomic, e)
+		return in.dataValue("result of " + name + "()")
 	}
 	if t, ok := builtinScalars[name]; ok && len(args) == 1 { // functional cast: int(x), float(x)
 		return in.convert(args[0], t)

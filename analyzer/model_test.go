@@ -313,11 +313,31 @@ __global__ void count(int* counts, double* sums) {
 }
 void h(int* c, double* s) { count<<<1, 32>>>(c, s); }`, Options{})
 	for _, p := range r.Predictions {
-		if p.Access.Type.Name != "double" || p.Misaligned != 0 {
-			t.Errorf("%s: type %s, misaligned %.2f; the int call must not inline the double overload", p.Access.Expr, p.Access.Type.Name, p.Misaligned)
+		want := "double"
+		if p.Access.Op == Atomic {
+			want = "int" // the CUDA atomic on the int, not the file's overload
+		}
+		if p.Access.Type.Name != want || p.Misaligned != 0 {
+			t.Errorf("%s %s: type %s, misaligned %.2f; the int call must not inline the double overload", p.Access.Op, p.Access.Expr, p.Access.Type.Name, p.Misaligned)
 		}
 	}
-	if len(r.Predictions) != 2 { // load and store of *address, for the double call only
-		t.Errorf("%d predictions, want 2", len(r.Predictions))
+	if len(r.Predictions) != 3 { // the int atomic; load and store of *address for the double call
+		t.Errorf("%d predictions, want 3", len(r.Predictions))
+	}
+}
+
+func TestAtomicsAreAccesses(t *testing.T) {
+	r := analyze(t, `
+__global__ void hist(const int* keys, int* bins, float* sums) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  atomicAdd(&bins[keys[i]], 1);
+  atomicAdd(&sums[i * 8], 1.0f);
+}
+void h(int* k, int* b, float* s) { hist<<<64, 256>>>(k, b, s); }`, Options{})
+	if p := find(r, "atomicAdd(&bins[keys[i]], 1)", Atomic); len(p) != 1 || p[0].Known {
+		t.Errorf("the histogram atomic: %v", p)
+	}
+	if p := find(r, "atomicAdd(&sums[i * 8], 1.0f)", Atomic); len(p) != 1 || p[0].Sectors != 32 {
+		t.Errorf("the strided atomic: %v", p)
 	}
 }

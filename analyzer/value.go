@@ -23,9 +23,10 @@ type Op uint8
 const (
 	Load Op = iota
 	Store
+	Atomic // a read-modify-write: atomicAdd and friends
 )
 
-func (o Op) String() string { return [...]string{"load", "store"}[o] }
+func (o Op) String() string { return [...]string{"load", "store", "atomic"}[o] }
 
 // Access is one memory access of a kernel, with its byte address as a
 // symbolic expression relative to the start of its allocation.

@@ -268,3 +268,28 @@ func TestParseDeepNesting(t *testing.T) {
 		t.Errorf("last statement %#v", last)
 	}
 }
+
+// nvcc accepts launch chevrons written with spaces.
+func TestSpacedChevrons(t *testing.T) {
+	for _, src := range []string{
+		"void h(float* a) { k << < 4, 32 >> > (a); }",
+		"void h(float* a) { k << < dim3(4, 4), 32 > >> (a); }",
+		"void h(float* a) { k<<<4, 32> > >(a); }",
+	} {
+		f := parse(t, src)
+		h := funcNamed(f, "h")
+		if h == nil || len(h.Body.Stmts) != 1 {
+			t.Errorf("%s: not parsed (%v)", src, f.Notes)
+			continue
+		}
+		es, ok := h.Body.Stmts[0].(*ExprStmt)
+		if _, isLaunch := es.X.(*Launch); !ok || !isLaunch {
+			t.Errorf("%s: parsed as %#v", src, h.Body.Stmts[0])
+		}
+	}
+	// Shifts are still shifts.
+	f := parse(t, "__device__ int s(int a) { return (a << 2) >> 1; }")
+	if len(f.Notes) != 0 {
+		t.Errorf("shifts: %v", f.Notes)
+	}
+}

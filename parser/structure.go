@@ -57,6 +57,7 @@ func Parse(path string, src []byte, cfg Config) *File {
 
 // ParseTokens parses preprocessed tokens.
 func ParseTokens(path string, toks []Token) *File {
+	toks = joinChevrons(toks)
 	u := &unit{toks: toks, types: map[string]bool{}, file: &File{Path: path}, cache: map[string]cachedParse{}}
 	for _, n := range builtinTypeNames {
 		u.types[n] = true
@@ -67,6 +68,38 @@ func ParseTokens(path string, toks []Token) *File {
 }
 
 func (u *unit) note(p Pos, format string, args ...any) { u.file.Notes.add(p, format, args...) }
+
+// joinChevrons rejoins launch chevrons written with spaces, which nvcc
+// accepts: "k << < g, b >> > (a)" is k<<<g, b>>>(a). A "<<" followed by
+// "<" opens a launch; inside one, the first ">>" ">" (or ">" ">>", or
+// three ">") closes it.
+func joinChevrons(toks []Token) []Token {
+	is := func(i int, s string) bool { return i < len(toks) && toks[i].Kind == KPunct && toks[i].Text == s }
+	out := toks[:0:0]
+	open := false
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case !open && is(i, "<<") && is(i+1, "<"):
+			t.Text, t.End = "<<<", toks[i+1].End
+			i++
+		case open && is(i, ">>") && is(i+1, ">"), open && is(i, ">") && is(i+1, ">>"):
+			t.Text, t.End = ">>>", toks[i+1].End
+			i++
+		case open && is(i, ">") && is(i+1, ">") && is(i+2, ">"):
+			t.Text, t.End = ">>>", toks[i+2].End
+			i += 2
+		}
+		switch t.Text {
+		case "<<<":
+			open = true
+		case ">>>":
+			open = false
+		}
+		out = append(out, t)
+	}
+	return out
+}
 
 // matchBrackets pairs ( ) [ ] { }. An unmatched closer is dropped from
 // pairing with a note; an unmatched opener matches the end of input.
