@@ -298,6 +298,13 @@ func fromLaunch(l *LaunchSite, fn *parser.Func) *LaunchConfig {
 			cfg.Grid[d] = v
 		}
 	}
+	for i, tp := range fn.Template {
+		if i < len(l.Targs) && l.Targs[i] != nil && !tp.IsType && l.Targs[i].kind == vInt {
+			if v, ok := symbolic.IsConst(l.Targs[i].x); ok {
+				cfg.Params[tp.Name] = v
+			}
+		}
+	}
 	for i, p := range fn.Params {
 		if i >= len(l.Args) || p.Name == "" {
 			break

@@ -341,3 +341,23 @@ void h(int* k, int* b, float* s) { hist<<<64, 256>>>(k, b, s); }`, Options{})
 		t.Errorf("the strided atomic: %v", p)
 	}
 }
+
+// Template value arguments of a launch bind the kernel's template parameters.
+func TestTemplateLaunch(t *testing.T) {
+	r := analyze(t, `
+template <int STRIDE, typename T>
+__global__ void pick(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x * STRIDE]; }
+void h(float* a, float* b) {
+  const int s = 2;
+  pick<s, float><<<1, 32>>>(a, b);
+  pick<8 + 0, float><<<1, 32>>>(a, b);
+  pick< (3 > 2) ? 4 : 1, float ><<<1, 32>>>(a, b);
+}`, Options{})
+	var got []float64
+	for _, p := range find(r, "in[threadIdx.x * STRIDE]", Load) {
+		got = append(got, p.Sectors)
+	}
+	if len(got) != 3 || got[0] != 8 || got[1] != 32 || got[2] != 16 {
+		t.Errorf("sectors per launch %v, want [8 32 16] (strides 2, 8, 4)", got)
+	}
+}

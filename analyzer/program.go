@@ -30,6 +30,9 @@ type LaunchSite struct {
 	Grid   [3]symbolic.Expr
 	Block  [3]symbolic.Expr
 	Args   []value
+	// Targs are the launch's template arguments: a value for each value
+	// argument (nil for type arguments).
+	Targs []*value
 }
 
 // NewProgram indexes the functions, types and file-scope constants of files
@@ -157,6 +160,16 @@ func posLess(a, b parser.Pos) bool {
 // launch records kernel<<<grid, block, ...>>>(args) met in host code.
 func (in *interp) launch(e *parser.Launch) value {
 	site := &LaunchSite{Pos: e.Start(), Kernel: calleeName(e.Kernel)}
+	if id, ok := e.Kernel.(*parser.Ident); ok {
+		for _, ta := range id.Targs {
+			if ta.Value == nil {
+				site.Targs = append(site.Targs, nil)
+				continue
+			}
+			v := in.eval(ta.Value)
+			site.Targs = append(site.Targs, &v)
+		}
+	}
 	dims := func(x parser.Expr) [3]symbolic.Expr {
 		v := in.eval(x)
 		switch v.kind {

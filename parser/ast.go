@@ -14,10 +14,12 @@ type Expr interface {
 }
 
 type (
-	// Ident is a name, possibly qualified (a::b).
+	// Ident is a name, possibly qualified (a::b); a launched template
+	// kernel carries its template arguments.
 	Ident struct {
-		P    Pos
-		Name string
+		P     Pos
+		Name  string
+		Targs []TemplateArg
 	}
 	// IntLit is an integer literal.
 	IntLit struct {
@@ -151,6 +153,12 @@ func (*Cast) exprNode()       {}
 func (*SizeofType) exprNode() {}
 func (*SizeofExpr) exprNode() {}
 func (*InitList) exprNode()   {}
+
+// TemplateArg is one template argument: a type or a value.
+type TemplateArg struct {
+	Type  *TypeRef
+	Value Expr
+}
 
 // TypeRef names a type as written: the base words ("unsigned", "int";
 // "float4"; "S12"), qualifiers, and pointer levels.

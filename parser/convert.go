@@ -252,7 +252,15 @@ func (u *unit) primary(g *gPrimary) Expr {
 	case g.Char != nil:
 		return &StringLit{P: pos, Text: *g.Char}
 	}
-	return &Ident{P: pos, Name: strings.Join(g.Name, "::")}
+	id := &Ident{P: pos, Name: strings.Join(g.Name, "::")}
+	for _, a := range g.Targs {
+		if a.Type != nil {
+			id.Targs = append(id.Targs, TemplateArg{Type: u.castType(a.Type)})
+		} else {
+			id.Targs = append(id.Targs, TemplateArg{Value: u.expr(a.X)})
+		}
+	}
+	return id
 }
 
 func (u *unit) initList(g *gInitList) *InitList {

@@ -15,6 +15,8 @@ const maxExprDepth = 512
 type exprReader struct {
 	lex   *lexer.PeekingLexer
 	depth int
+	// inTargs: reading template arguments, where '>' closes the list.
+	inTargs bool
 }
 
 // Parse implements participle.Parseable.
@@ -99,6 +101,9 @@ func (r *exprReader) expr() (*gExpr, error) {
 	}
 	e.Head = head
 	for r.lex.Peek().Type == ttBinOp {
+		if r.inTargs && (r.is(">") || r.is(">>")) {
+			break
+		}
 		op := r.lex.Next()
 		rhs, err := r.unary()
 		if err != nil {
@@ -283,7 +288,10 @@ func (r *exprReader) primary() (*gPrimary, error) {
 		return p, nil
 	case t.Value == "(" && t.Type == ttPunct:
 		r.lex.Next()
+		saved := r.inTargs
+		r.inTargs = false // a > inside parentheses is a comparison again
 		x, err := r.comma()
+		r.inTargs = saved
 		if err != nil {
 			return nil, err
 		}
@@ -319,9 +327,74 @@ func (r *exprReader) primary() (*gPrimary, error) {
 			}
 			p.Name = append(p.Name, r.lex.Next().Value)
 		}
+		if r.is("<") && r.launchFollows() {
+			targs, err := r.templateArgs()
+			if err != nil {
+				return nil, err
+			}
+			p.Targs = targs
+		}
 		return p, nil
 	}
 	return nil, r.errorf(t, "unexpected %s", describe(t))
+}
+
+// launchFollows looks past a '<' for its matching '>' and reports whether
+// '<<<' comes right after: kernel<256, float><<<grid, block>>>(...).
+func (r *exprReader) launchFollows() bool {
+	cp := r.lex.MakeCheckpoint()
+	defer r.lex.LoadCheckpoint(cp)
+	depth, parens := 0, 0
+	for {
+		t := r.lex.Next()
+		switch {
+		case t.Type == lexer.EOF || t.Value == ";" || t.Value == "<<<" && depth > 0 && parens == 0:
+			return false
+		case t.Value == "(":
+			parens++
+		case t.Value == ")":
+			parens--
+		case parens > 0:
+		case t.Value == "<":
+			depth++
+		case t.Value == ">":
+			depth--
+		case t.Value == ">>":
+			depth -= 2
+		}
+		if depth <= 0 && parens == 0 {
+			return depth == 0 && r.is("<<<")
+		}
+	}
+}
+
+func (r *exprReader) templateArgs() ([]*gTemplateArg, error) {
+	r.lex.Next() // '<'
+	saved := r.inTargs
+	r.inTargs = true
+	defer func() { r.inTargs = saved }()
+	var out []*gTemplateArg
+	for !r.is(">") {
+		a := &gTemplateArg{}
+		if startsType(r.lex.Peek()) {
+			if ct, ok := r.castType(); ok && (r.is(",") || r.is(">")) {
+				a.Type = ct
+			}
+		}
+		if a.Type == nil {
+			x, err := r.expr()
+			if err != nil {
+				return nil, err
+			}
+			a.X = x
+		}
+		out = append(out, a)
+		if !r.is(",") {
+			break
+		}
+		r.lex.Next()
+	}
+	return out, r.expect(">")
 }
 
 func (r *exprReader) nextIs(value string) bool {

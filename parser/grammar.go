@@ -118,6 +118,13 @@ type gPrimary struct {
 	Str     []string
 	Char    *string
 	Name    []string
+	// Targs are template arguments after a launched kernel's name.
+	Targs []*gTemplateArg
+}
+
+type gTemplateArg struct {
+	Type *gCastType
+	X    *gExpr
 }
 
 type gCppCast struct {
