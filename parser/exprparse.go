@@ -327,7 +327,7 @@ func (r *exprReader) primary() (*gPrimary, error) {
 			}
 			p.Name = append(p.Name, r.lex.Next().Value)
 		}
-		if r.is("<") && r.launchFollows() {
+		if r.is("<") && (r.launchFollows() || r.templateCallFollows()) {
 			targs, err := r.templateArgs()
 			if err != nil {
 				return nil, err
@@ -366,6 +366,32 @@ func (r *exprReader) launchFollows() bool {
 			return depth == 0 && r.is("<<<")
 		}
 	}
+}
+
+// templateCallFollows looks past a '<' for its matching '>' followed by
+// '(' with only type-list tokens between: tex2D<unsigned char>(...),
+// SharedMemory<T>(). Anything else (i < n && j > (k)) is a comparison.
+func (r *exprReader) templateCallFollows() bool {
+	cp := r.lex.MakeCheckpoint()
+	defer r.lex.LoadCheckpoint(cp)
+	depth := 0
+	for n := 0; n < 64; n++ {
+		t := r.lex.Next()
+		switch {
+		case t.Value == "<":
+			depth++
+		case t.Value == ">":
+			depth--
+		case t.Type == ttIdent || t.Type == ttTypeName || t.Type == ttTypeKw || t.Type == ttQual || t.Type == ttNumber:
+		case t.Value == "::" || t.Value == "," || t.Value == "*":
+		default:
+			return false
+		}
+		if depth == 0 {
+			return r.is("(")
+		}
+	}
+	return false
 }
 
 func (r *exprReader) templateArgs() ([]*gTemplateArg, error) {

@@ -96,9 +96,16 @@ type gPrefix struct {
 
 type gBaseType struct {
 	Pos   lexer.Position
-	Quals []string `parser:"@Qual*"`
-	Words []string `parser:"( @TypeKw+ | Tag? @(TypeName | Ident) ( '::' @(TypeName | Ident) )* )"`
-	More  []string `parser:"@(Qual | TypeKw)*"`
+	Quals []string    `parser:"@Qual*"`
+	Words []string    `parser:"( @TypeKw+ | Tag? @(TypeName | Ident) ( '::' @(TypeName | Ident) )* )"`
+	Targs []*gTypeArg `parser:"( '<' @@ ( ',' @@ )* '>' )?"`
+	More  []string    `parser:"@(Qual | TypeKw)*"`
+}
+
+// gTypeArg is a template argument inside a type: a type or a number.
+type gTypeArg struct {
+	Type *gCastType `parser:"  @@"`
+	Num  *string    `parser:"| @Number"`
 }
 
 type gCastType struct {

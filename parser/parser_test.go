@@ -293,3 +293,32 @@ func TestSpacedChevrons(t *testing.T) {
 		t.Errorf("shifts: %v", f.Notes)
 	}
 }
+
+// Qualified and template types, and calls with template arguments, as in
+// cooperative groups, WMMA and texture code.
+func TestTemplateAndQualifiedNames(t *testing.T) {
+	f := parse(t, `__global__ void k(float* a, int i, int n, int j, int w) {
+  cooperative_groups::thread_block cta = cooperative_groups::this_thread_block();
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  SharedMemory<float> smem;
+  float* s = SharedMemory<float>();
+  unsigned char p = tex2D<unsigned char>(tex, 1.0f, 2.0f);
+  if (i < n && j > (w)) a[i] = 0;
+  a[i < n] = 1;
+}`)
+	if len(f.Notes) != 0 {
+		t.Errorf("notes: %v", f.Notes)
+	}
+	k := funcNamed(f, "k")
+	var kinds []string
+	for _, s := range k.Body.Stmts {
+		kinds = append(kinds, typeName(s))
+	}
+	if got := strings.Join(kinds, " "); got != "DeclStmt DeclStmt DeclStmt DeclStmt DeclStmt If ExprStmt" {
+		t.Errorf("statements: %s", got)
+	}
+	cond := k.Body.Stmts[5].(*If).Cond
+	if Format(cond) != "i < n && j > w" {
+		t.Errorf("a comparison read as a template: %s", Format(cond))
+	}
+}

@@ -206,10 +206,16 @@ func (u *unit) isDeclStart(i int) bool {
 	switch u.classify(u.toks[i]) {
 	case ttSpec, ttQual, ttTypeKw, ttTag:
 		return true
+	case ttIdent:
+		// ns::Type name, Type<args> name: a name that can only be a type.
+		return u.typeThenName(i)
 	case ttTypeName:
 		next := i + 1
 		if u.isPunct(next, "::") {
 			return true
+		}
+		if u.isPunct(next, "<") {
+			return u.typeThenName(i)
 		}
 		if next >= len(u.toks) {
 			return false
@@ -221,6 +227,61 @@ func (u *unit) isDeclStart(i int) bool {
 		return u.isPunct(next, "*") || u.isPunct(next, "&") || u.isPunct(next, "&&") || u.isPunct(next, "<")
 	}
 	return false
+}
+
+// typeThenName reports whether the tokens at i read as a qualified or
+// template type name followed by a declared name: a::b c, a<b, 4> c,
+// a::b<c> *d.
+func (u *unit) typeThenName(i int) bool {
+	k := i + 1
+	qualified := false
+	for u.isPunct(k, "::") && k+1 < len(u.toks) && u.toks[k+1].Kind == KIdent {
+		k += 2
+		qualified = true
+	}
+	if u.isPunct(k, "<") {
+		end, ok := u.typeArgsEnd(k)
+		if !ok {
+			return false
+		}
+		k = end + 1
+	} else if !qualified {
+		return false
+	}
+	for u.isPunct(k, "*") || u.isPunct(k, "&") || (k < len(u.toks) && qualKeywords[u.toks[k].Text]) {
+		k++
+	}
+	return k < len(u.toks) && u.toks[k].Kind == KIdent && !otherKeywords[u.toks[k].Text]
+}
+
+// typeArgsEnd finds the '>' closing the '<' at k when everything between
+// can only be template arguments of a type: names, numbers, type words,
+// '::', ',' and '*'. Comparisons never qualify (they have operands such
+// as && or parentheses around expressions).
+func (u *unit) typeArgsEnd(k int) (int, bool) {
+	depth := 0
+	for j := k; j < len(u.toks) && j < k+64; j++ {
+		t := u.toks[j]
+		switch {
+		case t.Kind == KPunct && t.Text == "<":
+			depth++
+		case t.Kind == KPunct && t.Text == ">":
+			depth--
+			if depth == 0 {
+				return j, true
+			}
+		case t.Kind == KPunct && t.Text == ">>":
+			depth -= 2
+			if depth <= 0 {
+				return j, depth == 0
+			}
+		case t.Kind == KIdent, t.Kind == KNumber:
+		case t.Kind == KPunct && (t.Text == "::" || t.Text == "," || t.Text == "*"):
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
 }
 
 // simple parses a declaration or expression statement. In host functions

@@ -75,7 +75,17 @@ func (u *unit) note(p Pos, format string, args ...any) { u.file.Notes.add(p, for
 // three ">") closes it.
 func joinChevrons(toks []Token) []Token {
 	is := func(i int, s string) bool { return i < len(toks) && toks[i].Kind == KPunct && toks[i].Text == s }
-	out := toks[:0:0]
+	spaced := false
+	for i := range toks {
+		if (is(i, "<<") && is(i+1, "<")) || ((is(i, ">") || is(i, ">>")) && (is(i+1, ">") || is(i+1, ">>"))) {
+			spaced = true
+			break
+		}
+	}
+	if !spaced {
+		return toks // the common case: nothing to join, nothing to copy
+	}
+	out := make([]Token, 0, len(toks))
 	open := false
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
