@@ -474,7 +474,7 @@ func (in *interp) load(lv lvalue, e parser.Expr) value {
 	case lv.mem != nil:
 		t := lv.mem.elem
 		if t != nil && t.Kind == TArray { // an array decays to a pointer to its first element
-			return value{kind: vPtr, ptr: &pointer{space: lv.mem.space, base: lv.mem.base, offset: lv.mem.offset, elem: t.Elem, array: true}}
+			return value{kind: vPtr, ptr: &pointer{space: lv.mem.space, base: lv.mem.base, offset: lv.mem.offset, elem: t.Elem, array: true, guessed: lv.mem.guessed}}
 		}
 		in.access(lv.mem, Load, e)
 		return in.loaded(lv.mem, e)

@@ -361,3 +361,51 @@ void h(float* a, float* b) {
 		t.Errorf("sectors per launch %v, want [8 32 16] (strides 2, 8, 4)", got)
 	}
 }
+
+// A host function's dim3 parameter is unknown, not (1,1,1); a struct with
+// a member the parser could not read has a guessed layout.
+func TestHostParamsAndIncompleteStructs(t *testing.T) {
+	r := analyze(t, `
+__global__ void k(const float* A, float* out, int wA) {
+  const float4* a4 = reinterpret_cast<const float4*>(&A[wA * threadIdx.y + threadIdx.x * 4]);
+  out[threadIdx.x] = (*a4).x;
+}
+struct Odd { weird<1 2> m; char qs[32]; };
+__global__ void j(Odd* o) { o[threadIdx.x].qs[1] = 0; }
+void run(float* A, float* out, const dim3& dims, Odd* o) {
+  k<<<1, dim3(8, 4)>>>(A, out, dims.x);
+  j<<<1, 32>>>(o);
+}`, Options{})
+	for _, p := range r.Predictions {
+		if p.Access.Expr == "*a4" && p.Misaligned != 0 {
+			t.Errorf("*a4 misaligned %.2f: dims.x must be unknown (assumed large), not 1", p.Misaligned)
+		}
+		if p.Access.Expr == "o[threadIdx.x].qs[1]" && !p.Access.Guessed {
+			t.Error("a struct with an unreadable member must have a guessed layout")
+		}
+	}
+}
+
+// An anonymous union keeps its storage: qs starts after it.
+func TestAnonymousMembers(t *testing.T) {
+	r := analyze(t, `
+struct Block { union { float d4[4]; short h[8]; }; signed char qs[128]; };
+__global__ void k(Block* b, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = b[i].d4[1];
+  b[i].qs[threadIdx.x % 4] = 1;
+}
+void h(Block* b, float* o) { k<<<1, 32>>>(b, o); }`, Options{})
+	for _, p := range r.Predictions {
+		if p.Access.Expr == "b[i].d4[1]" && (p.LaneStride == nil || *p.LaneStride != 144) {
+			t.Errorf("lanes step by %v bytes, want 144", p.LaneStride)
+		}
+	}
+	layout := r.Program.types.Resolve(&parser.TypeRef{Words: []string{"Block"}})
+	if layout.Size != 144 || !layout.LayoutKnown() {
+		t.Fatalf("struct layout %+v, want 144 bytes", layout)
+	}
+	if f, ok := layout.Field("qs"); !ok || f.Offset != 16 {
+		t.Errorf("qs at %+v, want offset 16", f)
+	}
+}

@@ -126,8 +126,15 @@ func (p *Program) findLaunches() {
 			in := newInterp(p, true)
 			in.kernel = fn
 			for _, param := range fn.Params {
-				if param.Name != "" {
-					in.vars[param.Name] = in.zeroValue(p.types.Resolve(param.Type), param.Name, Local)
+				if param.Name == "" {
+					continue
+				}
+				// A pointer parameter is an allocation of its own; any other
+				// parameter's value is unknown (a dim3& is not (1,1,1)).
+				if t := p.types.Resolve(param.Type); t.Kind == TPointer {
+					in.vars[param.Name] = in.zeroValue(t, param.Name, Local)
+				} else {
+					in.vars[param.Name] = in.dataValue("parameter " + param.Name)
 				}
 			}
 			in.block(fn.Body)

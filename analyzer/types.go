@@ -67,11 +67,20 @@ func (t *Type) String() string {
 	return t.Name
 }
 
-// Field returns the member called name.
+// Field returns the member called name, looking inside anonymous struct
+// and union members (whose fields are the enclosing struct's).
 func (t *Type) Field(name string) (FieldLayout, bool) {
 	for _, f := range t.Fields {
 		if f.Name == name {
 			return f, true
+		}
+	}
+	for _, f := range t.Fields {
+		if f.Name == "" && f.Type != nil {
+			if inner, ok := f.Type.Field(name); ok {
+				inner.Offset += f.Offset
+				return inner, true
+			}
 		}
 	}
 	return FieldLayout{}, false
@@ -313,6 +322,7 @@ func (ts *Types) layout(s *parser.Struct) *Type {
 	if len(s.Fields) == 0 {
 		t.Kind = TUnknown // a class we did not read: no layout
 	}
+	t.Guessed = t.Guessed || s.Incomplete
 	return t
 }
 

@@ -340,6 +340,9 @@ type Struct struct {
 	Fields []*Field
 	// Align is an explicit __align__(n) / alignas(n), or 0.
 	Align int64
+	// Incomplete is set when a member could not be read: the layout
+	// computed from Fields is then a guess.
+	Incomplete bool
 }
 
 // Typedef binds a name to a type (typedef T name; using name = T;).

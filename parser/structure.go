@@ -522,6 +522,10 @@ func (u *unit) structBody(tag, to int) *Struct {
 func (u *unit) fields(s *Struct, from, to int) {
 	i := from
 	for i < to {
+		if u.text(i) == "__extension__" {
+			i++
+			continue
+		}
 		switch u.text(i) {
 		case "public", "private", "protected":
 			if u.isPunct(i+1, ":") {
@@ -546,10 +550,15 @@ func (u *unit) fields(s *Struct, from, to int) {
 					if inner.Name == "" {
 						inner.Name = fmt.Sprintf("%s::<anonymous@%d>", s.Name, k)
 					}
+					named := false
 					for _, sp := range u.splitTop(end, stop-1, ",") {
 						if name := u.lastIdentBefore(sp[1] - 1); name >= sp[0] && name >= 0 {
 							s.Fields = append(s.Fields, &Field{P: u.toks[name].Pos, Name: u.toks[name].Text, Type: &TypeRef{Words: []string{inner.Name}}})
+							named = true
 						}
+					}
+					if !named { // an anonymous member (C11): its storage is the struct's, its members too
+						s.Fields = append(s.Fields, &Field{P: inner.P, Type: &TypeRef{Words: []string{inner.Name}}})
 					}
 				}
 				i = stop
@@ -578,7 +587,8 @@ func (u *unit) fields(s *Struct, from, to int) {
 				s.Fields = append(s.Fields, &Field{P: dc.P, Name: dc.Name, Type: dc.Type, Dims: dc.Dims})
 			}
 		} else if i < cut {
-			u.note(u.toks[i].Pos, "struct %s: member not understood (%v); layout may be wrong", s.Name, err)
+			s.Incomplete = true
+			u.note(u.toks[i].Pos, "struct %s: member not understood (%v); its layout is not used for findings", s.Name, err)
 		}
 		i = end
 	}
