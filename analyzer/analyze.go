@@ -103,8 +103,9 @@ func Analyze(files []*parser.File, opts Options) *Result {
 	// A kernel in a header included by several files is analyzed once, in
 	// the context of its first includer.
 	type job struct {
-		f  *parser.File
-		fn *parser.Func
+		f        *parser.File
+		fn       *parser.Func
+		instance string // type arguments, for template kernels
 	}
 	var jobs []job
 	seen := map[parser.Pos]bool{}
@@ -114,7 +115,11 @@ func Analyze(files []*parser.File, opts Options) *Result {
 				continue
 			}
 			seen[fn.P] = true
-			jobs = append(jobs, job{f, fn})
+			// A template kernel is analyzed once per distinct set of type
+			// arguments its launches use (and generically without any).
+			for _, inst := range instances(prog, fn) {
+				jobs = append(jobs, job{f, fn, inst})
+			}
 		}
 	}
 	// Kernels are independent: analyze them concurrently, keep their order.
@@ -130,7 +135,7 @@ func Analyze(files []*parser.File, opts Options) *Result {
 				preds[i] = nil
 			}
 		}()
-		k := analyzeKernel(prog, jobs[i].f, fn, opts)
+		k := analyzeKernel(prog, jobs[i].f, fn, opts, jobs[i].instance)
 		kernels[i] = k
 		for _, cfg := range k.Configs {
 			preds[i] = append(preds[i], predictKernel(k, cfg)...)
@@ -167,9 +172,32 @@ func parallel(n int, f func(int)) {
 	wg.Wait()
 }
 
-func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options) *Kernel {
+// instances lists the type-argument sets a kernel is launched with: ""
+// for a kernel without type parameters or launches that give them.
+func instances(prog *Program, fn *parser.Func) []string {
+	if !hasTypeParams(fn) {
+		return []string{""}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range prog.Launches {
+		if l.Kernel == fn.Name && !seen[l.instance()] {
+			seen[l.instance()] = true
+			out = append(out, l.instance())
+		}
+	}
+	if len(out) == 0 {
+		return []string{""}
+	}
+	return out
+}
+
+func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string) *Kernel {
 	in := newInterp(prog, false)
 	in.kernel = fn
+	if instance != "" {
+		in.typeArgs = typeArgsOf(prog, fn, instance)
+	}
 	for _, tp := range fn.Template {
 		if !tp.IsType {
 			in.params[tp.Name] = true
@@ -178,13 +206,13 @@ func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options)
 	}
 	for _, p := range fn.Params {
 		if p.Name != "" {
-			in.vars[p.Name] = in.paramValue(p.Name, prog.types.Resolve(p.Type))
+			in.vars[p.Name] = in.paramValue(p.Name, in.resolve(p.Type))
 		}
 	}
 	in.block(fn.Body)
 	k := &Kernel{Func: fn, File: f.Path, Accesses: in.accesses, Notes: in.notes, params: in.params}
 	usesY, usesZ := usesDims(in.accesses)
-	k.Configs = configs(prog, f, fn, opts, usesY, usesZ)
+	k.Configs = configs(prog, f, fn, opts, usesY, usesZ, instance)
 	return k
 }
 
@@ -227,11 +255,38 @@ func usesDims(accesses []*Access) (y, z bool) {
 
 // configs lists the launch configurations of a kernel: one per distinct
 // launch; else the annotation; else the default.
-func configs(prog *Program, f *parser.File, fn *parser.Func, opts Options, usesY, usesZ bool) []*LaunchConfig {
+func hasTypeParams(fn *parser.Func) bool {
+	for _, tp := range fn.Template {
+		if tp.IsType {
+			return true
+		}
+	}
+	return false
+}
+
+// typeArgsOf binds the kernel's type parameters to the types of the
+// first launch with the given instance.
+func typeArgsOf(prog *Program, fn *parser.Func, instance string) map[string]*Type {
+	for _, l := range prog.Launches {
+		if l.Kernel != fn.Name || l.instance() != instance {
+			continue
+		}
+		m := map[string]*Type{}
+		for i, tp := range fn.Template {
+			if tp.IsType && i < len(l.TypeArgs) && l.TypeArgs[i] != nil {
+				m[tp.Name] = l.TypeArgs[i]
+			}
+		}
+		return m
+	}
+	return nil
+}
+
+func configs(prog *Program, f *parser.File, fn *parser.Func, opts Options, usesY, usesZ bool, instance string) []*LaunchConfig {
 	var out []*LaunchConfig
 	seen := map[string]bool{}
 	for _, l := range prog.Launches {
-		if l.Kernel != fn.Name {
+		if l.Kernel != fn.Name || (hasTypeParams(fn) && l.instance() != instance) {
 			continue
 		}
 		cfg := fromLaunch(l, fn)

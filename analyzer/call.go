@@ -117,7 +117,7 @@ func (in *interp) inline(f *parser.Func, args []value, site *parser.Call) value 
 	in.rets = nil
 	for i, p := range f.Params {
 		if i < len(args) && p.Name != "" {
-			in.vars[p.Name] = in.convert(args[i], in.prog.types.Resolve(p.Type))
+			in.vars[p.Name] = in.convert(args[i], in.resolve(p.Type))
 		}
 	}
 	in.calls = append(in.calls, f.Name)
@@ -126,7 +126,7 @@ func (in *interp) inline(f *parser.Func, args []value, site *parser.Call) value 
 	result := in.returnValue(nguards)
 	in.vars, in.rets, in.guards = savedVars, savedRets, in.guards[:nguards]
 	if f.Result != nil {
-		result = in.convert(result, in.prog.types.Resolve(f.Result))
+		result = in.convert(result, in.resolve(f.Result))
 	}
 	return result
 }

@@ -81,9 +81,9 @@ func (in *interp) eval(e parser.Expr) value {
 		}
 		return mergeValue(c, a, b)
 	case *parser.Cast:
-		return in.convert(in.eval(e.X), in.prog.types.Resolve(e.Type))
+		return in.convert(in.eval(e.X), in.resolve(e.Type))
 	case *parser.SizeofType:
-		return intValue(symbolic.Const(in.prog.types.Resolve(e.Type).Size))
+		return intValue(symbolic.Const(in.resolve(e.Type).Size))
 	case *parser.SizeofExpr:
 		return intValue(symbolic.Const(in.typeOf(e.X).Size))
 	case *parser.Call:

@@ -36,6 +36,9 @@ type interp struct {
 	steps    int
 	depth    int
 	capped   bool // maxAccesses reached
+	// typeArgs binds a template kernel's type parameters for one
+	// instantiation (T -> float).
+	typeArgs map[string]*Type
 	// params are the symbols that stand for kernel parameters and other
 	// uniform values the user can give (template values, unknown globals).
 	params map[string]bool
@@ -53,6 +56,19 @@ func newInterp(prog *Program, host bool) *interp {
 		in.vars[k] = v
 	}
 	return in
+}
+
+// resolve is Types.Resolve with the instantiation's type arguments.
+func (in *interp) resolve(ref *parser.TypeRef) *Type {
+	if ref != nil && len(ref.Words) == 1 {
+		if t, ok := in.typeArgs[ref.Words[0]]; ok {
+			for i := 0; i < ref.Ptr; i++ {
+				t = pointerTo(t)
+			}
+			return t
+		}
+	}
+	return in.prog.types.Resolve(ref)
 }
 
 func (in *interp) note(p parser.Pos, format string, args ...any) {
@@ -152,7 +168,7 @@ func (in *interp) decl(d *parser.Decl) {
 		space = Global
 	}
 	for _, dc := range d.Declarators {
-		t := in.prog.types.Resolve(dc.Type)
+		t := in.resolve(dc.Type)
 		if dc.Type != nil && len(dc.Type.Words) == 1 && dc.Type.Words[0] == "auto" {
 			t = nil
 		}

@@ -409,3 +409,32 @@ void h(Block* b, float* o) { k<<<1, 32>>>(b, o); }`, Options{})
 		t.Errorf("qs at %+v, want offset 16", f)
 	}
 }
+
+// Template type arguments give template kernels their element sizes, one
+// analysis per instantiation.
+func TestTemplateTypeArguments(t *testing.T) {
+	r := analyze(t, `
+template <typename T>
+__global__ void copy(const T* in, T* out) { int i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = in[2 * i]; }
+template <typename T, int S>
+__global__ void strided(const T* in, T* out) { out[threadIdx.x] = in[threadIdx.x * S]; }
+void h(float* a, float* b, double* c, double* d, char* e, char* f) {
+  copy<float><<<64, 256>>>(a, b);
+  copy<double><<<64, 256>>>(c, d);
+  copy<char><<<64, 256>>>(e, f);
+  strided<double, 2><<<1, 32>>>(c, d);
+}`, Options{})
+	got := map[string]float64{}
+	for _, p := range find(r, "in[2 * i]", Load) {
+		got[p.Access.Type.Name] = p.Sectors
+	}
+	want := map[string]float64{"float": 8, "double": 16, "char": 2}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("copy<%s>: %.0f sectors, want %.0f (all: %v)", k, got[k], v, got)
+		}
+	}
+	if ps := find(r, "in[threadIdx.x * S]", Load); len(ps) != 1 || ps[0].Sectors != 16 || ps[0].Access.Type.Name != "double" {
+		t.Errorf("strided<double, 2>: %v", ps)
+	}
+}

@@ -31,8 +31,23 @@ type LaunchSite struct {
 	Block  [3]symbolic.Expr
 	Args   []value
 	// Targs are the launch's template arguments: a value for each value
-	// argument (nil for type arguments).
-	Targs []*value
+	// argument (nil for type arguments); TypeArgs the types of the type
+	// arguments (nil for values).
+	Targs    []*value
+	TypeArgs []*Type
+}
+
+// instance names the type arguments of a launch, "" when there are none.
+func (l *LaunchSite) instance() string {
+	var parts []string
+	for _, t := range l.TypeArgs {
+		if t != nil {
+			parts = append(parts, t.String())
+		} else {
+			parts = append(parts, "_")
+		}
+	}
+	return strings.Join(parts, ",")
 }
 
 // NewProgram indexes the functions, types and file-scope constants of files
@@ -171,10 +186,12 @@ func (in *interp) launch(e *parser.Launch) value {
 		for _, ta := range id.Targs {
 			if ta.Value == nil {
 				site.Targs = append(site.Targs, nil)
+				site.TypeArgs = append(site.TypeArgs, in.resolve(ta.Type))
 				continue
 			}
 			v := in.eval(ta.Value)
 			site.Targs = append(site.Targs, &v)
+			site.TypeArgs = append(site.TypeArgs, nil)
 		}
 	}
 	dims := func(x parser.Expr) [3]symbolic.Expr {

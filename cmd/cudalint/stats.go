@@ -55,7 +55,12 @@ func collectStats(files []string, res *analyzer.Result) *stats {
 		s.Bytes += len(src)
 		s.KernelsInSource += parser.CountKernelDefinitions(src)
 	}
+	counted := map[parser.Pos]bool{} // a template kernel is one kernel, however many instantiations
 	for _, k := range res.Kernels {
+		if counted[k.Func.P] {
+			continue
+		}
+		counted[k.Func.P] = true
 		s.KernelsFound++
 		bad := countBad(k.Func.Body)
 		s.SkippedInKernels += bad
