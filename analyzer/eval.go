@@ -113,10 +113,8 @@ func (in *interp) ident(e *parser.Ident) value {
 		name = name[i+2:]
 	}
 	switch name {
-	case "threadIdx":
-		return builtinDim3("threadIdx", symbolic.Lane)
-	case "blockIdx", "blockDim", "gridDim":
-		return builtinDim3(name, symbolic.Uniform)
+	case "threadIdx", "blockIdx", "blockDim", "gridDim":
+		return builtins[name]
 	case "warpSize":
 		return intValue(symbolic.Const(32))
 	case "true":
@@ -147,8 +145,6 @@ var builtins = func() map[string]value {
 	}
 	return m
 }()
-
-func builtinDim3(name string, _ symbolic.Class) value { return builtins[name] }
 
 // memberOfValue evaluates x.f where x is a value (dim3, struct parameter)
 // rather than memory.
