@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -24,18 +23,7 @@ func TestHostileInputs(t *testing.T) {
 		"macros.cu":   "#define A A A\n#define B(x) B(x) x\n" + "__global__ void m(float* a) { a[threadIdx.x] = B(A); }\n",
 		"ok.cu":       kernel,
 	}
-	dir := writeFiles(t, files)
-	code, out, errs := runCLI("--accesses", "--format", "json", dir)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var doc struct {
-		Accesses []accessJSON `json:"accesses"`
-		Notes    []noteJSON   `json:"notes"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := runAccesses(t, "--accesses", "--format", "json", writeFiles(t, files))
 	kernels := map[string]bool{}
 	for _, a := range doc.Accesses {
 		kernels[a.Kernel] = true

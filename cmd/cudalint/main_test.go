@@ -64,17 +64,7 @@ func TestWalk(t *testing.T) {
 		"k/crlf.cu":         strings.ReplaceAll(strings.ReplaceAll(copyKernel, "copy", "copy_crlf"), "\n", "\r\n"),
 		"k/unterminated.cu": "__global__ void broken(float* a) { a[threadIdx.x] = 0;\n",
 	})
-	code, out, errs := runCLI("--accesses", "--format", "json", filepath.Join(dir, "k"))
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var doc struct {
-		Accesses []accessJSON `json:"accesses"`
-		Notes    []noteJSON   `json:"notes"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := runAccesses(t, "--accesses", "--format", "json", filepath.Join(dir, "k"))
 	kernels := map[string]int{}
 	for _, a := range doc.Accesses {
 		kernels[a.Kernel]++

@@ -139,19 +139,30 @@ func readMeasured(t *testing.T) []ncu.Line {
 	return lines
 }
 
-func accessTable(t *testing.T, args ...string) []accessJSON {
+// accessDoc is the --accesses JSON document.
+type accessDoc struct {
+	Accesses []accessJSON `json:"accesses"`
+	Notes    []noteJSON   `json:"notes"`
+}
+
+// runAccesses runs cudalint with args (which ask for --accesses in JSON),
+// expects exit 0, and decodes the document.
+func runAccesses(t *testing.T, args ...string) accessDoc {
 	t.Helper()
 	var out, errb bytes.Buffer
 	if code := run(args, &out, &errb); code != exitOK {
 		t.Fatalf("cudalint %v: exit %d\n%s", args, code, errb.String())
 	}
-	var doc struct {
-		Accesses []accessJSON `json:"accesses"`
-	}
+	var doc accessDoc
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatalf("bad JSON: %v\n%s", err, out.String())
 	}
-	return doc.Accesses
+	return doc
+}
+
+func accessTable(t *testing.T, args ...string) []accessJSON {
+	t.Helper()
+	return runAccesses(t, args...).Accesses
 }
 
 // TestMeasuredTable prints the comparison (go test -v -run MeasuredTable).
