@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"strings"
@@ -146,7 +148,7 @@ func writeFindingsText(w io.Writer, rep *driver.Report, color bool) error {
 		start, end := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
 		fmt.Fprintf(w, "%s: %s %s %s\n", paint(ansiBold, start.String()), paint(severityColor[f.Severity], f.Severity.String()+":"),
 			f.Message, paint(ansiDim, "["+f.Rule+"]"))
-		line := sourceLine(rep, start.Filename, start.Line)
+		line := sourceLine(rep, f.Pos)
 		if line == "" {
 			continue
 		}
@@ -177,16 +179,24 @@ func plural(n int) string {
 	return "s"
 }
 
-func sourceLine(rep *driver.Report, file string, line int) string {
-	if rep.Result == nil {
+// sourceLine returns the line holding pos, without its end-of-line
+// characters. It finds the line through the file set's line table, not by
+// splitting the file: a report may quote thousands of lines of one file.
+func sourceLine(rep *driver.Report, pos token.Pos) string {
+	tf := rep.Fset.File(pos)
+	if rep.Result == nil || tf == nil {
 		return ""
 	}
-	src := rep.Result.Analysis.Program.Source(file)
-	lines := strings.Split(string(src), "\n")
-	if line < 1 || line > len(lines) {
+	src := rep.Result.Analysis.Program.Source(tf.Name())
+	if len(src) != tf.Size() {
 		return ""
 	}
-	return strings.TrimRight(lines[line-1], "\r")
+	start := tf.Offset(tf.LineStart(tf.Line(pos)))
+	end := len(src)
+	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
+		end = start + i
+	}
+	return strings.TrimRight(string(src[start:end]), "\r")
 }
 
 // warpPicture draws the sectors the first warp touches, one character

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/cudalint/cudalint/internal/gen"
+)
+
+// The peak-memory goal (under 10x the input) is about the process a user
+// runs, so it is measured on one: the benchmark re-executes its own test
+// binary as the cudalint command (TestMain below) and reads the child's
+// peak resident set from the kernel. The figures are reported per input
+// byte: peak-RSS/B is the ratio the goal bounds. The Go runtime's fixed
+// few megabytes are included, which is why the inputs are large.
+
+func TestMain(m *testing.M) {
+	if os.Getenv("CUDALINT_BENCH_CHILD") == "1" {
+		os.Exit(run(os.Args[1:], devNull(), os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func devNull() *os.File {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
+func benchPeakRSS(b *testing.B, name, src string) {
+	path := filepath.Join(b.TempDir(), name)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	var peak int64
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(os.Args[0], "--exit-zero", path)
+		cmd.Env = append(os.Environ(), "CUDALINT_BENCH_CHILD=1")
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			peak = max(peak, ru.Maxrss*1024) // Linux reports kilobytes
+		}
+	}
+	b.ReportMetric(float64(peak)/float64(len(src)), "peak-RSS/B")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+}
+
+// BenchmarkCommandDense8MB runs the command on an 8 MB kernel-dense file.
+func BenchmarkCommandDense8MB(b *testing.B) {
+	benchPeakRSS(b, "dense.cu", gen.KernelDense(8<<20))
+}
+
+// BenchmarkCommandMixed20MB runs the command on a 20 MB mixed file.
+func BenchmarkCommandMixed20MB(b *testing.B) {
+	benchPeakRSS(b, "mixed.cu", gen.Mixed(20<<20))
+}
