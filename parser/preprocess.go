@@ -73,10 +73,26 @@ type ptok struct {
 	hs *hideSet
 }
 
+// fileFrame is a file being read. Its tokens are scanned as they are
+// needed, one ahead, so a file's tokens are never all held at once.
 type fileFrame struct {
 	path string
-	toks []Token
-	i    int
+	sc   *scanner
+	next Token
+	more bool // next holds a token
+}
+
+func (p *preprocessor) openFile(path string, src []byte) *fileFrame {
+	f := &fileFrame{path: path, sc: newScanner(path, src, &p.out.Notes, &p.out.Directives)}
+	f.next, f.more = f.sc.next()
+	return f
+}
+
+// take returns the frame's next token and scans the one after it.
+func (f *fileFrame) take() Token {
+	t := f.next
+	f.next, f.more = f.sc.next()
+	return t
 }
 
 type cond struct {
@@ -106,8 +122,7 @@ func Preprocess(file string, src []byte, cfg Config) *Preprocessed {
 	p := &preprocessor{cfg: cfg, macros: map[string]*macro{}, once: map[string]bool{}, seen: map[string]bool{}}
 	p.out.Sources = map[string][]byte{file: src}
 	p.predefine()
-	p.files = []*fileFrame{{path: file, toks: scanDirectives(file, src, &p.out.Notes, &p.out.Directives)}}
-	p.out.Tokens = make([]Token, 0, len(p.files[0].toks)+len(p.files[0].toks)/8)
+	p.files = []*fileFrame{p.openFile(file, src)}
 	for {
 		t, ok := p.next()
 		if !ok {
@@ -173,16 +188,15 @@ func (p *preprocessor) read() (ptok, bool) {
 	}
 	for len(p.files) > 0 {
 		f := p.files[len(p.files)-1]
-		if f.i >= len(f.toks) {
+		if !f.more {
 			p.files = p.files[:len(p.files)-1]
 			continue
 		}
-		t := f.toks[f.i]
-		if t.BOL && t.Text == "#" && t.Kind == KPunct {
+		if t := f.next; t.BOL && t.Text == "#" && t.Kind == KPunct {
 			p.directive(f)
 			continue
 		}
-		f.i++
+		t := f.take()
 		if !p.active() {
 			continue
 		}
@@ -422,21 +436,19 @@ func pasteTokens(a, b Token) Token {
 
 // ---- directives ----
 
-// directiveLine returns the tokens of the directive starting at f.i (the
-// '#') and moves f past them.
-func directiveLine(f *fileFrame) []Token {
-	start := f.i + 1
-	end := start
-	for end < len(f.toks) && !f.toks[end].BOL {
-		end++
+// directiveLine reads the directive that starts at f's next token (the
+// '#'), returning the '#' and the tokens after it on its line.
+func directiveLine(f *fileFrame) (Token, []Token) {
+	hash := f.take()
+	var line []Token
+	for f.more && !f.next.BOL {
+		line = append(line, f.take())
 	}
-	f.i = end
-	return f.toks[start:end]
+	return hash, line
 }
 
 func (p *preprocessor) directive(f *fileFrame) {
-	hash := f.toks[f.i]
-	line := directiveLine(f)
+	hash, line := directiveLine(f)
 	if len(line) == 0 {
 		return // null directive
 	}
@@ -569,7 +581,7 @@ func (p *preprocessor) include(f *fileFrame, rest []Token, pos Pos) {
 		p.out.Sources[path] = src
 		p.out.Includes = append(p.out.Includes, path)
 	}
-	p.files = append(p.files, &fileFrame{path: path, toks: scanDirectives(path, src, &p.out.Notes, &p.out.Directives)})
+	p.files = append(p.files, p.openFile(path, src))
 }
 
 func (p *preprocessor) findInclude(dir, name string) (string, []byte, error) {

@@ -16,11 +16,8 @@ func scan(file string, src []byte, notes *Notes) []Token {
 
 // scanDirectives is scan that also collects cudalint: comments.
 func scanDirectives(file string, src []byte, notes *Notes, dirs *[]Directive) []Token {
-	s := scanner{file: file, src: src, line: 1, col: 1, notes: notes, bol: true, dirs: dirs, intern: map[string]string{}}
-	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
-		s.off = 3 // byte-order mark
-	}
-	toks := make([]Token, 0, len(src)/3+16) // C averages a token per 3 to 4 bytes
+	s := newScanner(file, src, notes, dirs)
+	toks := make([]Token, 0, len(src)/4+16) // C averages a token per 3 to 4 bytes
 	for {
 		t, ok := s.next()
 		if !ok {
@@ -28,6 +25,14 @@ func scanDirectives(file string, src []byte, notes *Notes, dirs *[]Directive) []
 		}
 		toks = append(toks, t)
 	}
+}
+
+func newScanner(file string, src []byte, notes *Notes, dirs *[]Directive) *scanner {
+	s := &scanner{file: file, src: src, line: 1, col: 1, notes: notes, bol: true, dirs: dirs, intern: map[string]string{}}
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		s.off = 3 // byte-order mark
+	}
+	return s
 }
 
 type scanner struct {
@@ -106,44 +111,39 @@ func (s *scanner) advance() byte {
 
 func (s *scanner) atEOF() bool { return s.skipSplices(s.off) >= len(s.src) }
 
+// next returns the next token. The common bytes (white space, comments,
+// identifiers, numbers, operators) are read straight from src; a line
+// splice (backslash-newline) anywhere near sends the scanner down the
+// byte-at-a-time path that steps over splices, which is exact but slow.
 func (s *scanner) next() (Token, bool) {
 	s.space = false
-	for !s.atEOF() {
-		c := s.peekAt(0)
-		switch {
-		case c == '\n':
-			s.advance()
+	for s.off < len(s.src) {
+		switch c := s.src[s.off]; c {
+		case '\n':
+			s.off++
+			s.line++
+			s.col = 1
 			s.bol = true
 			s.space = true
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			s.advance()
+		case ' ', '\t', '\r', '\f', '\v':
+			s.off++
+			s.col++
 			s.space = true
-		case c == '/' && s.peekAt(1) == '/':
-			p, start := s.pos(), s.off
-			for !s.atEOF() && s.peekAt(0) != '\n' {
-				s.advance()
+		case '\\':
+			j := s.skipSplices(s.off)
+			if j == s.off {
+				return s.token(), true
 			}
-			s.directive(p, s.src[start:s.off])
-			s.space = true
-		case c == '/' && s.peekAt(1) == '*':
-			p, start := s.pos(), s.off
-			s.advance()
-			s.advance()
-			closed := false
-			defer func() { s.directive(p, s.src[start:min(s.off, len(s.src))]) }()
-			for !s.atEOF() {
-				if s.peekAt(0) == '*' && s.peekAt(1) == '/' {
-					s.advance()
-					s.advance()
-					closed = true
-					break
-				}
-				s.advance()
+			s.moveTo(j) // a splice between tokens is not white space
+		case '/':
+			switch s.peekAt(1) {
+			case '/':
+				s.lineComment()
+			case '*':
+				s.blockComment()
+			default:
+				return s.token(), true
 			}
-			if !closed {
-				s.notes.add(p, "unterminated comment")
-			}
-			s.space = true
 		default:
 			return s.token(), true
 		}
@@ -151,25 +151,177 @@ func (s *scanner) next() (Token, bool) {
 	return Token{}, false
 }
 
+// moveTo advances to offset j, counting the newlines on the way.
+func (s *scanner) moveTo(j int) {
+	span := s.src[s.off:j]
+	if n := bytes.Count(span, newline); n > 0 {
+		s.line += n
+		s.col = len(span) - bytes.LastIndexByte(span, '\n')
+	} else {
+		s.col += len(span)
+	}
+	s.off = j
+}
+
+var newline = []byte{'\n'}
+
+// lineComment skips a // comment up to (not through) its newline; a
+// backslash before the newline continues the comment on the next line.
+func (s *scanner) lineComment() {
+	p, start := s.pos(), s.off
+	j := s.off
+	for {
+		i := bytes.IndexByte(s.src[j:], '\n')
+		if i < 0 {
+			j = len(s.src)
+			break
+		}
+		j += i
+		k := j - 1
+		if k >= start && s.src[k] == '\r' {
+			k--
+		}
+		if k < start || s.src[k] != '\\' {
+			break
+		}
+		j++ // a spliced newline: the comment goes on
+	}
+	s.moveTo(j)
+	s.directive(p, s.src[start:j])
+	s.space = true
+}
+
+// blockComment skips a /* */ comment.
+func (s *scanner) blockComment() {
+	p, start := s.pos(), s.off
+	body := s.src[s.off+2:]
+	end := bytes.Index(body, []byte("*/"))
+	if end >= 0 && !bytes.Contains(body[:end+1], []byte("\\\n")) && !bytes.Contains(body[:end+1], []byte("\\\r\n")) {
+		s.moveTo(s.off + 2 + end + 2)
+	} else if !s.blockCommentSlow() {
+		s.notes.add(p, "unterminated comment")
+	}
+	s.directive(p, s.src[start:s.off])
+	s.space = true
+}
+
+// blockCommentSlow steps through a comment with line splices in it (where
+// "*\<newline>/" closes it), reporting whether it was closed.
+func (s *scanner) blockCommentSlow() bool {
+	s.advance()
+	s.advance()
+	for !s.atEOF() {
+		if s.peekAt(0) == '*' && s.peekAt(1) == '/' {
+			s.advance()
+			s.advance()
+			return true
+		}
+		s.advance()
+	}
+	return false
+}
+
 func (s *scanner) token() Token {
 	t := Token{Pos: s.pos(), BOL: s.bol, Space: s.space}
 	s.bol = false
 	start := s.off
+	if t.Kind = s.tokenFast(); t.Kind == KEOF {
+		t.Kind = s.tokenSlow(start)
+	}
+	t.Text = s.text(s.src[start:s.off])
+	t.End = s.off
+	return t
+}
+
+// tokenFast reads an identifier, a number or an operator with no line
+// splice in it, or returns KEOF, having read nothing, for anything else.
+func (s *scanner) tokenFast() Kind {
+	src, i := s.src, s.off
+	c := src[i]
+	var k Kind
+	switch {
+	case isIdentStart(c):
+		for i < len(src) && isIdentChar(src[i]) {
+			i++
+		}
+		k = KIdent
+	case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
+		for i < len(src) {
+			c := src[i]
+			if !isIdentChar(c) && c != '.' && c != '\'' {
+				break
+			}
+			i++
+			if (c == 'e' || c == 'E' || c == 'p' || c == 'P') && i < len(src) && (src[i] == '+' || src[i] == '-') {
+				i++
+			}
+		}
+		k = KNumber
+	default:
+		n := punctLenBytes(src[i:min(i+3, len(src))])
+		if n == 0 {
+			return KEOF
+		}
+		i += n
+		k = KPunct
+	}
+	if i < len(src) && (src[i] == '\\' || (k == KIdent && (src[i] == '"' || src[i] == '\''))) {
+		return KEOF // a splice, or a literal's prefix (L"..."): the slow path knows
+	}
+	s.col += i - s.off
+	s.off = i
+	return k
+}
+
+// punctLenBytes is the length of the operator at the start of b, or 0
+// when b starts with no operator or with a backslash.
+func punctLenBytes(b []byte) int {
+	if len(b) == 0 || !isPunctByte(b[0]) {
+		return 0
+	}
+	if len(b) >= 3 {
+		for _, p := range puncts3 {
+			if b[0] == p[0] && b[1] == p[1] && b[2] == p[2] {
+				return 3
+			}
+		}
+	}
+	if len(b) >= 2 {
+		for _, p := range puncts2 {
+			if b[0] == p[0] && b[1] == p[1] {
+				return 2
+			}
+		}
+	}
+	return 1
+}
+
+var punctBytes = func() (t [256]bool) {
+	for _, c := range []byte("{}[]()<>;:,.?~!%^&*-+=|/#@$`") {
+		t[c] = true
+	}
+	return t
+}()
+
+func isPunctByte(c byte) bool { return punctBytes[c] }
+
+// tokenSlow reads the token at start byte by byte, stepping over splices.
+func (s *scanner) tokenSlow(start int) Kind {
 	c := s.peekAt(0)
 	switch {
 	case isIdentStart(c):
 		for isIdentChar(s.peekAt(0)) {
 			s.advance()
 		}
-		t.Kind = KIdent
 		// String and char prefixes: L"..", u8"..".
-		if q := s.peekAt(0); (q == '"' || q == '\'') && isLiteralPrefix(string(s.src[start:s.off])) {
+		if q := s.peekAt(0); (q == '"' || q == '\'') && isLiteralPrefix(s.text(s.src[start:s.off])) {
 			s.quoted(s.advance())
-			t.Kind = KString
 			if q == '\'' {
-				t.Kind = KChar
+				return KChar
 			}
+			return KString
 		}
+		return KIdent
 	case isDigit(c) || (c == '.' && isDigit(s.peekAt(1))):
 		for {
 			c := s.peekAt(0)
@@ -182,33 +334,29 @@ func (s *scanner) token() Token {
 			}
 			break
 		}
-		t.Kind = KNumber
+		return KNumber
 	case c == '"' || c == '\'':
 		s.quoted(s.advance())
-		t.Kind = KString
 		if c == '\'' {
-			t.Kind = KChar
+			return KChar
 		}
+		return KString
 	case c >= 0x80:
 		// Non-ASCII outside literals: one invalid token per rune (or byte, when not UTF-8).
 		_, size := utf8.DecodeRune(s.src[s.off:])
 		for k := 0; k < size; k++ {
 			s.advance()
 		}
-		t.Kind = KInvalid
-	default:
-		n := punctLen(s)
-		for k := 0; k < n; k++ {
-			s.advance()
-		}
-		t.Kind = KPunct
-		if n == 1 && !strings.ContainsRune("{}[]()<>;:,.?~!%^&*-+=|/#@$`\\", rune(c)) {
-			t.Kind = KInvalid
-		}
+		return KInvalid
 	}
-	t.Text = s.text(s.src[start:s.off])
-	t.End = s.off
-	return t
+	n := punctLen(s)
+	for k := 0; k < n; k++ {
+		s.advance()
+	}
+	if n == 1 && !strings.ContainsRune("{}[]()<>;:,.?~!%^&*-+=|/#@$`\\", rune(c)) {
+		return KInvalid
+	}
+	return KPunct
 }
 
 // text returns a token's spelling: the raw bytes without line splices,

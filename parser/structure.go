@@ -548,7 +548,7 @@ func (u *unit) fields(s *Struct, from, to int) {
 				stop := u.skipStatement(end, to)
 				if inner != nil {
 					if inner.Name == "" {
-						inner.Name = fmt.Sprintf("%s::<anonymous@%d>", s.Name, k)
+						inner.Name = fmt.Sprintf("%s::<anonymous@%s:%d>", s.Name, u.toks[k].Pos.File, u.toks[k].Pos.Offset)
 					}
 					named := false
 					for _, sp := range u.splitTop(end, stop-1, ",") {
@@ -632,6 +632,16 @@ func (u *unit) hasTopLevel(from, to int, s string) bool {
 	return false
 }
 
+// hasLaunch reports whether [from,to) holds a launch's "<<<".
+func (u *unit) hasLaunch(from, to int) bool {
+	for k := from; k < to; k++ {
+		if u.toks[k].Kind == KPunct && u.toks[k].Text == "<<<" {
+			return true
+		}
+	}
+	return false
+}
+
 func (u *unit) globalDecl(from, to int) {
 	if from >= to {
 		return
@@ -679,6 +689,9 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 	}
 	if !f.Global && !f.Device {
 		f.Host = true
+		if !u.hasLaunch(body, end) {
+			return // host code that launches nothing holds nothing to model
+		}
 	}
 	if f.Global || f.Device {
 		if t, err := u.parseType(from, name); err == nil {
