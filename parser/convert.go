@@ -21,22 +21,26 @@ func parseSpan[G any](u *unit, p *participle.Parser[G], from, to int) (*G, error
 	if from >= to {
 		return nil, fmt.Errorf("nothing to parse")
 	}
-	lt := make([]lexer.Token, 0, to-from)
-	var key strings.Builder
-	fmt.Fprintf(&key, "%T", p)
+	// The key first: most statements are met before, and a hit needs
+	// neither lexer tokens nor a string (the map lookup does not allocate).
+	key := u.keyBuf[:0]
+	key = fmt.Appendf(key, "%T", p)
 	for i := from; i < to; i++ {
-		t := u.toks[i]
-		tt := u.classify(t)
-		lt = append(lt, lexer.Token{Type: tt, Value: t.Text, Pos: lexer.Position{Offset: i - from, Line: t.Pos.Line, Column: t.Pos.Col}})
-		key.WriteByte(byte(-tt))
-		key.WriteString(t.Text)
+		key = append(key, byte(-u.classify(u.toks[i])))
+		key = append(key, u.toks[i].Text...)
 	}
-	k := key.String()
-	if c, ok := u.cache[k]; ok {
+	u.keyBuf = key
+	if c, ok := u.cache[string(key)]; ok {
 		if c.err != nil {
 			return nil, c.err
 		}
 		return c.tree.(*G), nil
+	}
+	k := string(key)
+	lt := make([]lexer.Token, 0, to-from)
+	for i := from; i < to; i++ {
+		t := u.toks[i]
+		lt = append(lt, lexer.Token{Type: u.classify(t), Value: t.Text, Pos: lexer.Position{Offset: i - from, Line: t.Pos.Line, Column: t.Pos.Col}})
 	}
 	end := lexer.Position{Offset: to - from, Line: -1}
 	pl, err := lexer.Upgrade(&sliceLexer{toks: lt, end: end})

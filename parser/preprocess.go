@@ -116,6 +116,19 @@ type preprocessor struct {
 // Preprocess expands file (whose contents are src) into tokens. It never
 // fails: problems become notes with positions.
 func Preprocess(file string, src []byte, cfg Config) *Preprocessed {
+	p := newPreprocessor(file, src, cfg)
+	for {
+		t, ok := p.nextToken()
+		if !ok {
+			break
+		}
+		p.out.Tokens = append(p.out.Tokens, t)
+	}
+	p.finish()
+	return &p.out
+}
+
+func newPreprocessor(file string, src []byte, cfg Config) *preprocessor {
 	if cfg.ReadFile == nil {
 		cfg.ReadFile = os.ReadFile
 	}
@@ -123,17 +136,20 @@ func Preprocess(file string, src []byte, cfg Config) *Preprocessed {
 	p.out.Sources = map[string][]byte{file: src}
 	p.predefine()
 	p.files = []*fileFrame{p.openFile(file, src)}
-	for {
-		t, ok := p.next()
-		if !ok {
-			break
-		}
-		p.out.Tokens = append(p.out.Tokens, t.Token)
-	}
+	return p
+}
+
+// nextToken returns the next token of the preprocessed file.
+func (p *preprocessor) nextToken() (Token, bool) {
+	t, ok := p.next()
+	return t.Token, ok
+}
+
+// finish notes the conditionals left open at the end of input.
+func (p *preprocessor) finish() {
 	for _, c := range p.conds {
 		p.out.Notes.add(c.pos, "unterminated #if")
 	}
-	return &p.out
 }
 
 func (p *preprocessor) predefine() {

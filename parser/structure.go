@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -26,6 +27,8 @@ type unit struct {
 	// converted: parse trees hold positions relative to it.
 	base  int
 	cache map[string]cachedParse
+	// keyBuf is reused to build cache keys.
+	keyBuf []byte
 }
 
 var builtinTypeNames = []string{
@@ -43,28 +46,54 @@ func init() {
 	}
 }
 
-// Parse preprocesses and parses one file.
+// Parse preprocesses and parses one file, one top-level item at a time:
+// an item's tokens are dropped once it is parsed, so memory follows the
+// largest item, not the file.
 func Parse(path string, src []byte, cfg Config) *File {
-	pp := Preprocess(path, src, cfg)
-	f := ParseTokens(path, pp.Tokens)
-	f.Notes = append(pp.Notes, f.Notes...)
-	f.Includes = pp.Includes
-	f.Directives = pp.Directives
-	f.Sources = pp.Sources
+	pp := newPreprocessor(path, src, cfg)
+	u := newUnit(path)
+	c := chunker{read: pp.nextToken}
+	for {
+		toks, ns, more := c.item()
+		c.buf = toks[:0] // the next item reuses the array: nothing keeps these tokens
+		if len(toks) > 0 {
+			u.parseItems(toks, ns)
+		}
+		if !more {
+			break
+		}
+	}
+	pp.finish()
+	f := u.file
+	f.Notes = append(pp.out.Notes, f.Notes...)
+	f.Includes = pp.out.Includes
+	f.Directives = pp.out.Directives
+	f.Sources = pp.out.Sources
 	f.Bytes = len(src)
 	return f
 }
 
 // ParseTokens parses preprocessed tokens.
 func ParseTokens(path string, toks []Token) *File {
-	toks = joinChevrons(toks)
-	u := &unit{toks: toks, types: map[string]bool{}, file: &File{Path: path}, cache: map[string]cachedParse{}}
+	u := newUnit(path)
+	u.parseItems(toks, "")
+	return u.file
+}
+
+func newUnit(path string) *unit {
+	u := &unit{types: map[string]bool{}, file: &File{Path: path}, cache: map[string]cachedParse{}}
 	for _, n := range builtinTypeNames {
 		u.types[n] = true
 	}
+	return u
+}
+
+// parseItems parses the top-level items in toks, declared in namespace ns.
+func (u *unit) parseItems(toks []Token, ns string) {
+	u.toks = joinChevrons(toks)
 	u.matchBrackets()
-	u.items(0, len(toks), "")
-	return u.file
+	u.items(0, len(u.toks), ns)
+	u.toks = nil
 }
 
 func (u *unit) note(p Pos, format string, args ...any) { u.file.Notes.add(p, format, args...) }
@@ -198,7 +227,10 @@ func (u *unit) item(i, to int, ns string) int {
 		}
 		if u.isPunct(j, "{") {
 			inner := strings.Join(name, "::")
-			if ns != "" && inner != "" {
+			switch {
+			case inner == "":
+				inner = ns // an anonymous namespace is its parent's, for naming
+			case ns != "":
 				inner = ns + "::" + inner
 			}
 			end := u.skipGroup(j, to)
@@ -285,7 +317,7 @@ func (u *unit) templateParams(from, to int) []TemplateParam {
 		}
 		var tp TemplateParam
 		if eq < b {
-			tp.Default = u.toks[eq+1 : b]
+			tp.Default = slices.Clone(u.toks[eq+1 : b]) // the item's tokens are reused
 		}
 		// The parameter's name is the last identifier before any default.
 		for k := eq - 1; k >= a; k-- {

@@ -1,0 +1,187 @@
+package parser
+
+import "strings"
+
+// chunker cuts the preprocessed token stream into top-level items as it
+// reads it, so that Parse never holds a whole file's tokens. It enters
+// namespace and extern "C" blocks itself (their items are top-level items
+// too) and otherwise ends an item at a ';' or, for a function body, a '}'
+// outside all brackets. A cut in the wrong place costs nothing but memory:
+// the unit parses every item in a chunk, so a chunk holding two items, or
+// a declaration and the stray ';' after it, parses as before.
+type chunker struct {
+	read   func() (Token, bool)
+	back   []Token  // tokens read ahead, to be read again (last first)
+	scopes []string // namespaces of the open namespace and extern blocks
+	buf    []Token  // an array to read the next item into
+	open   []byte   // the unclosed brackets of the item being read
+}
+
+func (c *chunker) get() (Token, bool) {
+	if n := len(c.back); n > 0 {
+		t := c.back[n-1]
+		c.back = c.back[:n-1]
+		return t, true
+	}
+	return c.read()
+}
+
+func (c *chunker) unget(ts ...Token) {
+	for i := len(ts) - 1; i >= 0; i-- {
+		c.back = append(c.back, ts[i])
+	}
+}
+
+func (c *chunker) ns() string {
+	if len(c.scopes) == 0 {
+		return ""
+	}
+	return c.scopes[len(c.scopes)-1]
+}
+
+// item returns the tokens of the next top-level item and its namespace;
+// more is false at the end of input.
+func (c *chunker) item() (toks []Token, ns string, more bool) {
+	for {
+		t, ok := c.get()
+		if !ok {
+			return nil, "", false
+		}
+		switch {
+		case t.Kind == KPunct && t.Text == ";":
+			continue
+		case t.Kind == KPunct && t.Text == "}" && len(c.scopes) > 0:
+			c.scopes = c.scopes[:len(c.scopes)-1]
+			continue
+		case t.Kind == KIdent && t.Text == "namespace":
+			if c.namespace() {
+				continue
+			}
+			return c.rest(append(c.buf[:0], t)), c.ns(), true
+		case t.Kind == KIdent && t.Text == "extern":
+			if c.externBlock() {
+				continue
+			}
+		}
+		return c.rest(append(c.buf[:0], t)), c.ns(), true
+	}
+}
+
+// namespace reads "namespace a::b {" after its keyword and enters the
+// block; it reports false (having read nothing) for anything else.
+func (c *chunker) namespace() bool {
+	var read []Token
+	var names []string
+	for {
+		t, ok := c.get()
+		if !ok {
+			c.unget(read...)
+			return false
+		}
+		read = append(read, t)
+		if t.Kind == KPunct && (t.Text == "{" || t.Text == ";" || t.Text == "=") {
+			if t.Text != "{" {
+				c.unget(read...)
+				return false
+			}
+			break
+		}
+		if t.Kind == KIdent {
+			names = append(names, t.Text)
+		}
+	}
+	inner := strings.Join(names, "::")
+	switch {
+	case inner == "":
+		inner = c.ns() // an anonymous namespace is its parent's, for naming
+	case c.ns() != "":
+		inner = c.ns() + "::" + inner
+	}
+	c.scopes = append(c.scopes, inner)
+	return true
+}
+
+// externBlock enters extern "C" { ... }; it reports false (having read
+// nothing more) when extern starts a declaration instead.
+func (c *chunker) externBlock() bool {
+	lit, ok := c.get()
+	if !ok {
+		return false
+	}
+	if lit.Kind != KString {
+		c.unget(lit)
+		return false
+	}
+	brace, ok := c.get()
+	if !ok || brace.Kind != KPunct || brace.Text != "{" {
+		if ok {
+			c.unget(lit, brace)
+		} else {
+			c.unget(lit)
+		}
+		return false
+	}
+	c.scopes = append(c.scopes, c.ns())
+	return true
+}
+
+// rest reads the item that starts with toks up to its end: a ';' outside
+// brackets, or the '}' closing a function body.
+func (c *chunker) rest(toks []Token) []Token {
+	open := c.open[:0]
+	needSemi := false // a struct, typedef or initializer: its '}' does not end it
+	sawParen := false
+	step := func(t Token) bool {
+		if t.Kind != KPunct {
+			if len(open) == 0 && (t.Text == "typedef" || (tagKeywords[t.Text] && t.Text != "typename")) {
+				needSemi, sawParen = true, false
+			}
+			return false
+		}
+		switch t.Text {
+		case "(", "[", "{":
+			if t.Text == "(" && len(open) == 0 && needSemi {
+				sawParen = true // struct S f() { ... }: a function after all
+			}
+			open = append(open, t.Text[0])
+		case ")", "]", "}":
+			opener := byte('(')
+			switch t.Text {
+			case "]":
+				opener = '['
+			case "}":
+				opener = '{'
+			}
+			j := len(open) - 1
+			for j >= 0 && open[j] != opener {
+				j--
+			}
+			if j < 0 {
+				return false // unmatched: the unit notes it
+			}
+			open = open[:j]
+			return len(open) == 0 && t.Text == "}" && (!needSemi || sawParen)
+		case ";":
+			return len(open) == 0
+		case "=":
+			if len(open) == 0 {
+				needSemi, sawParen = true, false
+			}
+		}
+		return false
+	}
+	defer func() { c.open = open }()
+	if step(toks[0]) {
+		return toks
+	}
+	for {
+		t, ok := c.get()
+		if !ok {
+			return toks
+		}
+		toks = append(toks, t)
+		if step(t) {
+			return toks
+		}
+	}
+}
