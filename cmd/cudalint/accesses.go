@@ -30,6 +30,9 @@ func (o *options) execute(stdout, stderr io.Writer) int {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	if o.memprofile != "" {
+		defer o.writeHeapProfile(stderr)
+	}
 	out, closeOut, err := o.openOutput(stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "cudalint: %v\n", err)
@@ -230,4 +233,19 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 		fmt.Fprintf(w, "%s: note: %s\n", n.Pos, n.Msg)
 	}
 	return nil
+}
+
+// writeHeapProfile writes the allocations of the run (all of them, by
+// site: the profile's alloc_space) and what was live at its end.
+func (o *options) writeHeapProfile(stderr io.Writer) {
+	f, err := os.Create(o.memprofile)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "cudalint: %v\n", err)
+	}
 }

@@ -34,6 +34,7 @@ type options struct {
 	accesses   bool
 	stats      bool
 	cpuprofile string
+	memprofile string
 	output     string
 	fix        bool
 	exitZero   bool
@@ -76,6 +77,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.Var(listFlag{&o.enable}, "enable", "run only these rules (comma-separated, repeatable)")
 	fs.Var(listFlag{&o.disable}, "disable", "do not run these rules (comma-separated, repeatable)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
+	fs.StringVar(&o.memprofile, "memprofile", "", "write a memory profile of the run to `FILE`")
 	fs.Var(multiFlag{func(s string) error {
 		name, val, _ := strings.Cut(s, "=")
 		if name == "" {
