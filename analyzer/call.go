@@ -113,7 +113,7 @@ func (in *interp) inline(f *parser.Func, args []value, site *parser.Call) value 
 		return in.dataValue("deep call")
 	}
 	savedVars, savedRets, nguards := in.vars, in.rets, len(in.guards)
-	in.vars = cloneVars(in.prog.globals)
+	in.vars = map[string]value{} // the callee sees globals through lookup, not the caller's locals
 	in.rets = nil
 	for i, p := range f.Params {
 		if i < len(args) && p.Name != "" {

@@ -103,11 +103,11 @@ func stepOp(op string) string {
 
 func (in *interp) ident(e *parser.Ident) value {
 	name := e.Name
-	if v, ok := in.vars[name]; ok {
+	if v, ok := in.lookup(name); ok {
 		return v
 	}
 	if i := strings.LastIndex(name, "::"); i >= 0 {
-		if v, ok := in.vars[name[i+2:]]; ok {
+		if v, ok := in.lookup(name[i+2:]); ok {
 			return v
 		}
 		name = name[i+2:]
@@ -415,7 +415,7 @@ func (in *interp) lval(e parser.Expr) lvalue {
 			return memberOf(p.ptr, e.Name)
 		}
 		if id, ok := e.X.(*parser.Ident); ok {
-			if v, ok := in.vars[id.Name]; ok && v.kind == vStruct {
+			if v, ok := in.lookup(id.Name); ok && v.kind == vStruct {
 				return lvalue{name: id.Name, path: []string{e.Name}, valid: true}
 			}
 		}
@@ -456,7 +456,7 @@ func (in *interp) lvalType(lv lvalue) *Type {
 	if lv.mem != nil {
 		return lv.mem.elem
 	}
-	if v, ok := in.vars[lv.name]; ok && len(lv.path) == 0 {
+	if v, ok := in.lookup(lv.name); ok && len(lv.path) == 0 {
 		return v.typ
 	}
 	return nil
@@ -475,7 +475,7 @@ func (in *interp) load(lv lvalue, e parser.Expr) value {
 		in.access(lv.mem, Load, e)
 		return in.loaded(lv.mem, e)
 	}
-	v, ok := in.vars[lv.name]
+	v, ok := in.lookup(lv.name)
 	if !ok {
 		v = in.ident(&parser.Ident{Name: lv.name})
 	}
@@ -509,7 +509,7 @@ func (in *interp) store(lv lvalue, v value, e parser.Expr) {
 	case len(lv.path) == 0:
 		in.vars[lv.name] = v
 	default:
-		cur, ok := in.vars[lv.name]
+		cur, ok := in.lookup(lv.name)
 		if !ok || cur.kind != vStruct {
 			return
 		}
@@ -564,7 +564,7 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 
 func (in *interp) typeOf(e parser.Expr) *Type {
 	if id, ok := e.(*parser.Ident); ok {
-		if v, ok := in.vars[id.Name]; ok && v.typ != nil {
+		if v, ok := in.lookup(id.Name); ok && v.typ != nil {
 			return v.typ
 		}
 	}

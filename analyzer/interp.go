@@ -51,11 +51,19 @@ type ret struct {
 }
 
 func newInterp(prog *Program, host bool) *interp {
-	in := &interp{prog: prog, host: host, vars: map[string]value{}, record: true, params: map[string]bool{}}
-	for k, v := range prog.globals {
-		in.vars[k] = v
+	return &interp{prog: prog, host: host, vars: map[string]value{}, record: true, params: map[string]bool{}}
+}
+
+// lookup returns a variable's value: a local (or a global the code has
+// written), else a file-scope global. Globals are not copied into vars:
+// vars is cloned at every branch and loop, and a program can have
+// thousands of globals.
+func (in *interp) lookup(name string) (value, bool) {
+	if v, ok := in.vars[name]; ok {
+		return v, true
 	}
-	return in
+	v, ok := in.prog.globals[name]
+	return v, ok
 }
 
 // resolve is Types.Resolve with the instantiation's type arguments.
@@ -314,7 +322,7 @@ func (in *interp) ifStmt(s *parser.If) {
 		in.vars = thenVars
 		in.guards = append(in.guards, c)
 	default:
-		in.vars = mergeVars(before, c, thenVars, elseVars)
+		in.vars = in.mergeVars(before, c, thenVars, elseVars)
 	}
 }
 
@@ -344,18 +352,41 @@ func cloneVars(m map[string]value) map[string]value {
 
 // mergeVars joins the two branches of an if: a variable that differs
 // becomes c ? then : else.
-func mergeVars(before map[string]value, c symbolic.Expr, a, b map[string]value) map[string]value {
+func (in *interp) mergeVars(before map[string]value, c symbolic.Expr, a, b map[string]value) map[string]value {
 	out := make(map[string]value, len(before))
+	merge := func(k string, va, vb value) {
+		if sameValue(va, vb) {
+			out[k] = va
+		} else {
+			out[k] = mergeValue(c, va, vb)
+		}
+	}
 	for k := range before {
 		va, okA := a[k]
 		vb, okB := b[k]
-		switch {
-		case !okA || !okB:
-			continue
-		case sameValue(va, vb):
-			out[k] = va
-		default:
-			out[k] = mergeValue(c, va, vb)
+		if okA && okB {
+			merge(k, va, vb)
+		}
+	}
+	// A global written in a branch is in that branch's vars only.
+	for _, m := range []map[string]value{a, b} {
+		for k := range m {
+			if _, local := before[k]; local {
+				continue
+			}
+			g, global := in.prog.globals[k]
+			if _, done := out[k]; done || !global {
+				continue
+			}
+			va, okA := a[k]
+			if !okA {
+				va = g
+			}
+			vb, okB := b[k]
+			if !okB {
+				vb = g
+			}
+			merge(k, va, vb)
 		}
 	}
 	return out
@@ -388,8 +419,9 @@ func (in *interp) loop(pos parser.Pos, cond, post parser.Expr, body parser.Stmt,
 	assigned := assignedNames(body, post)
 	var names []string
 	for name := range assigned {
-		if _, ok := in.vars[name]; ok {
+		if v, ok := in.lookup(name); ok {
 			names = append(names, name)
+			in.vars[name] = v // a global the loop writes becomes a local copy
 		}
 	}
 	sortStrings(names)
