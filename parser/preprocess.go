@@ -23,6 +23,9 @@ type Config struct {
 	IncludeDirs []string
 	// ReadFile reads an included file; nil means os.ReadFile.
 	ReadFile func(path string) ([]byte, error)
+	// Items, when set, shares the parsed items of included files between
+	// the files of a run.
+	Items *ItemCache
 }
 
 // Preprocessed is the output of Preprocess.

@@ -53,10 +53,18 @@ func Parse(path string, src []byte, cfg Config) *File {
 	pp := newPreprocessor(path, src, cfg)
 	u := newUnit(path)
 	c := chunker{read: pp.nextToken}
+	var kh *keyHasher
+	if cfg.Items != nil {
+		kh = newKeyHasher(cfg.Items)
+	}
 	for {
 		toks, ns, more := c.item()
 		c.buf = toks[:0] // the next item reuses the array: nothing keeps these tokens
-		if len(toks) > 0 {
+		switch {
+		case len(toks) == 0:
+		case cfg.Items != nil && toks[0].Pos.File != path:
+			u.parseCached(cfg.Items, kh, toks, ns)
+		default:
 			u.parseItems(toks, ns)
 		}
 		if !more {

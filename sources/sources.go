@@ -101,6 +101,9 @@ func Load(files []string, cfg parser.Config) (*Set, []error) {
 		cache.read = os.ReadFile
 	}
 	cfg.ReadFile = cache.get
+	if cfg.Items == nil {
+		cfg.Items = parser.NewItemCache()
+	}
 	set := &Set{Included: includedFiles(files, cfg, cache)}
 	var roots []string
 	for _, f := range files {

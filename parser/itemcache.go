@@ -1,0 +1,175 @@
+package parser
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"sync"
+)
+
+// itemKey is 128 bits of hash: two 64-bit maphash sums under different
+// seeds (the cache lives for one run, so per-process seeds are fine).
+type itemKey [2]uint64
+
+// keyHasher hashes items into keys; one per Parse.
+type keyHasher struct {
+	h   [2]maphash.Hash
+	buf []byte
+}
+
+func newKeyHasher(c *ItemCache) *keyHasher {
+	k := &keyHasher{}
+	k.h[0].SetSeed(c.seeds[0])
+	k.h[1].SetSeed(c.seeds[1])
+	return k
+}
+
+func (k *keyHasher) write(b []byte) {
+	k.h[0].Write(b)
+	k.h[1].Write(b)
+}
+
+// ItemCache shares parsed top-level items between the files of one run.
+// A header included by many files yields the same tokens in each of them
+// (when the macros it sees are the same), so its items are parsed once:
+// a project of 150 template-instance files that each include the same
+// large headers parses those headers once, not 150 times.
+//
+// An item is keyed by everything its parse depends on: the namespace it
+// stands in, each token's kind, spelling, position and macro origin, and
+// for each identifier whether it names a type at that point. Items of the
+// file being parsed itself are not cached: no other file holds them.
+type ItemCache struct {
+	seeds [2]maphash.Seed
+	mu    sync.Mutex
+	items map[itemKey]*parsedItem
+}
+
+// NewItemCache returns an empty cache, safe for concurrent use.
+func NewItemCache() *ItemCache {
+	return &ItemCache{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, items: map[itemKey]*parsedItem{}}
+}
+
+func (c *ItemCache) get(k itemKey) *parsedItem {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.items[k]
+}
+
+func (c *ItemCache) put(k itemKey, it *parsedItem) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.items[k] = it
+}
+
+// parsedItem is what parsing an item added to its file and unit.
+type parsedItem struct {
+	funcs    []*Func
+	structs  []*Struct
+	typedefs []*Typedef
+	globals  []*Decl
+	notes    Notes
+	types    []string // names that became type names
+}
+
+// itemKey hashes what the parse of toks in namespace ns depends on.
+func (u *unit) itemKey(k *keyHasher, toks []Token, ns string) itemKey {
+	k.h[0].Reset()
+	k.h[1].Reset()
+	buf := k.buf[:0]
+	str := func(s string) {
+		buf = binary.AppendUvarint(buf, uint64(len(s)))
+		buf = append(buf, s...)
+	}
+	str(ns)
+	file := "\x00" // no file name: the first token writes its own
+	for _, t := range toks {
+		buf = append(buf, byte(t.Kind))
+		if t.Kind == KIdent && u.types[t.Text] {
+			buf = append(buf, 1)
+		} else {
+			buf = append(buf, 0)
+		}
+		str(t.Text)
+		if t.Pos.File != file { // tokens mostly share their neighbour's file
+			file = t.Pos.File
+			buf = append(buf, 1)
+			str(file)
+		} else {
+			buf = append(buf, 0)
+		}
+		buf = binary.AppendUvarint(buf, uint64(t.Pos.Offset))
+		if m := t.Macro; m != nil {
+			str(m.Name)
+			str(m.Def.File)
+			buf = binary.AppendUvarint(buf, uint64(m.Def.Offset)+1)
+		} else {
+			buf = append(buf, 0)
+		}
+		if len(buf) > 4096 {
+			k.write(buf)
+			buf = buf[:0]
+		}
+	}
+	k.write(buf)
+	k.buf = buf
+	return itemKey{k.h[0].Sum64(), k.h[1].Sum64()}
+}
+
+// mark is where a file's lists stood before an item was parsed.
+type mark struct{ funcs, structs, typedefs, globals, notes int }
+
+func (u *unit) mark() mark {
+	f := u.file
+	return mark{len(f.Funcs), len(f.Structs), len(f.Typedefs), len(f.Globals), len(f.Notes)}
+}
+
+// since returns what was parsed after m, and the identifiers of toks that
+// were not type names before (wasType) and are now.
+func (u *unit) since(m mark, toks []Token, wasType map[string]bool) *parsedItem {
+	f := u.file
+	it := &parsedItem{
+		funcs:    append([]*Func(nil), f.Funcs[m.funcs:]...),
+		structs:  append([]*Struct(nil), f.Structs[m.structs:]...),
+		typedefs: append([]*Typedef(nil), f.Typedefs[m.typedefs:]...),
+		globals:  append([]*Decl(nil), f.Globals[m.globals:]...),
+		notes:    append(Notes(nil), f.Notes[m.notes:]...),
+	}
+	for _, t := range toks {
+		if t.Kind == KIdent && u.types[t.Text] && !wasType[t.Text] {
+			it.types = append(it.types, t.Text)
+			wasType[t.Text] = true
+		}
+	}
+	return it
+}
+
+// replay adds a cached item to the file being parsed.
+func (u *unit) replay(it *parsedItem) {
+	f := u.file
+	f.Funcs = append(f.Funcs, it.funcs...)
+	f.Structs = append(f.Structs, it.structs...)
+	f.Typedefs = append(f.Typedefs, it.typedefs...)
+	f.Globals = append(f.Globals, it.globals...)
+	f.Notes = append(f.Notes, it.notes...)
+	for _, name := range it.types {
+		u.types[name] = true
+	}
+}
+
+// parseCached parses an item of an included file through the cache.
+func (u *unit) parseCached(c *ItemCache, kh *keyHasher, toks []Token, ns string) {
+	k := u.itemKey(kh, toks, ns)
+	if it := c.get(k); it != nil {
+		u.replay(it)
+		return
+	}
+	wasType := map[string]bool{}
+	for _, t := range toks {
+		if t.Kind == KIdent && u.types[t.Text] {
+			wasType[t.Text] = true
+		}
+	}
+	m := u.mark()
+	u.parseItems(toks, ns)
+	c.put(k, u.since(m, toks, wasType))
+}

@@ -1,0 +1,48 @@
+package parser
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+// Files parsed through a shared item cache build what they build alone,
+// and a header item is reused only where its tokens and context match:
+// an includer's macro or typedef that changes the header's meaning
+// changes the key.
+func TestItemCacheSharesOnlyIdenticalItems(t *testing.T) {
+	files := map[string]string{
+		"h.cuh": "struct Pair { ELEM a, b; };\n__global__ void k(Pair* p) { p[threadIdx.x].a = 0; }\n" +
+			"__device__ float f(float x) { return (x) * y; }\n",
+		"a.cu": "#define ELEM float\ntypedef float y;\n#include \"h.cuh\"\n",
+		"b.cu": "#define ELEM float\ntypedef float y;\n#include \"h.cuh\"\n",
+		"c.cu": "#define ELEM double\nint y;\n#include \"h.cuh\"\n",
+	}
+	read := func(path string) ([]byte, error) {
+		if s, ok := files[path]; ok {
+			return []byte(s), nil
+		}
+		return nil, fmt.Errorf("no file %s", path)
+	}
+	cache := NewItemCache()
+	for _, name := range []string{"a.cu", "b.cu", "c.cu"} {
+		alone := Parse(name, []byte(files[name]), Config{ReadFile: read})
+		shared := Parse(name, []byte(files[name]), Config{ReadFile: read, Items: cache})
+		if !reflect.DeepEqual(alone.Funcs, shared.Funcs) || !reflect.DeepEqual(alone.Structs, shared.Structs) ||
+			!reflect.DeepEqual(alone.Notes, shared.Notes) {
+			t.Errorf("%s: parsed through the cache differs from parsed alone", name)
+		}
+	}
+	a := Parse("a.cu", []byte(files["a.cu"]), Config{ReadFile: read, Items: cache})
+	b := Parse("b.cu", []byte(files["b.cu"]), Config{ReadFile: read, Items: cache})
+	c := Parse("c.cu", []byte(files["c.cu"]), Config{ReadFile: read, Items: cache})
+	if a.Funcs[0] != b.Funcs[0] {
+		t.Errorf("identical header items were parsed twice")
+	}
+	if a.Structs[0] == c.Structs[0] || a.Funcs[1] == c.Funcs[1] {
+		t.Errorf("a header item was shared between files where a macro or a type name gives it another meaning")
+	}
+	if got := c.Structs[0].Fields[0].Type.Words; !reflect.DeepEqual(got, []string{"double"}) {
+		t.Errorf("c.cu's Pair has %v fields, want double", got)
+	}
+}
