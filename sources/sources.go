@@ -5,12 +5,13 @@
 package sources
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
+
 	"runtime"
 	"slices"
 	"sort"
@@ -159,7 +160,41 @@ func Load(files []string, cfg parser.Config) (*Set, []error) {
 	return set, errs
 }
 
-var includeLine = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*"([^"]+)"`)
+// quotedIncludes returns the names in the #include "name" lines of src.
+// It looks only at lines whose first non-blank byte is '#', found with
+// IndexByte: a regular expression took a tenth of a run on large files.
+func quotedIncludes(src []byte) []string {
+	var names []string
+	for i := 0; i < len(src); {
+		j := bytes.IndexByte(src[i:], '#')
+		if j < 0 {
+			break
+		}
+		hash := i + j
+		i = hash + 1
+		k := hash - 1
+		for k >= 0 && (src[k] == ' ' || src[k] == '\t') {
+			k--
+		}
+		if k >= 0 && src[k] != '\n' {
+			continue // not the first thing on its line
+		}
+		rest := bytes.TrimLeft(src[i:], " \t")
+		if !bytes.HasPrefix(rest, []byte("include")) {
+			continue
+		}
+		rest = bytes.TrimLeft(rest[len("include"):], " \t")
+		if len(rest) == 0 || rest[0] != '"' {
+			continue
+		}
+		end := bytes.IndexAny(rest[1:], "\"\n")
+		if end < 0 || rest[1+end] != '"' || end == 0 {
+			continue
+		}
+		names = append(names, string(rest[1:1+end]))
+	}
+	return names
+}
 
 // includedFiles finds, by a quick look at their #include "..." lines,
 // which of files another of them includes: those are analyzed as part of
@@ -175,9 +210,9 @@ func includedFiles(files []string, cfg parser.Config, cache *readCache) map[stri
 		if err != nil {
 			continue
 		}
-		for _, m := range includeLine.FindAllSubmatch(src, -1) {
+		for _, name := range quotedIncludes(src) {
 			for _, dir := range append([]string{filepath.Dir(f)}, cfg.IncludeDirs...) {
-				p := filepath.Clean(filepath.Join(dir, string(m[1])))
+				p := filepath.Clean(filepath.Join(dir, name))
 				if inSet[p] && p != filepath.Clean(f) {
 					included[p] = true
 					break
