@@ -18,12 +18,20 @@ func benchStage(b *testing.B, src string, stage func([]byte)) {
 	}
 }
 
+// scanOnly and preprocessOnly read every token as Parse does, one at a
+// time, without collecting them.
 func scanOnly(src []byte) {
 	var notes Notes
-	scan("bench.cu", src, &notes)
+	s := newScanner("bench.cu", src, &notes, nil)
+	for _, ok := s.next(); ok; _, ok = s.next() {
+	}
 }
 
-func preprocessOnly(src []byte) { Preprocess("bench.cu", src, Config{}) }
+func preprocessOnly(src []byte) {
+	p := newPreprocessor("bench.cu", src, Config{})
+	for _, ok := p.nextToken(); ok; _, ok = p.nextToken() {
+	}
+}
 func parseOnly(src []byte)      { Parse("bench.cu", src, Config{}) }
 
 func BenchmarkScanDense1MB(b *testing.B) { benchStage(b, gen.KernelDense(1<<20), scanOnly) }
