@@ -32,7 +32,7 @@ func preprocessOnly(src []byte) {
 	for _, ok := p.nextToken(); ok; _, ok = p.nextToken() {
 	}
 }
-func parseOnly(src []byte)      { Parse("bench.cu", src, Config{}) }
+func parseOnly(src []byte) { Parse("bench.cu", src, Config{}) }
 
 func BenchmarkScanDense1MB(b *testing.B) { benchStage(b, gen.KernelDense(1<<20), scanOnly) }
 func BenchmarkScanMixed1MB(b *testing.B) { benchStage(b, gen.Mixed(1<<20), scanOnly) }

@@ -3,6 +3,7 @@ package parser
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/participle/v2"
@@ -383,11 +384,33 @@ func (u *unit) parseExpr(from, to int) (x Expr, err error) {
 // parseDecl parses toks[from:to] as a declaration.
 func (u *unit) parseDecl(from, to int) (d *Decl, err error) {
 	defer catch(&err)
+	u.specsFirst(from, to)
 	g, err := parseSpan(u, declParser, from, to)
 	if err != nil {
 		return nil, err
 	}
 	return u.decl(g), nil
+}
+
+// specsFirst moves storage specifiers ahead of the cv-qualifiers they are
+// mixed with at the start of a declaration ("volatile __shared__ int"),
+// the order the grammar reads; the tokens keep their positions.
+func (u *unit) specsFirst(from, to int) {
+	end := from
+	for end < to && (u.classify(u.toks[end]) == ttSpec || u.classify(u.toks[end]) == ttQual) {
+		end++
+	}
+	run := u.toks[from:end]
+	slices.SortStableFunc(run, func(a, b Token) int {
+		ra, rb := u.classify(a) != ttSpec, u.classify(b) != ttSpec
+		switch {
+		case ra == rb:
+			return 0
+		case !ra:
+			return -1
+		}
+		return 1
+	})
 }
 
 func (u *unit) parseParam(from, to int) (p *Param, err error) {

@@ -334,6 +334,16 @@ func (r *exprReader) primary() (*gPrimary, error) {
 			}
 			p.Targs = targs
 		}
+		// Cls<A, B>::member: the arguments were the class's; the name goes on.
+		for len(p.Targs) > 0 && r.is("::") {
+			r.lex.Next()
+			n := r.lex.Peek()
+			if n.Type != ttIdent && n.Type != ttTypeName {
+				return nil, r.errorf(n, "expected a name after '::', found %s", describe(n))
+			}
+			p.Name = append(p.Name, r.lex.Next().Value)
+			p.Targs = nil
+		}
 		return p, nil
 	}
 	return nil, r.errorf(t, "unexpected %s", describe(t))
@@ -369,8 +379,9 @@ func (r *exprReader) launchFollows() bool {
 }
 
 // templateCallFollows looks past a '<' for its matching '>' followed by
-// '(' with only type-list tokens between: tex2D<unsigned char>(...),
-// SharedMemory<T>(). Anything else (i < n && j > (k)) is a comparison.
+// '(' or '::' with only type-list tokens between: tex2D<unsigned char>(...),
+// SharedMemory<T>(), Kernel<8, 8>::run(...). Anything else (i < n && j >
+// (k)) is a comparison.
 func (r *exprReader) templateCallFollows() bool {
 	cp := r.lex.MakeCheckpoint()
 	defer r.lex.LoadCheckpoint(cp)
@@ -388,7 +399,7 @@ func (r *exprReader) templateCallFollows() bool {
 			return false
 		}
 		if depth == 0 {
-			return r.is("(")
+			return r.is("(") || r.is("::")
 		}
 	}
 	return false

@@ -322,3 +322,36 @@ func TestTemplateAndQualifiedNames(t *testing.T) {
 		t.Errorf("a comparison read as a template: %s", Format(cond))
 	}
 }
+
+// Statements real code writes that a strict reading rejects: qualifiers
+// before the storage specifier, a type from a header that was not found,
+// and a call through a template class's static member.
+func TestParseRealWorldDeclarations(t *testing.T) {
+	f := parse(t, `__global__ void k(int* in, int* out) {
+  volatile __shared__ unsigned int s[64];
+  TextureAddress addr;
+  addr.x = in[threadIdx.x];
+  Kernel<8, 16>::run(in, out, 3);
+  out[threadIdx.x] = s[threadIdx.x];
+}`)
+	k := funcNamed(f, "k")
+	var kinds []string
+	for _, s := range k.Body.Stmts {
+		kinds = append(kinds, typeName(s))
+	}
+	if got, want := strings.Join(kinds, " "), "DeclStmt DeclStmt ExprStmt ExprStmt ExprStmt"; got != want {
+		t.Fatalf("statements:\n got %s\nwant %s\nnotes %v", got, want, f.Notes)
+	}
+	s := k.Body.Stmts[0].(*DeclStmt).Decl
+	if !s.HasSpec("__shared__") || len(s.Declarators[0].Dims) != 1 {
+		t.Errorf("volatile __shared__ array = %+v", s)
+	}
+	addr := k.Body.Stmts[1].(*DeclStmt).Decl
+	if addr.Declarators[0].Name != "addr" {
+		t.Errorf("declaration of an unknown type = %+v", addr)
+	}
+	call := k.Body.Stmts[3].(*ExprStmt).X
+	if got := Format(call); got != "Kernel::run(in, out, 3)" {
+		t.Errorf("template class member call = %s", got)
+	}
+}

@@ -208,7 +208,17 @@ func (u *unit) isDeclStart(i int) bool {
 		return true
 	case ttIdent:
 		// ns::Type name, Type<args> name: a name that can only be a type.
-		return u.typeThenName(i)
+		if u.typeThenName(i) {
+			return true
+		}
+		// Two plain names in a row are a declaration in C and C++ alike:
+		// the first is a type whose definition was not seen (it stands in
+		// a header that was not found, say). It is a type from here on.
+		if i+1 < len(u.toks) && u.classify(u.toks[i+1]) == ttIdent && !otherKeywords[u.toks[i+1].Text] {
+			u.types[u.toks[i].Text] = true
+			return true
+		}
+		return false
 	case ttTypeName:
 		next := i + 1
 		if u.isPunct(next, "::") {
