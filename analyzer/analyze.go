@@ -195,6 +195,7 @@ func instances(prog *Program, fn *parser.Func) []string {
 func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string) *Kernel {
 	in := newInterp(prog, false)
 	in.kernel = fn
+	in.fileGlobals = prog.fileGlobals[f.Path]
 	if instance != "" {
 		in.typeArgs = typeArgsOf(prog, fn, instance)
 	}
@@ -286,7 +287,7 @@ func configs(prog *Program, f *parser.File, fn *parser.Func, opts Options, usesY
 	var out []*LaunchConfig
 	seen := map[string]bool{}
 	for _, l := range prog.Launches {
-		if l.Kernel != fn.Name || (hasTypeParams(fn) && l.instance() != instance) {
+		if l.Kernel != fn.Name || !l.Reaches(fn) || (hasTypeParams(fn) && l.instance() != instance) {
 			continue
 		}
 		cfg := fromLaunch(l, fn)

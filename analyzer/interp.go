@@ -20,22 +20,24 @@ const (
 // interp runs a function body symbolically. For a kernel it records every
 // memory access with its address; for a host function it records launches.
 type interp struct {
-	prog     *Program
-	host     bool
-	vars     map[string]value
-	guards   []symbolic.Expr
-	loops    []*Loop
-	record   bool
-	passes   int // loop discovery passes in progress
-	calls    []string
-	kernel   *parser.Func
-	accesses []*Access
-	launches []*LaunchSite
-	rets     []ret
-	fresh    int
-	steps    int
-	depth    int
-	capped   bool // maxAccesses reached
+	prog *Program
+	host bool
+	vars map[string]value
+	// fileGlobals are the file-scope variables of the file being analyzed.
+	fileGlobals map[string]value
+	guards      []symbolic.Expr
+	loops       []*Loop
+	record      bool
+	passes      int // loop discovery passes in progress
+	calls       []string
+	kernel      *parser.Func
+	accesses    []*Access
+	launches    []*LaunchSite
+	rets        []ret
+	fresh       int
+	steps       int
+	depth       int
+	capped      bool // maxAccesses reached
 	// typeArgs binds a template kernel's type parameters for one
 	// instantiation (T -> float).
 	typeArgs map[string]*Type
@@ -60,6 +62,17 @@ func newInterp(prog *Program, host bool) *interp {
 // thousands of globals.
 func (in *interp) lookup(name string) (value, bool) {
 	if v, ok := in.vars[name]; ok {
+		return v, true
+	}
+	return in.global(name)
+}
+
+// global returns a file-scope variable: the one the kernel's own file
+// declares, else one another file of the program declares (an extern
+// variable defined elsewhere). A project holds many programs; one file's
+// blockSize must not be another's.
+func (in *interp) global(name string) (value, bool) {
+	if v, ok := in.fileGlobals[name]; ok {
 		return v, true
 	}
 	v, ok := in.prog.globals[name]
@@ -374,7 +387,7 @@ func (in *interp) mergeVars(before map[string]value, c symbolic.Expr, a, b map[s
 			if _, local := before[k]; local {
 				continue
 			}
-			g, global := in.prog.globals[k]
+			g, global := in.global(k)
 			if _, done := out[k]; done || !global {
 				continue
 			}

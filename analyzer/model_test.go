@@ -438,3 +438,35 @@ void h(float* a, float* b, double* c, double* d, char* e, char* f) {
 		t.Errorf("strided<double, 2>: %v", ps)
 	}
 }
+
+// A project holds many programs. A launch reaches the kernel of its name
+// that its own file defines (or includes); failing that, one in its
+// folder; and a file's globals are its own: one program's block size
+// is not another's.
+func TestLaunchesAndGlobalsStayInTheirProgram(t *testing.T) {
+	files := map[string]string{
+		"heart/kernel.cu": "__global__ void kernel(float* a) { a[threadIdx.x] = 0; }\n",
+		"heart/main.cu":   "const int threads = 320;\n__global__ void kernel(float* a);\nvoid run(float* a) { kernel<<<4, threads>>>(a); }\n",
+		"particle/pf.cu": "const int threads = 128;\n__global__ void kernel(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n" +
+			"void run(float* a) { kernel<<<4, threads>>>(a); }\n",
+	}
+	var parsed []*parser.File
+	for _, path := range []string{"heart/kernel.cu", "heart/main.cu", "particle/pf.cu"} {
+		parsed = append(parsed, parser.Parse(path, []byte(files[path]), parser.Config{}))
+	}
+	r := Analyze(parsed, Options{})
+	got := map[string]string{}
+	for _, k := range r.Kernels {
+		var blocks []string
+		for _, c := range k.Configs {
+			blocks = append(blocks, c.Block.String()+" "+c.BlockSource)
+		}
+		got[k.Func.P.File] = strings.Join(blocks, ",")
+	}
+	want := map[string]string{"heart/kernel.cu": "320 launch", "particle/pf.cu": "128 launch"}
+	for file, w := range want {
+		if got[file] != w {
+			t.Errorf("%s: configs %q, want %q", file, got[file], w)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package analyzer
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -12,14 +14,16 @@ import (
 // Program is the set of analyzed files seen as one: kernels may be
 // launched from a file other than the one defining them.
 type Program struct {
-	Files    []*parser.File
-	types    *Types
-	funcs    map[string][]*parser.Func
-	globals  map[string]value
-	Kernels  []*parser.Func
-	Launches []*LaunchSite
-	Notes    []parser.Note
-	sources  map[string][]byte
+	Files   []*parser.File
+	types   *Types
+	funcs   map[string][]*parser.Func
+	globals map[string]value
+	// fileGlobals are each file's own file-scope variables, by path.
+	fileGlobals map[string]map[string]value
+	Kernels     []*parser.Func
+	Launches    []*LaunchSite
+	Notes       []parser.Note
+	sources     map[string][]byte
 }
 
 // LaunchSite is a kernel<<<grid, block>>>(args) in host code, with what
@@ -35,7 +39,12 @@ type LaunchSite struct {
 	// arguments (nil for values).
 	Targs    []*value
 	TypeArgs []*Type
+	// targets are the kernels of that name this launch can reach.
+	targets map[*parser.Func]bool
 }
+
+// Reaches reports whether the launch can start kernel fn.
+func (l *LaunchSite) Reaches(fn *parser.Func) bool { return l.targets[fn] }
 
 // instance names the type arguments of a launch, "" when there are none.
 func (l *LaunchSite) instance() string {
@@ -53,7 +62,7 @@ func (l *LaunchSite) instance() string {
 // NewProgram indexes the functions, types and file-scope constants of files
 // and finds the launches in their host code.
 func NewProgram(files []*parser.File) *Program {
-	p := &Program{Files: files, types: newTypes(), funcs: map[string][]*parser.Func{}, globals: map[string]value{}, sources: map[string][]byte{}}
+	p := &Program{Files: files, types: newTypes(), funcs: map[string][]*parser.Func{}, globals: map[string]value{}, fileGlobals: map[string]map[string]value{}, sources: map[string][]byte{}}
 	for _, f := range files {
 		for path, src := range f.Sources {
 			p.sources[path] = src
@@ -86,9 +95,11 @@ func (p *Program) evalGlobals() {
 	for _, f := range p.Files {
 		in := newInterp(p, false)
 		in.record = false
+		in.fileGlobals = p.fileGlobals[f.Path] // none yet: the file's own come from in.vars
 		for _, d := range f.Globals {
 			in.decl(d)
 		}
+		p.fileGlobals[f.Path] = in.vars
 		for k, v := range in.vars {
 			if _, seen := p.globals[k]; !seen {
 				p.globals[k] = v
@@ -140,6 +151,7 @@ func (p *Program) findLaunches() {
 			}
 			in := newInterp(p, true)
 			in.kernel = fn
+			in.fileGlobals = p.fileGlobals[f.Path]
 			for _, param := range fn.Params {
 				if param.Name == "" {
 					continue
@@ -153,10 +165,45 @@ func (p *Program) findLaunches() {
 				}
 			}
 			in.block(fn.Body)
+			for _, l := range in.launches {
+				l.targets = p.launchTargets(f, l.Kernel)
+			}
 			p.Launches = append(p.Launches, in.launches...)
 		}
 	}
 	sort.SliceStable(p.Launches, func(i, j int) bool { return posLess(p.Launches[i].Pos, p.Launches[j].Pos) })
+}
+
+// launchTargets returns the kernels called name that a launch in file f
+// can reach. A project often holds many programs, each with its own
+// kernel called "kernel": the one defined in f or a file it includes is
+// the one launched; failing that, one in f's folder; failing that, any.
+func (p *Program) launchTargets(f *parser.File, name string) map[*parser.Func]bool {
+	var all, inUnit, sameDir []*parser.Func
+	for _, k := range p.Kernels {
+		if k.Name != name {
+			continue
+		}
+		all = append(all, k)
+		if k.P.File == f.Path || slices.Contains(f.Includes, k.P.File) {
+			inUnit = append(inUnit, k)
+		}
+		if filepath.Dir(k.P.File) == filepath.Dir(f.Path) {
+			sameDir = append(sameDir, k)
+		}
+	}
+	pick := all
+	switch {
+	case len(inUnit) > 0:
+		pick = inUnit
+	case len(sameDir) > 0:
+		pick = sameDir
+	}
+	out := map[*parser.Func]bool{}
+	for _, k := range pick {
+		out[k] = true
+	}
+	return out
 }
 
 func hasLaunch(b *parser.Block) bool {

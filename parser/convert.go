@@ -384,6 +384,7 @@ func (u *unit) parseExpr(from, to int) (x Expr, err error) {
 // parseDecl parses toks[from:to] as a declaration.
 func (u *unit) parseDecl(from, to int) (d *Decl, err error) {
 	defer catch(&err)
+	from = u.dropAttributes(from, to)
 	u.specsFirst(from, to)
 	g, err := parseSpan(u, declParser, from, to)
 	if err != nil {
@@ -392,13 +393,19 @@ func (u *unit) parseDecl(from, to int) (d *Decl, err error) {
 	return u.decl(g), nil
 }
 
-// specsFirst moves storage specifiers ahead of the cv-qualifiers they are
-// mixed with at the start of a declaration ("volatile __shared__ int"),
-// the order the grammar reads; the tokens keep their positions.
+// specsFirst moves storage specifiers ahead of the cv-qualifiers and
+// type keywords they are mixed with at the start of a declaration
+// ("volatile __shared__ int", "extern double __shared__ s[]"), the order
+// the grammar reads; the tokens keep their positions.
 func (u *unit) specsFirst(from, to int) {
 	end := from
-	for end < to && (u.classify(u.toks[end]) == ttSpec || u.classify(u.toks[end]) == ttQual) {
-		end++
+	for end < to {
+		switch u.classify(u.toks[end]) {
+		case ttSpec, ttQual, ttTypeKw:
+			end++
+			continue
+		}
+		break
 	}
 	run := u.toks[from:end]
 	slices.SortStableFunc(run, func(a, b Token) int {
@@ -411,6 +418,46 @@ func (u *unit) specsFirst(from, to int) {
 		}
 		return 1
 	})
+}
+
+// dropAttributes removes __align__(n), alignas(n) and __attribute__((...))
+// from a declaration's specifiers (before its first '[', '=' or '('
+// outside them), shifting what comes before them right so the
+// declaration stays contiguous; it returns where the declaration now
+// starts. The alignment they give a variable is not modelled.
+func (u *unit) dropAttributes(from, to int) int {
+	keep := to
+	for k := to - 1; k >= from; k-- {
+		if u.isPunct(k, "[") || u.isPunct(k, "=") {
+			keep = k
+		}
+	}
+	found := false
+	for k := from; k < keep && !found; k++ {
+		switch u.text(k) {
+		case "__align__", "alignas", "__attribute__":
+			found = true
+		}
+	}
+	if !found {
+		return from
+	}
+	w := keep // tokens before keep are compacted towards it
+	for k := keep - 1; k >= from; k-- {
+		if u.isPunct(k, ")") {
+			open := u.match[k]
+			if open > from && open < k {
+				switch u.text(open - 1) {
+				case "__align__", "alignas", "__attribute__":
+					k = open - 1 // drop the name and its group
+					continue
+				}
+			}
+		}
+		w--
+		u.toks[w] = u.toks[k]
+	}
+	return w
 }
 
 func (u *unit) parseParam(from, to int) (p *Param, err error) {

@@ -355,3 +355,24 @@ func TestParseRealWorldDeclarations(t *testing.T) {
 		t.Errorf("template class member call = %s", got)
 	}
 }
+
+// Specifiers after the type and alignment attributes, as the CUDA
+// samples write shared arrays.
+func TestParseSpecifierOrderAndAttributes(t *testing.T) {
+	f := parse(t, `__global__ void k(double* in) {
+  extern double __shared__ sdata[];
+  __shared__ unsigned char __align__(8) s_buffer[64];
+  __shared__ int __attribute__((aligned(16))) s_data[1024];
+  sdata[threadIdx.x] = in[threadIdx.x];
+}`)
+	k := funcNamed(f, "k")
+	for i, name := range []string{"sdata", "s_buffer", "s_data"} {
+		ds, ok := k.Body.Stmts[i].(*DeclStmt)
+		if !ok {
+			t.Fatalf("statement %d is %s, want a declaration of %s; notes %v", i, typeName(k.Body.Stmts[i]), name, f.Notes)
+		}
+		if d := ds.Decl; !d.HasSpec("__shared__") || d.Declarators[0].Name != name {
+			t.Errorf("declaration %d = %+v, want __shared__ %s", i, d, name)
+		}
+	}
+}

@@ -579,20 +579,39 @@ func (p *preprocessor) define(rest []Token, pos Pos) {
 }
 
 func (p *preprocessor) include(f *fileFrame, rest []Token, pos Pos) {
-	if len(rest) == 0 || rest[0].Kind != KString {
-		return // <system> headers (and computed includes) are skipped
-	}
-	name := strings.Trim(rest[0].Text, `"`)
-	path, src, err := p.findInclude(filepath.Dir(f.path), name)
-	if err != nil {
-		p.out.Notes.add(rest[0].Pos, "cannot open include file %q", name)
+	if len(rest) == 0 {
 		return
+	}
+	var path string
+	var src []byte
+	switch {
+	case rest[0].Kind == KString:
+		name := strings.Trim(rest[0].Text, `"`)
+		var err error
+		if path, src, err = p.findInclude(filepath.Dir(f.path), name); err != nil {
+			p.out.Notes.add(rest[0].Pos, "cannot open include file %q", name)
+			return
+		}
+	case rest[0].Text == "<":
+		// <name>: a project's own file when the includer's folder or an
+		// include folder has it (projects build with -I.: Rodinia's
+		// #include <srad_kernel.cu>); otherwise a system header, skipped.
+		name, ok := angleName(rest)
+		if !ok {
+			return
+		}
+		var err error
+		if path, src, err = p.findInclude(filepath.Dir(f.path), name); err != nil {
+			return
+		}
+	default:
+		return // a computed include
 	}
 	if p.once[path] {
 		return
 	}
 	if len(p.files) >= maxIncludeDepth {
-		p.out.Notes.add(rest[0].Pos, "#include nested more than %d deep (an include cycle?); %q skipped", maxIncludeDepth, name)
+		p.out.Notes.add(rest[0].Pos, "#include nested more than %d deep (an include cycle?); %q skipped", maxIncludeDepth, filepath.Base(path))
 		return
 	}
 	if !p.seen[path] {
@@ -601,6 +620,18 @@ func (p *preprocessor) include(f *fileFrame, rest []Token, pos Pos) {
 		p.out.Includes = append(p.out.Includes, path)
 	}
 	p.files = append(p.files, p.openFile(path, src))
+}
+
+// angleName spells the file name of #include <a/b.h> from its tokens.
+func angleName(rest []Token) (string, bool) {
+	var b strings.Builder
+	for _, t := range rest[1:] {
+		if t.Text == ">" {
+			return b.String(), b.Len() > 0
+		}
+		b.WriteString(t.Text)
+	}
+	return "", false
 }
 
 func (p *preprocessor) findInclude(dir, name string) (string, []byte, error) {

@@ -175,3 +175,21 @@ func TestPreprocessErrors(t *testing.T) {
 		}
 	}
 }
+
+// #include <name> reads the project's own file when the includer's folder
+// has it (projects build with -I.); a system header is skipped silently.
+func TestPreprocessAngleIncludes(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "kernel.cu"), []byte("#define BLOCK_SIZE 16\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	main := filepath.Join(dir, "main.cu")
+	src := []byte("#include <stdio.h>\n#include <kernel.cu>\nint n = BLOCK_SIZE;\n")
+	pp := Preprocess(main, src, Config{})
+	if got := texts(pp.Tokens); got != "int n = 16 ;" {
+		t.Errorf("tokens: %s", got)
+	}
+	if len(pp.Notes) != 0 || len(pp.Includes) != 1 {
+		t.Errorf("notes %v, includes %v: want kernel.cu read and no note for stdio.h", pp.Notes, pp.Includes)
+	}
+}

