@@ -284,7 +284,7 @@ func (p *Program) Source(path string) []byte { return p.sources[path] }
 func (p *Program) Text(e parser.Expr) string {
 	if en, ok := e.(parser.Ender); ok {
 		from, to := e.Start(), en.End()
-		if src, ok := p.sources[from.File]; ok && from.File == to.File && from.Offset >= 0 && from.Offset < to.Offset && to.Offset <= len(src) {
+		if src, ok := p.sources[from.File]; ok && from.File == to.File && from.Offset >= 0 && from.Offset < to.Offset && int(to.Offset) <= len(src) {
 			return string(src[from.Offset:to.Offset])
 		}
 	}

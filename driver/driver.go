@@ -250,7 +250,7 @@ func (d *run) suppress(ar *accesses.Result, fs []*accesses.Finding) []*accesses.
 			if ig.dir.Pos.File != pos.Filename || !contains(ig.rules, f.Rule) {
 				continue
 			}
-			if ig.file || ig.dir.Pos.Line == pos.Line || ig.dir.Pos.Line == pos.Line-1 {
+			if ig.file || int(ig.dir.Pos.Line) == pos.Line || int(ig.dir.Pos.Line) == pos.Line-1 {
 				ig.used, suppressed = true, true
 			}
 		}

@@ -373,7 +373,7 @@ type File struct {
 // when they do not delimit a span of it.
 func (f *File) Text(from, to Pos) string {
 	src, ok := f.Sources[from.File]
-	if !ok || from.File != to.File || from.Offset < 0 || to.Offset > len(src) || from.Offset >= to.Offset {
+	if !ok || from.File != to.File || from.Offset < 0 || int(to.Offset) > len(src) || from.Offset >= to.Offset {
 		return ""
 	}
 	return string(src[from.Offset:to.Offset])

@@ -41,7 +41,7 @@ func parseSpan[G any](u *unit, p *participle.Parser[G], from, to int) (*G, error
 	lt := make([]lexer.Token, 0, to-from)
 	for i := from; i < to; i++ {
 		t := u.toks[i]
-		lt = append(lt, lexer.Token{Type: u.classify(t), Value: t.Text, Pos: lexer.Position{Offset: i - from, Line: t.Pos.Line, Column: t.Pos.Col}})
+		lt = append(lt, lexer.Token{Type: u.classify(t), Value: t.Text, Pos: lexer.Position{Offset: i - from, Line: int(t.Pos.Line), Column: int(t.Pos.Col)}})
 	}
 	end := lexer.Position{Offset: to - from, Line: -1}
 	pl, err := lexer.Upgrade(&sliceLexer{toks: lt, end: end})

@@ -143,7 +143,7 @@ __global__ void second(float* b) { b[blockIdx.x] = 2.0f; }
 	if last, ok := first.Body.Stmts[len(first.Body.Stmts)-1].(*ExprStmt); !ok || Format(last.X) != "a[i] = 1.0f" {
 		t.Errorf("the statement after the skipped ones is %#v", first.Body.Stmts[len(first.Body.Stmts)-1])
 	}
-	notes := map[int]bool{}
+	notes := map[int32]bool{}
 	for _, n := range f.Notes {
 		notes[n.Pos.Line] = true
 	}

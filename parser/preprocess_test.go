@@ -82,7 +82,7 @@ func TestPreprocessPositions(t *testing.T) {
 		{"x", 3, 9, false},
 	} {
 		tok := find(c.text)
-		if tok.Pos.Line != c.line || tok.Pos.Col != c.col || (tok.Macro != nil) != c.macro {
+		if int(tok.Pos.Line) != c.line || int(tok.Pos.Col) != c.col || (tok.Macro != nil) != c.macro {
 			t.Errorf("%s at %v (macro %v), want %d:%d (macro %v)", c.text, tok.Pos, tok.Macro != nil, c.line, c.col, c.macro)
 		}
 	}
@@ -166,7 +166,7 @@ func TestPreprocessErrors(t *testing.T) {
 		pp := Preprocess("e.cu", []byte(src), Config{})
 		found := false
 		for _, n := range pp.Notes {
-			if strings.Contains(n.Msg, tt.want) && n.Pos.Line == tt.line && n.Pos.File == "e.cu" {
+			if strings.Contains(n.Msg, tt.want) && int(n.Pos.Line) == tt.line && n.Pos.File == "e.cu" {
 				found = true
 			}
 		}

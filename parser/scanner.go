@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // scan splits src into preprocessing tokens. It never fails: bytes that
@@ -28,7 +29,7 @@ func scanDirectives(file string, src []byte, notes *Notes, dirs *[]Directive) []
 }
 
 func newScanner(file string, src []byte, notes *Notes, dirs *[]Directive) *scanner {
-	s := &scanner{file: file, src: src, line: 1, col: 1, notes: notes, bol: true, dirs: dirs, intern: map[string]string{}}
+	s := &scanner{file: file, src: src, line: 1, col: 1, notes: notes, bol: true, dirs: dirs}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		s.off = 3 // byte-order mark
 	}
@@ -44,12 +45,11 @@ type scanner struct {
 	dirs      *[]Directive
 	bol       bool
 	space     bool
-	// intern maps token spellings to one shared string: a kernel file
-	// repeats the same few hundred names and operators thousands of times.
-	intern map[string]string
 }
 
-func (s *scanner) pos() Pos { return Pos{File: s.file, Line: s.line, Col: s.col, Offset: s.off} }
+func (s *scanner) pos() Pos {
+	return Pos{File: s.file, Line: int32(s.line), Col: int32(s.col), Offset: int32(s.off)}
+}
 
 // peek returns the byte at off+k after skipping backslash-newlines, and the
 // raw length consumed up to and including it.
@@ -229,7 +229,7 @@ func (s *scanner) token() Token {
 		t.Kind = s.tokenSlow(start)
 	}
 	t.Text = s.text(s.src[start:s.off])
-	t.End = s.off
+	t.End = int32(s.off)
 	return t
 }
 
@@ -279,6 +279,9 @@ func punctLenBytes(b []byte) int {
 	if len(b) == 0 || !isPunctByte(b[0]) {
 		return 0
 	}
+	if len(b) < 2 || !isPunctByte(b[1]) {
+		return 1 // most operators: one byte before a name, a digit or a space
+	}
 	if len(b) >= 3 {
 		for _, p := range puncts3 {
 			if b[0] == p[0] && b[1] == p[1] && b[2] == p[2] {
@@ -286,11 +289,9 @@ func punctLenBytes(b []byte) int {
 			}
 		}
 	}
-	if len(b) >= 2 {
-		for _, p := range puncts2 {
-			if b[0] == p[0] && b[1] == p[1] {
-				return 2
-			}
+	for _, p := range puncts2 {
+		if b[0] == p[0] && b[1] == p[1] {
+			return 2
 		}
 	}
 	return 1
@@ -359,18 +360,18 @@ func (s *scanner) tokenSlow(start int) Kind {
 	return KPunct
 }
 
-// text returns a token's spelling: the raw bytes without line splices,
-// interned.
+// text returns a token's spelling: the raw bytes without line splices.
+// A token without splices (nearly all) is a string over src itself, not
+// a copy: a file's bytes are never written after they are read, and they
+// live as long as the analysis that holds its tokens.
 func (s *scanner) text(raw []byte) string {
+	if len(raw) == 0 {
+		return ""
+	}
 	if bytes.IndexByte(raw, '\\') >= 0 {
-		raw = splices.ReplaceAll(raw, nil)
+		return string(splices.ReplaceAll(raw, nil))
 	}
-	if t, ok := s.intern[string(raw)]; ok {
-		return t
-	}
-	t := string(raw)
-	s.intern[t] = t
-	return t
+	return unsafe.String(&raw[0], len(raw))
 }
 
 var splices = regexp.MustCompile(`\\\r?\n`)

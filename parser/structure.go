@@ -48,7 +48,9 @@ func init() {
 
 // Parse preprocesses and parses one file, one top-level item at a time:
 // an item's tokens are dropped once it is parsed, so memory follows the
-// largest item, not the file.
+// largest item, not the file. Token spellings share src's bytes (and
+// those of included files): they must not be modified while the File is
+// in use.
 func Parse(path string, src []byte, cfg Config) *File {
 	pp := newPreprocessor(path, src, cfg)
 	u := newUnit(path)

@@ -11,10 +11,12 @@ import "fmt"
 // Pos is a position in a source file. Line and Col are 1-based; Col counts
 // bytes, as compilers do.
 type Pos struct {
-	File   string
-	Line   int
-	Col    int
-	Offset int // byte offset in the file
+	File string
+	// Line, Col and Offset are 32-bit: tokens carry a Pos each, and files
+	// are far below 2 GB (the limits on input sizes see to it).
+	Line   int32
+	Col    int32
+	Offset int32 // byte offset in the file
 }
 
 func (p Pos) String() string {
@@ -46,7 +48,6 @@ func (k Kind) String() string { return kindNames[k] }
 
 // Token is one preprocessing token.
 type Token struct {
-	Kind Kind
 	Text string
 	Pos  Pos
 	// Macro is the position of the outermost macro invocation this token
@@ -54,11 +55,12 @@ type Token struct {
 	// is then that of the invocation, so diagnostics point at user text;
 	// for macro arguments Pos stays the argument's own position).
 	Macro *MacroOrigin
+	// End is the byte offset just after the token in its file.
+	End  int32
+	Kind Kind
 	// BOL is set for the first token on a line; Space when white space
 	// precedes the token. The preprocessor needs both.
 	BOL, Space bool
-	// End is the byte offset just after the token in its file.
-	End int
 }
 
 // EndPos is the position just after the token.

@@ -103,7 +103,7 @@ type noteJSON struct {
 func accessRow(p *analyzer.Prediction) accessJSON {
 	a, cfg := p.Access, p.Config
 	row := accessJSON{
-		File: a.Pos.File, Line: a.Pos.Line, Column: a.Pos.Col, Kernel: a.Kernel.Name, Op: a.Op.String(),
+		File: a.Pos.File, Line: int(a.Pos.Line), Column: int(a.Pos.Col), Kernel: a.Kernel.Name, Op: a.Op.String(),
 		Expr: a.Expr, ElementBytes: a.Type.Size, Instructions: p.Pieces, LaneStrideBytes: p.LaneStride,
 		Block: cfg.Block, BlockSource: cfg.BlockSource, Via: a.Via, Exact: p.Exact, Requests: p.Requests,
 		Assumptions: p.Assumptions,
@@ -136,7 +136,7 @@ func writeAccessesJSON(w io.Writer, res *analyzer.Result) error {
 		out.Accesses = append(out.Accesses, accessRow(p))
 	}
 	for _, n := range allNotes(res) {
-		out.Notes = append(out.Notes, noteJSON{File: n.Pos.File, Line: n.Pos.Line, Column: n.Pos.Col, Message: n.Msg})
+		out.Notes = append(out.Notes, noteJSON{File: n.Pos.File, Line: int(n.Pos.Line), Column: int(n.Pos.Col), Message: n.Msg})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -64,7 +64,7 @@ func writeFindingsJSON(w io.Writer, rep *driver.Report) error {
 		doc.Errors = append(doc.Errors, err.Error())
 	}
 	for _, n := range rep.Notes {
-		doc.Notes = append(doc.Notes, noteJSON{File: n.Pos.File, Line: n.Pos.Line, Column: n.Pos.Col, Message: n.Msg})
+		doc.Notes = append(doc.Notes, noteJSON{File: n.Pos.File, Line: int(n.Pos.Line), Column: int(n.Pos.Col), Message: n.Msg})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

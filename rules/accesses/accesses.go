@@ -120,10 +120,10 @@ func run(pass *analysis.Pass) (any, error) {
 // Pos converts a source position to the pass's token.Pos.
 func (r *Result) Pos(p parser.Pos) token.Pos {
 	tf, ok := r.files[p.File]
-	if !ok || p.Offset < 0 || p.Offset > tf.Size() {
+	if !ok || p.Offset < 0 || int(p.Offset) > tf.Size() {
 		return token.NoPos
 	}
-	return tf.Pos(p.Offset)
+	return tf.Pos(int(p.Offset))
 }
 
 // Finding is a diagnostic with what the driver needs to print it: the
