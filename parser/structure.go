@@ -27,8 +27,9 @@ type unit struct {
 	// converted: parse trees hold positions relative to it.
 	base  int
 	cache map[string]cachedParse
-	// keyBuf is reused to build cache keys.
+	// keyBuf is reused to build cache keys; stack by matchBrackets.
 	keyBuf []byte
+	stack  []int
 }
 
 var builtinTypeNames = []string{
@@ -153,21 +154,25 @@ func joinChevrons(toks []Token) []Token {
 // matchBrackets pairs ( ) [ ] { }. An unmatched closer is dropped from
 // pairing with a note; an unmatched opener matches the end of input.
 func (u *unit) matchBrackets() {
-	u.match = make([]int, len(u.toks))
-	var stack []int
-	closeFor := map[string]string{")": "(", "]": "[", "}": "{"}
+	if cap(u.match) >= len(u.toks) {
+		u.match = u.match[:len(u.toks)] // the previous item's array, reused
+	} else {
+		u.match = make([]int, len(u.toks))
+	}
+	stack := u.stack[:0]
 	for i, t := range u.toks {
 		u.match[i] = -1
-		if t.Kind != KPunct {
+		if t.Kind != KPunct || len(t.Text) != 1 {
 			continue
 		}
-		switch t.Text {
-		case "(", "[", "{":
+		switch c := t.Text[0]; c {
+		case '(', '[', '{':
 			stack = append(stack, i)
-		case ")", "]", "}":
+		case ')', ']', '}':
 			// Pop to the nearest opener of the same kind; openers skipped on the way are unmatched.
+			opener := openerOf(c)
 			j := len(stack) - 1
-			for j >= 0 && u.toks[stack[j]].Text != closeFor[t.Text] {
+			for j >= 0 && u.toks[stack[j]].Text != opener {
 				j--
 			}
 			if j < 0 {
@@ -187,6 +192,18 @@ func (u *unit) matchBrackets() {
 		u.note(u.toks[open].Pos, "unmatched %q", u.toks[open].Text)
 		u.match[open] = len(u.toks)
 	}
+	u.stack = stack
+}
+
+// openerOf returns the bracket that c closes.
+func openerOf(c byte) string {
+	switch c {
+	case ')':
+		return "("
+	case ']':
+		return "["
+	}
+	return "{"
 }
 
 func (u *unit) text(i int) string {
