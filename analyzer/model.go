@@ -321,7 +321,7 @@ type warpModel struct {
 	period   int64 // base addresses that differ by a multiple cost the same
 	baseExpr symbolic.Expr
 	base     symbolic.Func
-	laneOff  [][32]int64
+	coef     [3]int64 // the thread index's coefficients
 	// Warps whose lanes sit at the same offsets from their first lane
 	// share a shape: their costs differ only by where the warp starts.
 	warpShape []int
@@ -660,16 +660,14 @@ func (m *warpModel) setupAffine(addr symbolic.Expr) {
 	m.baseExpr = symbolic.Subst(addr, zero)
 	m.base = symbolic.Compile(m.baseExpr, m.env)
 	m.memo = map[memoKey][]cost{}
-	bx, by := m.block[0], m.block[1]
-	m.laneOff = make([][32]int64, m.warps())
+	m.coef = c
 	m.warpShape = make([]int, m.warps())
 	shapes := map[[32]int64]int{}
-	for w := range m.laneOff {
+	for w := range m.warpShape {
 		var rel [32]int64
+		first := m.laneOffset(int64(w), 0)
 		for lane := int64(0); lane < 32; lane++ {
-			tid := int64(w)*32 + lane
-			m.laneOff[w][lane] = c[0]*(tid%bx) + c[1]*((tid/bx)%by) + c[2]*(tid/(bx*by))
-			rel[lane] = m.laneOff[w][lane] - m.laneOff[w][0]
+			rel[lane] = m.laneOffset(int64(w), lane) - first
 		}
 		id, ok := shapes[rel]
 		if !ok {
@@ -678,6 +676,14 @@ func (m *warpModel) setupAffine(addr symbolic.Expr) {
 		}
 		m.warpShape[w] = id
 	}
+}
+
+// laneOffset is lane's address offset from the warp's base in warp w of
+// an affine access: the thread index's coefficients times its position.
+func (m *warpModel) laneOffset(w, lane int64) int64 {
+	bx, by := m.block[0], m.block[1]
+	tid := w*32 + lane
+	return m.coef[0]*(tid%bx) + m.coef[1]*((tid/bx)%by) + m.coef[2]*(tid/(bx*by))
 }
 
 type memoKey struct {
@@ -694,7 +700,7 @@ type cost [4]int
 func (m *warpModel) costs(w int64) []cost {
 	var key memoKey
 	if m.affine {
-		key = memoKey{warp: int64(m.warpShape[w]), mask: m.mask, rem: mod(m.baseVal+m.laneOff[w][0], m.period)}
+		key = memoKey{warp: int64(m.warpShape[w]), mask: m.mask, rem: mod(m.baseVal+m.laneOffset(w, 0), m.period)}
 		if c, ok := m.memo[key]; ok {
 			return c
 		}
@@ -749,28 +755,35 @@ func (m *warpModel) bankConflicts(pc [2]int64) (int, int) {
 		lanesPerPhase = int(max(1, 128/pc[1]))
 	}
 	total, ideal := 0, 0
+	var buf [64]int64 // a phase touches at most 128 bytes: 32 words
 	for start := 0; start < 32; start += lanesPerPhase {
-		worst := 0
-		var words [32][]int64
+		words := buf[:0]
 		for lane := start; lane < min(32, start+lanesPerPhase); lane++ {
 			if m.mask&(1<<lane) == 0 {
 				continue
 			}
 			for b := int64(0); b < pc[1]; b += 4 {
-				w := (m.lanes[lane] + pc[0] + b) >> 2
-				bank := mod(w, 32)
-				if !slices.Contains(words[bank], w) {
-					words[bank] = append(words[bank], w)
-				}
+				words = append(words, (m.lanes[lane]+pc[0]+b)>>2)
 			}
 		}
-		for _, ws := range words {
-			worst = max(worst, len(ws))
+		if len(words) == 0 {
+			continue
 		}
-		if worst > 0 {
-			total += worst
-			ideal++
+		// The wavefronts a phase takes are the most distinct words any
+		// one bank holds.
+		slices.Sort(words)
+		var perBank [32]int
+		worst := 0
+		for i, w := range words {
+			if i > 0 && w == words[i-1] {
+				continue // lanes reading one word share it (broadcast)
+			}
+			bank := mod(w, 32)
+			perBank[bank]++
+			worst = max(worst, perBank[bank])
 		}
+		total += worst
+		ideal++
 	}
 	return max(total, 1), max(ideal, 1)
 }
@@ -789,7 +802,7 @@ func (m *warpModel) validMask(w int64) uint32 {
 
 func (m *warpModel) fillLanes(w int64) {
 	for lane := 0; lane < 32; lane++ {
-		m.lanes[lane] = m.baseVal + m.laneOff[w][lane]
+		m.lanes[lane] = m.baseVal + m.laneOffset(w, int64(lane))
 	}
 }
 

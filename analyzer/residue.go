@@ -68,8 +68,24 @@ func (m *warpModel) residueTerms(base symbolic.Expr, loopIters []string) (int64,
 func residueDistribution(c0 int64, terms []uniformTerm, period int64) []float64 {
 	dist := make([]float64, period)
 	dist[mod(c0, period)] = 1
+	// Scratch for one term: on the stack for the periods the model uses
+	// (32-byte sectors, 128-byte shared-memory rows).
+	var stepBuf, nextBuf [128]float64
+	scratch := func(buf *[128]float64) []float64 {
+		if period <= int64(len(buf)) {
+			s := buf[:period]
+			clear(s)
+			return s
+		}
+		return make([]float64, period)
+	}
+	type entry struct {
+		r int64
+		n float64
+	}
+	var nonzeroBuf [128]entry
 	for _, t := range terms {
-		step := make([]float64, period)
+		step := scratch(&stepBuf)
 		// k*u mod period repeats with period/gcd(k, period).
 		p := period / gcd(mod(t.k, period), period)
 		full, rest := t.n/p, t.n%p
@@ -80,17 +96,13 @@ func residueDistribution(c0 int64, terms []uniformTerm, period int64) []float64 
 			}
 			step[mod(t.k*u, period)] += cnt
 		}
-		type entry struct {
-			r int64
-			n float64
-		}
-		var nonzero []entry // k*u mod period takes at most p values
+		nonzero := nonzeroBuf[:0] // k*u mod period takes at most p values
 		for r, n := range step {
 			if n != 0 {
 				nonzero = append(nonzero, entry{int64(r), n})
 			}
 		}
-		next := make([]float64, period)
+		next := scratch(&nextBuf)
 		for a, x := range dist {
 			if x == 0 {
 				continue
@@ -99,7 +111,7 @@ func residueDistribution(c0 int64, terms []uniformTerm, period int64) []float64 
 				next[(int64(a)+e.r)%period] += x * e.n
 			}
 		}
-		dist = next
+		copy(dist, next)
 	}
 	return dist
 }
