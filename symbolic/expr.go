@@ -10,7 +10,7 @@ package symbolic
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -315,7 +315,7 @@ func Add(a, b Expr) Expr {
 		}
 		return finishPoly(&Poly{Const: pa.Const + pb.Const, Terms: pb.Terms})
 	}
-	out := &Poly{Const: pa.Const + pb.Const}
+	out := &Poly{Const: pa.Const + pb.Const, Terms: make([]Mono, 0, len(pa.Terms)+len(pb.Terms))}
 	i, j := 0, 0
 	for i < len(pa.Terms) || j < len(pb.Terms) {
 		switch {
@@ -353,36 +353,67 @@ func Mul(a, b Expr) Expr {
 	if len(pa.Terms)*len(pb.Terms) > MaxTerms {
 		return TooComplex()
 	}
-	out := Const(0)
-	// constant parts
-	if pa.Const != 0 && pb.Const != 0 {
-		out = Const(pa.Const * pb.Const)
+	n := len(pa.Terms) * len(pb.Terms)
+	if pb.Const != 0 {
+		n += len(pa.Terms)
 	}
-	scale := func(p *Poly, c int64) Expr {
-		if c == 0 {
-			return Const(0)
-		}
-		q := &Poly{}
-		for _, t := range p.Terms {
-			t.Coeff *= c
-			q.Terms = append(q.Terms, t)
-		}
-		return finishPoly(q)
+	if pa.Const != 0 {
+		n += len(pb.Terms)
 	}
-	out = Add(out, scale(pa, pb.Const))
-	out = Add(out, scale(pb, pa.Const))
+	terms := make([]Mono, 0, n)
+	if pb.Const != 0 {
+		for _, t := range pa.Terms {
+			t.Coeff *= pb.Const
+			terms = append(terms, t)
+		}
+	}
+	if pa.Const != 0 {
+		for _, t := range pb.Terms {
+			t.Coeff *= pa.Const
+			terms = append(terms, t)
+		}
+	}
 	for _, ta := range pa.Terms {
 		for _, tb := range pb.Terms {
 			if len(ta.Atoms)+len(tb.Atoms) > MaxFactor {
 				return TooComplex()
 			}
-			atoms := append(append([]Expr{}, ta.Atoms...), tb.Atoms...)
-			sort.Slice(atoms, func(i, j int) bool { return atoms[i].String() < atoms[j].String() })
-			m := Mono{Coeff: ta.Coeff * tb.Coeff, Atoms: atoms, key: monoKey(atoms)}
-			out = Add(out, finishPoly(&Poly{Terms: []Mono{m}}))
+			atoms := make([]Expr, 0, len(ta.Atoms)+len(tb.Atoms))
+			atoms = append(append(atoms, ta.Atoms...), tb.Atoms...)
+			slices.SortStableFunc(atoms, func(x, y Expr) int { return strings.Compare(x.String(), y.String()) })
+			terms = append(terms, Mono{Coeff: ta.Coeff * tb.Coeff, Atoms: atoms, key: monoKey(atoms)})
 		}
 	}
-	return out
+	return sumTerms(pa.Const*pb.Const, terms)
+}
+
+// sumTerms returns c plus the sum of terms (which it reorders): like
+// terms merged, zero terms dropped, in key order. Building a product
+// this way sorts once, where adding its terms one by one re-merged the
+// growing sum at every step.
+func sumTerms(c int64, terms []Mono) Expr {
+	slices.SortStableFunc(terms, func(x, y Mono) int { return strings.Compare(x.key, y.key) })
+	out := terms[:0]
+	for _, t := range terms {
+		if n := len(out); n > 0 && out[n-1].key == t.key {
+			out[n-1].Coeff += t.Coeff
+			continue
+		}
+		out = append(out, t)
+	}
+	kept := out[:0]
+	for _, t := range out {
+		if t.Coeff != 0 {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) > MaxTerms {
+		return TooComplex()
+	}
+	if len(kept) == 0 {
+		return Const(c)
+	}
+	return finishPoly(&Poly{Const: c, Terms: kept})
 }
 
 // Binary builds a non-polynomial operator, folding constants and the
