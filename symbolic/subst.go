@@ -15,24 +15,24 @@ func Subst(e Expr, m map[string]Expr) Expr {
 	case *Select:
 		return Cond(Subst(x.Cond, m), Subst(x.Then, m), Subst(x.Else, m))
 	case *Poly:
-		kept := &Poly{Const: x.Const}
-		var changed []Mono
+		// Terms that mention no symbol of m are kept; the others are
+		// rebuilt; the sum is merged once (sumTerms).
+		c := x.Const
+		terms := make([]Mono, 0, len(x.Terms))
 		for _, t := range x.Terms {
-			if termMentions(t, m) {
-				changed = append(changed, t)
-			} else {
-				kept.Terms = append(kept.Terms, t) // still sorted and merged
+			if !termMentions(t, m) {
+				terms = append(terms, t)
+				continue
 			}
-		}
-		out := finishPoly(kept)
-		for _, t := range changed {
 			prod := Const(t.Coeff)
 			for _, a := range t.Atoms {
 				prod = Mul(prod, Subst(a, m))
 			}
-			out = Add(out, prod)
+			p := asPoly(prod)
+			c += p.Const
+			terms = append(terms, p.Terms...)
 		}
-		return out
+		return sumTerms(c, terms)
 	}
 	return e
 }
