@@ -180,8 +180,8 @@ func instances(prog *Program, fn *parser.Func) []string {
 	}
 	var out []string
 	seen := map[string]bool{}
-	for _, l := range prog.Launches {
-		if l.Kernel == fn.Name && !seen[l.instance()] {
+	for _, l := range prog.launchesOf[fn.Name] {
+		if l.Reaches(fn) && !seen[l.instance()] {
 			seen[l.instance()] = true
 			out = append(out, l.instance())
 		}
@@ -268,8 +268,8 @@ func hasTypeParams(fn *parser.Func) bool {
 // typeArgsOf binds the kernel's type parameters to the types of the
 // first launch with the given instance.
 func typeArgsOf(prog *Program, fn *parser.Func, instance string) map[string]*Type {
-	for _, l := range prog.Launches {
-		if l.Kernel != fn.Name || l.instance() != instance {
+	for _, l := range prog.launchesOf[fn.Name] {
+		if !l.Reaches(fn) || l.instance() != instance {
 			continue
 		}
 		m := map[string]*Type{}
@@ -286,8 +286,8 @@ func typeArgsOf(prog *Program, fn *parser.Func, instance string) map[string]*Typ
 func configs(prog *Program, f *parser.File, fn *parser.Func, opts Options, usesY, usesZ bool, instance string) []*LaunchConfig {
 	var out []*LaunchConfig
 	seen := map[string]bool{}
-	for _, l := range prog.Launches {
-		if l.Kernel != fn.Name || !l.Reaches(fn) || (hasTypeParams(fn) && l.instance() != instance) {
+	for _, l := range prog.launchesOf[fn.Name] {
+		if !l.Reaches(fn) || (hasTypeParams(fn) && l.instance() != instance) {
 			continue
 		}
 		cfg := fromLaunch(l, fn)

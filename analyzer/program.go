@@ -20,10 +20,15 @@ type Program struct {
 	globals map[string]value
 	// fileGlobals are each file's own file-scope variables, by path.
 	fileGlobals map[string]map[string]value
-	Kernels     []*parser.Func
-	Launches    []*LaunchSite
-	Notes       []parser.Note
-	sources     map[string][]byte
+	// kernelsNamed and launchesOf index kernels and launches by name: a
+	// file of thousands of kernels must not compare every launch with
+	// every kernel.
+	kernelsNamed map[string][]*parser.Func
+	launchesOf   map[string][]*LaunchSite
+	Kernels      []*parser.Func
+	Launches     []*LaunchSite
+	Notes        []parser.Note
+	sources      map[string][]byte
 }
 
 // LaunchSite is a kernel<<<grid, block>>>(args) in host code, with what
@@ -62,7 +67,8 @@ func (l *LaunchSite) instance() string {
 // NewProgram indexes the functions, types and file-scope constants of files
 // and finds the launches in their host code.
 func NewProgram(files []*parser.File) *Program {
-	p := &Program{Files: files, types: newTypes(), funcs: map[string][]*parser.Func{}, globals: map[string]value{}, fileGlobals: map[string]map[string]value{}, sources: map[string][]byte{}}
+	p := &Program{Files: files, types: newTypes(), funcs: map[string][]*parser.Func{}, globals: map[string]value{}, fileGlobals: map[string]map[string]value{}, sources: map[string][]byte{},
+		kernelsNamed: map[string][]*parser.Func{}, launchesOf: map[string][]*LaunchSite{}}
 	for _, f := range files {
 		for path, src := range f.Sources {
 			p.sources[path] = src
@@ -72,6 +78,7 @@ func NewProgram(files []*parser.File) *Program {
 			p.funcs[fn.Name] = append(p.funcs[fn.Name], fn)
 			if fn.Global && fn.Body != nil {
 				p.Kernels = append(p.Kernels, fn)
+				p.kernelsNamed[fn.Name] = append(p.kernelsNamed[fn.Name], fn)
 			}
 		}
 	}
@@ -172,6 +179,9 @@ func (p *Program) findLaunches() {
 		}
 	}
 	sort.SliceStable(p.Launches, func(i, j int) bool { return posLess(p.Launches[i].Pos, p.Launches[j].Pos) })
+	for _, l := range p.Launches {
+		p.launchesOf[l.Kernel] = append(p.launchesOf[l.Kernel], l)
+	}
 }
 
 // launchTargets returns the kernels called name that a launch in file f
@@ -180,10 +190,7 @@ func (p *Program) findLaunches() {
 // the one launched; failing that, one in f's folder; failing that, any.
 func (p *Program) launchTargets(f *parser.File, name string) map[*parser.Func]bool {
 	var all, inUnit, sameDir []*parser.Func
-	for _, k := range p.Kernels {
-		if k.Name != name {
-			continue
-		}
+	for _, k := range p.kernelsNamed[name] {
 		all = append(all, k)
 		if k.P.File == f.Path || slices.Contains(f.Includes, k.P.File) {
 			inUnit = append(inUnit, k)
