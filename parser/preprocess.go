@@ -46,6 +46,19 @@ type macro struct {
 	variadic bool
 	funcLike bool
 	body     []Token
+	// origins[i] says where body token i was written, for the tokens an
+	// expansion produces; made once per macro, not once per expansion.
+	origins []*MacroOrigin
+}
+
+func (m *macro) origin(i int) *MacroOrigin {
+	if m.origins == nil {
+		m.origins = make([]*MacroOrigin, len(m.body))
+		for k, bt := range m.body {
+			m.origins[k] = &MacroOrigin{Name: m.name, Def: bt.Pos}
+		}
+	}
+	return m.origins[i]
 }
 
 // hideSet is the set of macro names a token must not be expanded by again
@@ -338,12 +351,13 @@ func (p *preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 	}
 	origin := inv.Macro
 	var out []ptok
+	var expanded map[string][]ptok
 	body := m.body
 	for i := 0; i < len(body); i++ {
 		bt := body[i]
 		if bt.Text == "#" && m.funcLike && i+1 < len(body) {
 			if a, ok := argOf(body[i+1].Text); ok {
-				out = append(out, p.fromBody(stringize(a, inv.Pos), hs, inv, origin))
+				out = append(out, p.fromBody(stringize(a, inv.Pos), m, i, hs, inv, origin))
 				i++
 				continue
 			}
@@ -353,7 +367,7 @@ func (p *preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 			if a, ok := argOf(body[i+1].Text); ok {
 				rhs = a
 			} else {
-				rhs[0] = p.fromBody(body[i+1], hs, inv, origin)
+				rhs[0] = p.fromBody(body[i+1], m, i+1, hs, inv, origin)
 			}
 			i++
 			if len(rhs) == 0 {
@@ -370,13 +384,29 @@ func (p *preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 				out = append(out, a...)
 				continue
 			}
-			out = append(out, p.expandArg(a)...)
+			// An argument is expanded once however often the body uses it.
+			x, done := expanded[bt.Text]
+			if !done {
+				x = p.expandArg(a)
+				if expanded == nil {
+					expanded = map[string][]ptok{}
+				}
+				expanded[bt.Text] = x
+			}
+			out = append(out, x...)
 			continue
 		}
-		out = append(out, p.fromBody(bt, hs, inv, origin))
+		out = append(out, p.fromBody(bt, m, i, hs, inv, origin))
 	}
+	// Tokens mostly share a few hide sets (the body's, each argument's):
+	// their unions are made once each.
+	var lastIn, lastOut *hideSet
 	for i := range out {
-		out[i].hs = unionHS(out[i].hs, hs)
+		in := out[i].hs
+		if in != lastIn || lastOut == nil {
+			lastIn, lastOut = in, unionHS(in, hs)
+		}
+		out[i].hs = lastOut
 	}
 	return out
 }
@@ -393,14 +423,15 @@ func unionHS(a, b *hideSet) *hideSet {
 
 // fromBody makes a token of the macro body stand at the invocation, so that
 // diagnostics point at the text the user wrote.
-func (p *preprocessor) fromBody(bt Token, hs *hideSet, inv ptok, origin *MacroOrigin) ptok {
-	t := bt
+// fromBody makes t, produced by body token i of m, a token of the
+// expansion at inv.
+func (p *preprocessor) fromBody(t Token, m *macro, i int, hs *hideSet, inv ptok, origin *MacroOrigin) ptok {
 	t.Pos = inv.Pos
 	t.BOL = false
 	if origin != nil {
 		t.Macro = origin
 	} else {
-		t.Macro = &MacroOrigin{Name: inv.Text, Def: bt.Pos}
+		t.Macro = m.origin(i)
 	}
 	return ptok{Token: t, hs: hs}
 }
