@@ -99,7 +99,7 @@ func pathError(p string, err error) error {
 func Load(files []string, cfg parser.Config) (*Set, []error) {
 	cache := &readCache{read: cfg.ReadFile, files: map[string]cached{}}
 	if cache.read == nil {
-		cache.read = os.ReadFile
+		cache.read = readLimited
 	}
 	cfg.ReadFile = cache.get
 	if cfg.Items == nil {
@@ -250,6 +250,19 @@ func dropSeenHeaderDefinitions(f *parser.File, seen map[string]bool) {
 	f.Notes = slices.DeleteFunc(f.Notes, func(n parser.Note) bool {
 		return n.Pos.File != f.Path && !keep(parser.Pos{File: n.Pos.File, Offset: -1 - n.Pos.Offset})
 	})
+}
+
+// readLimited reads a file of at most MaxFileSize bytes: an included
+// file is held to the same limit as the files named on the command line.
+func readLimited(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s: %d bytes is more than the %d MiB cudalint reads", path, info.Size(), MaxFileSize>>20)
+	}
+	return os.ReadFile(path)
 }
 
 // readCache reads each included file once per run; its contents are
