@@ -51,3 +51,32 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzChunkedParse: reading a file item by item finds every function and
+// struct that parsing its whole token stream finds. (It may find more:
+// after a stray top-level "{}" the whole-stream reading skips to the next
+// ';', where items end at the brace.)
+func FuzzChunkedParse(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		noInclude := Config{ReadFile: func(string) ([]byte, error) { return nil, os.ErrNotExist }}
+		chunked := Parse("fuzz.cu", src, noInclude)
+		whole := ParseTokens("fuzz.cu", Preprocess("fuzz.cu", src, noInclude).Tokens)
+		names := func(f *File) map[string]int {
+			n := map[string]int{}
+			for _, fn := range f.Funcs {
+				n[fn.Namespace+"::"+fn.Name]++
+			}
+			for _, s := range f.Structs {
+				n["struct "+s.Name]++
+			}
+			return n
+		}
+		got := names(chunked)
+		for name, k := range names(whole) {
+			if got[name] < k {
+				t.Fatalf("%s: %d item by item, %d in the whole stream", name, got[name], k)
+			}
+		}
+	})
+}
