@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
@@ -98,7 +99,7 @@ func (in *interp) note(p parser.Pos, format string, args ...any) {
 
 func (in *interp) freshSym(prefix string, c symbolic.Class) symbolic.Expr {
 	in.fresh++
-	return symbolic.Sym(fmt.Sprintf("%s#%d", prefix, in.fresh), c)
+	return symbolic.Sym(prefix+"#"+strconv.Itoa(in.fresh), c)
 }
 
 // dataValue is a value we do not model: a load, a float, an unknown call.

@@ -316,16 +316,19 @@ type warpModel struct {
 	// coefficients: the address is base (the uniform part) plus a fixed
 	// offset per lane, and a request's cost depends only on the warp, the
 	// active lanes and base mod 32, so it is memoised.
-	affine   bool
-	shared   bool  // shared memory: bank conflicts instead of sectors
-	period   int64 // base addresses that differ by a multiple cost the same
-	baseExpr symbolic.Expr
-	base     symbolic.Func
-	coef     [3]int64 // the thread index's coefficients
+	affine    bool
+	shared    bool  // shared memory: bank conflicts instead of sectors
+	period    int64 // base addresses that differ by a multiple cost the same
+	baseExpr  symbolic.Expr
+	base      symbolic.Func
+	coef      [3]int64 // the thread index's coefficients
+	warpFirst []int64  // each warp's first lane's offset
 	// Warps whose lanes sit at the same offsets from their first lane
 	// share a shape: their costs differ only by where the warp starts.
 	warpShape []int
 	memo      map[memoKey][]cost
+	memoCosts []cost // the memo's values, back to back
+	scratch   []cost
 	mask      uint32
 	baseVal   int64
 	iterSlots []int
@@ -663,11 +666,13 @@ func (m *warpModel) setupAffine(addr symbolic.Expr) {
 	m.coef = c
 	m.warpShape = make([]int, m.warps())
 	shapes := map[[32]int64]int{}
+	m.warpFirst = make([]int64, m.warps())
 	for w := range m.warpShape {
 		var rel [32]int64
-		first := m.laneOffset(int64(w), 0)
-		for lane := int64(0); lane < 32; lane++ {
-			rel[lane] = m.laneOffset(int64(w), lane) - first
+		m.laneOffsets(int64(w), &rel)
+		m.warpFirst[w] = rel[0]
+		for lane := 31; lane >= 0; lane-- {
+			rel[lane] -= rel[0]
 		}
 		id, ok := shapes[rel]
 		if !ok {
@@ -678,12 +683,22 @@ func (m *warpModel) setupAffine(addr symbolic.Expr) {
 	}
 }
 
-// laneOffset is lane's address offset from the warp's base in warp w of
-// an affine access: the thread index's coefficients times its position.
-func (m *warpModel) laneOffset(w, lane int64) int64 {
+// laneOffsets fills off with the offsets of warp w's 32 lanes, stepping
+// the thread index instead of dividing for each lane.
+func (m *warpModel) laneOffsets(w int64, off *[32]int64) {
 	bx, by := m.block[0], m.block[1]
-	tid := w*32 + lane
-	return m.coef[0]*(tid%bx) + m.coef[1]*((tid/bx)%by) + m.coef[2]*(tid/(bx*by))
+	tid := w * 32
+	x, y, z := tid%bx, (tid/bx)%by, tid/(bx*by)
+	for lane := range off {
+		off[lane] = m.coef[0]*x + m.coef[1]*y + m.coef[2]*z
+		if x++; x == bx {
+			x = 0
+			if y++; y == by {
+				y = 0
+				z++
+			}
+		}
+	}
 }
 
 type memoKey struct {
@@ -700,7 +715,7 @@ type cost [4]int
 func (m *warpModel) costs(w int64) []cost {
 	var key memoKey
 	if m.affine {
-		key = memoKey{warp: int64(m.warpShape[w]), mask: m.mask, rem: mod(m.baseVal+m.laneOffset(w, 0), m.period)}
+		key = memoKey{warp: int64(m.warpShape[w]), mask: m.mask, rem: mod(m.baseVal+m.warpFirst[w], m.period)}
 		if c, ok := m.memo[key]; ok {
 			return c
 		}
@@ -708,7 +723,19 @@ func (m *warpModel) costs(w int64) []cost {
 	if m.affine {
 		m.fillLanes(w)
 	}
-	out := make([]cost, len(m.pieces))
+	// Memoised costs live in one growing array; unmemoised ones in a
+	// scratch the caller reads before the next request.
+	var out []cost
+	if m.affine {
+		n := len(m.memoCosts)
+		m.memoCosts = append(m.memoCosts, make([]cost, len(m.pieces))...)
+		out = m.memoCosts[n:len(m.memoCosts):len(m.memoCosts)]
+	} else {
+		if cap(m.scratch) < len(m.pieces) {
+			m.scratch = make([]cost, len(m.pieces))
+		}
+		out = m.scratch[:len(m.pieces)]
+	}
 	for i, pc := range m.pieces {
 		if m.shared {
 			n, ideal := m.bankConflicts(pc)
@@ -801,8 +828,9 @@ func (m *warpModel) validMask(w int64) uint32 {
 }
 
 func (m *warpModel) fillLanes(w int64) {
-	for lane := 0; lane < 32; lane++ {
-		m.lanes[lane] = m.baseVal + m.laneOffset(w, int64(lane))
+	m.laneOffsets(w, &m.lanes)
+	for lane := range m.lanes {
+		m.lanes[lane] += m.baseVal
 	}
 }
 
