@@ -374,6 +374,7 @@ func (u *unit) parseExpr(from, to int) (x Expr, err error) {
 	if from >= to {
 		return nil, fmt.Errorf("expected an expression")
 	}
+	u.castTypes(from, to)
 	g, err := parseSpan(u, exprParser, from, to)
 	if err != nil {
 		return nil, err
@@ -386,11 +387,40 @@ func (u *unit) parseDecl(from, to int) (d *Decl, err error) {
 	defer catch(&err)
 	from = u.dropAttributes(from, to)
 	u.specsFirst(from, to)
+	u.castTypes(from, to)
 	g, err := parseSpan(u, declParser, from, to)
 	if err != nil {
 		return nil, err
 	}
 	return u.decl(g), nil
+}
+
+// castTypes makes a type name of every plain name cast to a pointer in
+// [from, to): "(block_q4_0 *) p" can only be a cast, whatever header the
+// type's definition was in ("x *)" is no expression).
+func (u *unit) castTypes(from, to int) {
+	for k := from; k+3 < to; k++ {
+		if !u.isPunct(k, "(") {
+			continue
+		}
+		name := k + 1
+		for name < to && u.classify(u.toks[name]) == ttQual {
+			name++
+		}
+		if name >= to || u.classify(u.toks[name]) != ttIdent {
+			continue
+		}
+		m, stars := name+1, 0
+		for m < to && (u.isPunct(m, "*") || u.classify(u.toks[m]) == ttQual) {
+			if u.isPunct(m, "*") {
+				stars++
+			}
+			m++
+		}
+		if stars > 0 && u.isPunct(m, ")") {
+			u.types[u.toks[name].Text] = true
+		}
+	}
 }
 
 // specsFirst moves storage specifiers ahead of the cv-qualifiers and

@@ -399,7 +399,9 @@ func (r *exprReader) templateCallFollows() bool {
 			return false
 		}
 		if depth == 0 {
-			return r.is("(") || r.is("::")
+			// After a comparison's '>' comes an operand; after a template's,
+			// a call, a member, or the end of the expression (return f<T>;).
+			return r.is("(") || r.is("::") || r.is(";") || r.is(")") || r.is(",") || r.lex.Peek().EOF()
 		}
 	}
 	return false

@@ -376,3 +376,31 @@ func TestParseSpecifierOrderAndAttributes(t *testing.T) {
 		}
 	}
 }
+
+// Statements from ggml's kernels: attributes, static assertions, aligned
+// locals, a template function returned by name, casts to pointers of
+// types whose header was not found.
+func TestParseModernCUDAStatements(t *testing.T) {
+	f := parse(t, `__global__ void k(const char* cx, char* cd) {
+  [[maybe_unused]] int col_base = 0;
+  static_assert(sizeof(int) == 4, "int");
+  __align__(16) float tmp[4];
+  quantize((const float *)cx, (block_q4_0 *)cd);
+}
+__device__ void* pick() {
+  return vec_dot<64, 32>;
+}`)
+	var kinds []string
+	for _, s := range funcNamed(f, "k").Body.Stmts {
+		kinds = append(kinds, typeName(s))
+	}
+	if got, want := strings.Join(kinds, " "), "DeclStmt Empty DeclStmt ExprStmt"; got != want {
+		t.Errorf("statements:\n got %s\nwant %s\nnotes %v", got, want, f.Notes)
+	}
+	if r, ok := funcNamed(f, "pick").Body.Stmts[0].(*Return); !ok || r.X == nil {
+		t.Errorf("return of a template function: %#v; notes %v", funcNamed(f, "pick").Body.Stmts[0], f.Notes)
+	}
+	for _, n := range f.Notes {
+		t.Errorf("unexpected note %v", n)
+	}
+}

@@ -30,6 +30,11 @@ func (u *unit) block(open, close int, host bool) *Block {
 // the index after it.
 func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 	t := u.toks[i]
+	if u.isPunct(i, "[") && u.isPunct(i+1, "[") { // [[attribute]] statement
+		if j := u.skipGroup(i, to); j < to {
+			return u.stmt(j, to, host)
+		}
+	}
 	if t.Kind == KPunct {
 		switch t.Text {
 		case "{":
@@ -90,6 +95,8 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 			return r, end
 		case "break", "continue", "goto":
 			return &Jump{P: t.Pos, Kind: t.Text}, u.skipStatement(i, to)
+		case "static_assert":
+			return &Empty{P: t.Pos}, u.skipStatement(i, to)
 		case "asm", "__asm__", "__asm":
 			end := u.skipStatement(i, to)
 			return u.bad(i, end, host, "inline assembly is not modelled"), end
@@ -207,6 +214,14 @@ func (u *unit) isDeclStart(i int) bool {
 	case ttSpec, ttQual, ttTypeKw, ttTag:
 		return true
 	case ttIdent:
+		switch u.toks[i].Text {
+		case "__align__", "alignas", "__attribute__": // __align__(16) half2 tmp[8];
+			if u.isPunct(i+1, "(") {
+				if j := u.skipGroup(i+1, len(u.toks)); j < len(u.toks) {
+					return u.isDeclStart(j)
+				}
+			}
+		}
 		// ns::Type name, Type<args> name: a name that can only be a type.
 		if u.typeThenName(i) {
 			return true
