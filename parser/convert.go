@@ -48,7 +48,16 @@ func parseSpan[G any](u *unit, p *participle.Parser[G], from, to int) (*G, error
 	if err != nil {
 		return nil, err
 	}
-	g, err := p.ParseFromLexer(pl)
+	var g *G
+	if p == any(exprParser) {
+		// Expression statements, the most common, skip participle: its
+		// grammar is one Parseable between commas.
+		var c *gComma
+		c, err = parseComma(pl)
+		g = any(c).(*G)
+	} else {
+		g, err = p.ParseFromLexer(pl)
+	}
 	if perr, ok := err.(participle.Error); ok {
 		// Keep the message, not participle's position: a note has its own,
 		// and a cached error must not carry its first occurrence's line.
@@ -530,4 +539,29 @@ func (u *unit) parseType(from, to int) (t *TypeRef, err error) {
 		return nil, err
 	}
 	return u.castType(g), nil
+}
+
+// parseComma reads what gComma's grammar reads (expressions separated by
+// top-level commas, to the end of input) without participle's machinery,
+// and fails with the messages participle gives.
+func parseComma(pl *lexer.PeekingLexer) (*gComma, error) {
+	g := &gComma{Pos: pl.Peek().Pos}
+	for {
+		e := &gExpr{}
+		if err := e.Parse(pl); err != nil {
+			if err == participle.NextMatch {
+				return nil, &participle.UnexpectedTokenError{Unexpected: *pl.Peek(), Expect: "gExpr"}
+			}
+			return nil, err
+		}
+		g.Exprs = append(g.Exprs, e)
+		if t := pl.Peek(); t.EOF() || t.Value != "," {
+			break
+		}
+		pl.Next()
+	}
+	if t := pl.Peek(); !t.EOF() {
+		return nil, &participle.UnexpectedTokenError{Unexpected: *t}
+	}
+	return g, nil
 }
