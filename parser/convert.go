@@ -38,26 +38,11 @@ func parseSpan[G any](u *unit, p *participle.Parser[G], from, to int) (*G, error
 		return c.tree.(*G), nil
 	}
 	k := string(key)
-	lt := make([]lexer.Token, 0, to-from)
-	for i := from; i < to; i++ {
-		t := u.toks[i]
-		lt = append(lt, lexer.Token{Type: u.classify(t), Value: t.Text, Pos: lexer.Position{Offset: i - from, Line: int(t.Pos.Line), Column: int(t.Pos.Col)}})
-	}
-	end := lexer.Position{Offset: to - from, Line: -1}
-	pl, err := lexer.Upgrade(&sliceLexer{toks: lt, end: end})
+	pl, err := u.lexSpan(from, to)
 	if err != nil {
 		return nil, err
 	}
-	var g *G
-	if p == any(exprParser) {
-		// Expression statements, the most common, skip participle: its
-		// grammar is one Parseable between commas.
-		var c *gComma
-		c, err = parseComma(pl)
-		g = any(c).(*G)
-	} else {
-		g, err = p.ParseFromLexer(pl)
-	}
+	g, err := parseFast(p, pl)
 	if perr, ok := err.(participle.Error); ok {
 		// Keep the message, not participle's position: a note has its own,
 		// and a cached error must not carry its first occurrence's line.
@@ -67,6 +52,18 @@ func parseSpan[G any](u *unit, p *participle.Parser[G], from, to int) (*G, error
 		u.cache[k] = cachedParse{g, err}
 	}
 	return g, err
+}
+
+// lexSpan makes toks[from:to] a participle lexer. Token offsets are
+// relative to from (see parseSpan).
+func (u *unit) lexSpan(from, to int) (*lexer.PeekingLexer, error) {
+	lt := make([]lexer.Token, 0, to-from)
+	for i := from; i < to; i++ {
+		t := u.toks[i]
+		lt = append(lt, lexer.Token{Type: u.classify(t), Value: t.Text, Pos: lexer.Position{Offset: i - from, Line: int(t.Pos.Line), Column: int(t.Pos.Col)}})
+	}
+	end := lexer.Position{Offset: to - from, Line: -1}
+	return lexer.Upgrade(&sliceLexer{toks: lt, end: end})
 }
 
 // maxCachedParses bounds the per-file parse cache.
