@@ -13,9 +13,11 @@ import (
 // Participle parses one statement's tokens at a time, which the structural
 // scanner (structure.go) has already delimited: a failure stays local to
 // that statement, and no byte of host code the scanner skips ever reaches
-// participle. Binary operators are read as a flat list and re-associated by
-// precedence climbing in toExpr, which keeps participle from backtracking
-// through a dozen precedence levels.
+// participle. Expressions are read by precedence climbing (exprparse.go),
+// which keeps participle from backtracking through a dozen precedence
+// levels; expression statements and declarations of the common shapes are
+// read by hand (fastdecl.go) into the same trees, and participle reads the
+// rest.
 
 // Token types the grammar refers to by name.
 const (

@@ -11,9 +11,9 @@ import (
 // namespaces, declarations) and splits function bodies into statements.
 // Only declarations and expressions go through the participle grammar, one
 // statement at a time, so a construct the grammar does not know costs one
-// BadStmt, never the file. Host functions are scanned but only the
-// statements that can matter (launches, dim3 and integer declarations) are
-// parsed.
+// BadStmt, never the file. A host function without a launch is not
+// parsed at all; in one with a launch only the statements that can matter
+// (launches, dim3 and integer declarations, assignments) are.
 
 const maxNesting = 256 // statement nesting depth; deeper code becomes a BadStmt
 
