@@ -306,9 +306,10 @@ func (u *unit) baseType(g *gBaseType) *TypeRef {
 			t.Words = append(t.Words, q)
 		}
 	}
-	t.Words = append(append([]string{}, g.Words...), t.Words...)
-	if len(g.Words) > 1 && !typeKeywords[g.Words[0]] {
-		t.Words = []string{strings.Join(g.Words, "::")}
+	words := append(append([]string{}, g.Words...), g.Nested...)
+	t.Words = append(words, t.Words...)
+	if len(words) > 1 && !typeKeywords[words[0]] {
+		t.Words = []string{strings.Join(words, "::")}
 	}
 	return t
 }
@@ -401,8 +402,8 @@ func (u *unit) parseDecl(from, to int) (d *Decl, err error) {
 	return u.decl(g), nil
 }
 
-// castTypes makes a type name of every plain name cast to a pointer in
-// [from, to): "(block_q4_0 *) p" can only be a cast, whatever header the
+// castTypes makes a type name of every plain name that can only be the
+// type of a cast in [from, to): "(block_q4_0 *) p" whatever header the
 // type's definition was in ("x *)" is no expression).
 func (u *unit) castTypes(from, to int) {
 	for k := from; k+3 < to; k++ {
@@ -423,7 +424,10 @@ func (u *unit) castTypes(from, to int) {
 			}
 			m++
 		}
-		if stars > 0 && u.isPunct(m, ")") {
+		// "(T *) x" is a cast whatever follows; "(T) x" and "(T) 4" too,
+		// since a parenthesised name followed by a name or a number is no
+		// expression ("(f)(x)" and "(a) - b" stay ambiguous, and are left).
+		if u.isPunct(m, ")") && (stars > 0 || (m+1 < to && (u.toks[m+1].Kind == KIdent && !otherKeywords[u.toks[m+1].Text] || u.toks[m+1].Kind == KNumber))) {
 			u.types[u.toks[name].Text] = true
 		}
 	}

@@ -101,7 +101,9 @@ type gBaseType struct {
 	Quals []string    `parser:"@Qual*"`
 	Words []string    `parser:"( @TypeKw+ | Tag? @(TypeName | Ident) ( '::' @(TypeName | Ident) )* )"`
 	Targs []*gTypeArg `parser:"( '<' @@ ( ',' @@ )* '>' )?"`
-	More  []string    `parser:"@(Qual | TypeKw)*"`
+	// Nested names a member type of a template: vec3<T>::Type.
+	Nested []string `parser:"( '::' @(TypeName | Ident) )*"`
+	More   []string `parser:"@(Qual | TypeKw)*"`
 }
 
 // gTypeArg is a template argument inside a type: a type or a number.

@@ -389,6 +389,10 @@ func TestParseModernCUDAStatements(t *testing.T) {
 }
 __device__ void* pick() {
   return vec_dot<64, 32>;
+}
+template <typename T> __device__ long long member(typename vec4<T>::Type bi, Tex obj) {
+  typename vec3<T>::Type r;
+  return ((cudaTextureObject_t)obj.x) | ((cudaTextureObject_t)obj.y) << 32;
 }`)
 	var kinds []string
 	for _, s := range funcNamed(f, "k").Body.Stmts {
@@ -396,6 +400,13 @@ __device__ void* pick() {
 	}
 	if got, want := strings.Join(kinds, " "), "DeclStmt Empty DeclStmt ExprStmt"; got != want {
 		t.Errorf("statements:\n got %s\nwant %s\nnotes %v", got, want, f.Notes)
+	}
+	var member []string
+	for _, s := range funcNamed(f, "member").Body.Stmts {
+		member = append(member, typeName(s))
+	}
+	if got, want := strings.Join(member, " "), "DeclStmt Return"; got != want {
+		t.Errorf("template member type and casts: got %s, want %s", got, want)
 	}
 	if r, ok := funcNamed(f, "pick").Body.Stmts[0].(*Return); !ok || r.X == nil {
 		t.Errorf("return of a template function: %#v; notes %v", funcNamed(f, "pick").Body.Stmts[0], f.Notes)
