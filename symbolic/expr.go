@@ -10,6 +10,7 @@ package symbolic
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -185,12 +186,24 @@ func Const(c int64) Expr {
 	if c >= -smallConsts && c <= smallConsts {
 		return smallConst[c+smallConsts]
 	}
+	if c > 0 && c&(c-1) == 0 {
+		return pow2Const[bits.TrailingZeros64(uint64(c))] // strides, sizes, assumed extents
+	}
 	return &Poly{Const: c}
 }
 
-const smallConsts = 64
+const smallConsts = 1024
 
-// smallConst holds the constants -64..64: shared, since expressions are immutable.
+// pow2Const holds the positive powers of two, shared like smallConst.
+var pow2Const = func() (out [63]Expr) {
+	for i := range out {
+		out[i] = &Poly{Const: int64(1) << i}
+	}
+	return out
+}()
+
+// smallConst holds the constants -1024..1024: shared, since expressions
+// are immutable (a run builds millions of them).
 var smallConst = func() []Expr {
 	out := make([]Expr, 2*smallConsts+1)
 	for i := range out {
