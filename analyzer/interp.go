@@ -443,7 +443,7 @@ func (in *interp) loop(pos parser.Pos, cond, post parser.Expr, body parser.Stmt,
 	iter := symbolic.Sym(iterName, symbolic.Uniform)
 	entry := cloneVars(in.vars)
 
-	steps := map[string]value{}
+	steps := map[string]step{}
 	if in.passes < maxLoopPasses && len(names) > 0 {
 		steps = in.discoverInductions(names, body, post)
 	}
@@ -478,7 +478,7 @@ func (in *interp) loop(pos parser.Pos, cond, post parser.Expr, body parser.Stmt,
 	}
 }
 
-func (in *interp) discoverInductions(names []string, body parser.Stmt, post parser.Expr) map[string]value {
+func (in *interp) discoverInductions(names []string, body parser.Stmt, post parser.Expr) map[string]step {
 	saved, savedRecord, savedGuards, savedRets, savedLaunches := in.vars, in.record, len(in.guards), len(in.rets), len(in.launches)
 	in.vars = cloneVars(saved)
 	in.record = false
@@ -498,13 +498,48 @@ func (in *interp) discoverInductions(names []string, body parser.Stmt, post pars
 	in.vars, in.record = saved, savedRecord
 	in.guards, in.rets, in.launches = in.guards[:savedGuards], in.rets[:savedRets], in.launches[:savedLaunches]
 
-	steps := map[string]value{}
+	steps := map[string]step{}
 	for _, name := range names {
 		if st, ok := stepOf(holders[name], after[name], holders); ok {
-			steps[name] = st
+			steps[name] = step{add: st}
+		} else if sh, ok := shiftOf(holders[name], after[name]); ok {
+			steps[name] = step{shift: sh}
 		}
 	}
 	return steps
+}
+
+// step is how an induction variable changes per iteration: by adding
+// add, or (shift != 0) by shifting left (shift > 0) or right by |shift|
+// bits: the halving strides of tree reductions (s >>= 1, s /= 2) and
+// their doubling twins.
+type step struct {
+	add   value
+	shift int64
+}
+
+// shiftOf recognises after as holder shifted by a constant number of
+// bits: holder >> k, holder / 2^k, holder << k, holder * 2^k.
+func shiftOf(holder, after value) (int64, bool) {
+	if holder.kind != vInt || after.kind != vInt || after.x == nil {
+		return 0, false
+	}
+	want := after.x.String()
+	for k := int64(1); k <= 4; k++ {
+		for _, c := range []struct {
+			e     symbolic.Expr
+			shift int64
+		}{
+			{symbolic.Binary(symbolic.OpShr, holder.x, symbolic.Const(k)), -k},
+			{symbolic.Binary(symbolic.OpDiv, holder.x, symbolic.Const(1<<k)), -k},
+			{symbolic.Mul(holder.x, symbolic.Const(1<<k)), k},
+		} {
+			if c.e.String() == want {
+				return c.shift, true
+			}
+		}
+	}
+	return 0, false
 }
 
 func placeholder(name string, v value) value {
@@ -540,8 +575,15 @@ func stepOf(holder, after value, holders map[string]value) (value, bool) {
 	return intValue(d), true
 }
 
-func advance(entry, step value, iter symbolic.Expr) value {
-	d := symbolic.Mul(step.x, iter)
+func advance(entry value, st step, iter symbolic.Expr) value {
+	if st.shift != 0 { // entry shifted by |shift| bits per iteration
+		k, amount := symbolic.OpShl, symbolic.Mul(symbolic.Const(st.shift), iter)
+		if st.shift < 0 {
+			k, amount = symbolic.OpShr, symbolic.Mul(symbolic.Const(-st.shift), iter)
+		}
+		return value{kind: vInt, typ: entry.typ, x: symbolic.Binary(k, entry.x, amount)}
+	}
+	d := symbolic.Mul(st.add.x, iter)
 	if entry.kind == vPtr {
 		return value{kind: vPtr, typ: entry.typ, ptr: entry.ptr.at(symbolic.Add(entry.ptr.offset, d), entry.ptr.elem)}
 	}

@@ -60,10 +60,15 @@ type Prediction struct {
 	LaneStride *int64
 	// Requests is the number of warp requests evaluated; Exact is true when
 	// they were all the launch makes (no sampling).
-	Requests    int
-	Exact       bool
-	Pieces      int // memory instructions per access (struct copies split)
-	Assumptions []string
+	Requests int
+	Exact    bool
+	// BlocksEvaluated is the number of blocks an exact evaluation went
+	// through: all of the launch's, or one when neither the address nor a
+	// condition depends on the block index (each block then costs the
+	// same); 0 when the prediction is not exact or came in closed form.
+	BlocksEvaluated int64
+	Pieces          int // memory instructions per access (struct copies split)
+	Assumptions     []string
 	// Warp is the first evaluated request: each active lane's byte address
 	// (-1 for inactive lanes), for pictures of the warp's sectors.
 	Warp []int64
@@ -198,6 +203,7 @@ func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
 	guards, loops = dropUnknown(guards), dropUnknownLoops(loops)
 	m := newWarpModel(a, cfg.Block, grid, addr, nil, loops)
 	m.addGuards(a, guards)
+	m.usesBlock = mentionsBlock(addr) || slices.ContainsFunc(m.conds, mentionsBlock) || slices.ContainsFunc(loops, mentionsBlock)
 	p.Assumptions = append(p.Assumptions, m.tripNotes...)
 	if m.affine && len(m.conds) == 0 && m.runClosedForm(p, a, m.baseExpr) {
 		return p
@@ -227,6 +233,11 @@ func dropUnknownLoops(loops []symbolic.Expr) []symbolic.Expr {
 		}
 	}
 	return out
+}
+
+// mentionsBlock reports whether e depends on the block index.
+func mentionsBlock(e symbolic.Expr) bool {
+	return e != nil && (symbolic.Mentions(e, "blockIdx.x") || symbolic.Mentions(e, "blockIdx.y") || symbolic.Mentions(e, "blockIdx.z"))
 }
 
 func isThreadOrBlock(name string) bool {
@@ -336,6 +347,7 @@ type warpModel struct {
 	tripNotes []string
 	thread    [3]int
 	blockIdx  [3]int
+	usesBlock bool // the address or a condition depends on the block index
 	lanes     [32]int64
 }
 
@@ -472,6 +484,9 @@ func (m *warpModel) warps() int64 { return (m.block.Threads() + 31) / 32 }
 
 func (m *warpModel) run(p *Prediction) {
 	blocks := m.grid.Threads()
+	if !m.usesBlock {
+		blocks = 1 // every block costs the same: one stands for all
+	}
 	total := float64(blocks) * float64(m.warps())
 	for _, t := range m.trips {
 		total *= float64(t)
@@ -507,7 +522,7 @@ func (m *warpModel) run(p *Prediction) {
 		limit = enumerateLaneLimit
 	}
 	if total <= limit {
-		p.Exact = true
+		p.Exact, p.BlocksEvaluated = true, blocks
 		var rec func(level int) bool
 		rec = func(level int) bool {
 			if level < len(iters) {

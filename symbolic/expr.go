@@ -10,6 +10,7 @@ package symbolic
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -503,6 +504,34 @@ func b2i(c bool) int64 {
 	return 0
 }
 
+// shift is x << y or x >> y without C's undefined cases: a negative
+// amount has no value, and bits shifted past 64 saturate instead of
+// wrapping, so that s >> iter and s << iter stay monotonic in iter (loop
+// trip counts are found by bisection on such conditions).
+func shift(k OpKind, x, y int64) (int64, bool) {
+	if y < 0 {
+		return 0, false
+	}
+	if k == OpShr {
+		if y >= 63 {
+			return x >> 63, true // 0 or -1
+		}
+		return x >> uint64(y), true
+	}
+	switch {
+	case x == 0:
+		return 0, true
+	case y >= 63 || (x > 0 && x > math.MaxInt64>>uint64(y)):
+		if x > 0 {
+			return math.MaxInt64, true
+		}
+		return math.MinInt64, true
+	case x < 0 && x < math.MinInt64>>uint64(y):
+		return math.MinInt64, true
+	}
+	return x << uint64(y), true
+}
+
 func apply(k OpKind, x, y int64) (int64, bool) {
 	switch k {
 	case OpDiv:
@@ -515,10 +544,8 @@ func apply(k OpKind, x, y int64) (int64, bool) {
 			return 0, false
 		}
 		return x % y, true
-	case OpShr:
-		return x >> uint64(y&63), true
-	case OpShl:
-		return x << uint64(y&63), true
+	case OpShr, OpShl:
+		return shift(k, x, y)
 	case OpAnd:
 		return x & y, true
 	case OpOr:

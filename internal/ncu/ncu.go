@@ -26,6 +26,11 @@ type Line struct {
 	// Wavefronts sums L1 Conflicts Shared N-Way times Instructions
 	// Executed over the line's shared-memory instructions.
 	Wavefronts float64
+	// SharedWavefronts is the line's L1 Wavefronts Shared, when the export
+	// has the column: a total, counted whatever the instruction's
+	// predicate (where N-Way, an integer per executed instruction, reads 0
+	// for a predicated instruction most warps run with no lane on).
+	SharedWavefronts int64
 	// SASS is the number of distinct SASS instructions summed.
 	SASS int
 }
@@ -119,6 +124,9 @@ func Read(r io.Reader) ([]Line, error) {
 		l.Instructions += inst
 		if ways, err := strconv.ParseFloat(rec[col["L1 Conflicts Shared N-Way"]], 64); err == nil && space == "shared" {
 			l.Wavefronts += ways * float64(inst)
+		}
+		if c, ok := col["L1 Wavefronts Shared"]; ok && space == "shared" {
+			l.SharedWavefronts += num(rec[c])
 		}
 		l.Sectors += num(rec[col["L2 Theoretical Sectors Global"]])
 		l.Ideal += num(rec[col["L2 Theoretical Sectors Global Ideal"]])

@@ -3,6 +3,7 @@ package accesses
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
@@ -207,7 +208,8 @@ func AssumedStride(p *analyzer.Prediction) []string {
 	}
 	var out []string
 	symbolic.Symbols(c, func(v *symbolic.Var) {
-		if strings.HasPrefix(v.Name, "blockDim.") || strings.HasPrefix(v.Name, "gridDim.") || strings.Contains(v.Name, "#") || v.Class == symbolic.Data {
+		if strings.HasPrefix(v.Name, "blockDim.") || strings.HasPrefix(v.Name, "gridDim.") || strings.HasPrefix(v.Name, "iter@") ||
+			strings.Contains(v.Name, "#") || v.Class == symbolic.Data {
 			return
 		}
 		if _, given := p.Config.Params[v.Name]; !given {
@@ -263,7 +265,7 @@ func Figures(p *analyzer.Prediction) string {
 		fmt.Fprintf(&b, "%s sectors/request, ideal %s (%.0f%%)", trim(p.Sectors), trim(p.Ideal), 100*p.Efficiency())
 	}
 	if step := LaneStep(p); step != "" {
-		b.WriteString("; lanes step by " + step)
+		b.WriteString("; lanes step by " + readableIters(step))
 	}
 	b.WriteString("; " + p.Config.Describe())
 	if names := AssumedStride(p); len(names) > 0 {
@@ -271,6 +273,29 @@ func Figures(p *analyzer.Prediction) string {
 			strings.Join(names, ", "), analyzer.AssumedValue, pronoun(len(names)), names[0])
 	}
 	return b.String()
+}
+
+var iterSym = regexp.MustCompile(`iter@(\d+):\d+`)
+
+// readableIters writes a loop's iteration symbol (iter@22:5) as i, j, k
+// and says which loop each is: "2*1 << i floats (i counts the iterations
+// of the loop at line 22)".
+func readableIters(s string) string {
+	names := map[string]string{}
+	var lines []string
+	out := iterSym.ReplaceAllStringFunc(s, func(m string) string {
+		if n, ok := names[m]; ok {
+			return n
+		}
+		n := string(rune('i' + len(names)))
+		names[m] = n
+		lines = append(lines, fmt.Sprintf("%s counts the iterations of the loop at line %s", n, iterSym.FindStringSubmatch(m)[1]))
+		return n
+	})
+	if len(lines) == 0 {
+		return s
+	}
+	return out + " (" + strings.Join(lines, "; ") + ")"
 }
 
 func pronoun(n int) string {

@@ -308,6 +308,46 @@ __global__ void p_shared_double(const double* in, double* out) {
     __syncthreads();
     out[i] = d[(threadIdx.x * 2) % 256];
 }
+// Tree reductions: strides that halve or double each iteration.
+__global__ void p_reduce_interleaved(const float* in, float* out) {
+    __shared__ float s[256];
+    unsigned int tid = threadIdx.x;
+    s[tid] = in[blockIdx.x * blockDim.x + tid];
+    __syncthreads();
+    for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
+        unsigned int index = 2 * stride * tid;
+        if (index < blockDim.x) s[index] += s[index + stride];
+        __syncthreads();
+    }
+    if (tid == 0) out[blockIdx.x] = s[0];
+}
+__global__ void p_reduce_sequential(const float* in, float* out) {
+    __shared__ float s[256];
+    unsigned int tid = threadIdx.x;
+    s[tid] = in[blockIdx.x * blockDim.x + tid];
+    __syncthreads();
+    for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (tid < stride) s[tid] += s[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0) out[blockIdx.x] = s[0];
+}
+__global__ void p_global_doubling(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc = 0;
+    for (int step = 1; step <= 32; step <<= 1) {
+        acc += in[i * step];
+    }
+    out[i] = acc;
+}
+__global__ void p_global_halving(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc = 0;
+    for (int step = 32; step > 0; step /= 2) {
+        acc += in[i * step];
+    }
+    out[i] = acc;
+}
 
 #define CHECK(call) do { cudaError_t e = (call); if (e != cudaSuccess) { \
     fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); exit(1); } } while (0)
@@ -379,6 +419,10 @@ int main() {
     p_transpose_tiled_nopad<<<dim3(w / TILE, w / TILE), dim3(TILE, 8)>>>(a, b, w, w);
     p_shared_stride<<<4096, 256>>>(a, b);
     p_shared_double<<<4096, 256>>>((const double*)a, (double*)b);
+    p_reduce_interleaved<<<4096, 256>>>(a, b);
+    p_reduce_sequential<<<4096, 256>>>(a, b);
+    p_global_doubling<<<4096, 256>>>(a, b);
+    p_global_halving<<<4096, 256>>>(a, b);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     printf("probes ran\n");
