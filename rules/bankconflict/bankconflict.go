@@ -2,6 +2,7 @@ package bankconflict
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/rules/accesses"
@@ -11,6 +12,16 @@ import (
 var Analyzer = accesses.NewAnalyzer(accesses.SharedBankConflict, "bankconflict", describe, nil)
 
 func describe(p *analyzer.Prediction) string {
-	return fmt.Sprintf("%s: lanes hit the same bank at different words; pad the array's rows by one element (as in [32][33]): %s",
-		accesses.Subject(p), accesses.Figures(p))
+	return fmt.Sprintf("%s: lanes hit the same bank at different words; %s: %s",
+		accesses.Subject(p), advice(p.Access), accesses.Figures(p))
+}
+
+// advice is the usual cure: padding for a 2D tile read down its columns;
+// for a 1D array (tree reductions, scans, sorting networks) neighbouring
+// words for neighbouring lanes, or one word of padding every 32.
+func advice(a *analyzer.Access) string {
+	if strings.Contains(a.Expr, "][") {
+		return "pad the array's rows by one element (as in [32][33])"
+	}
+	return "have neighbouring lanes use neighbouring words, or pad one word every 32 (index + index/32)"
 }
