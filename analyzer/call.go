@@ -48,6 +48,17 @@ func calleeName(e parser.Expr) string {
 
 func (in *interp) call(e *parser.Call) value {
 	name := calleeName(e.Fun)
+	if m, ok := e.Fun.(*parser.Member); ok && !m.Arrow {
+		if g := in.eval(m.X); isGroup(g) {
+			for _, a := range e.Args {
+				in.eval(a)
+			}
+			if v, ok := in.groupMethod(g, m.Name); ok {
+				return v
+			}
+			return in.dataValue("result of " + name + "()")
+		}
+	}
 	switch {
 	case name == "dim3":
 		vals := make([]value, len(e.Args))
@@ -88,6 +99,9 @@ func (in *interp) call(e *parser.Call) value {
 	}
 	if f := in.prog.device(name, args); f != nil && !in.host {
 		return in.inline(f, args, e)
+	}
+	if g, ok := in.groupCall(e, name, args); ok {
+		return g
 	}
 	if isAtomic(name) && len(args) >= 2 && args[0].kind == vPtr {
 		p := args[0].ptr

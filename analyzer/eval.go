@@ -494,7 +494,14 @@ func (in *interp) loaded(p *pointer, e parser.Expr) value {
 	t := p.elem
 	why := "value loaded by " + parser.Format(e) + " at " + e.Start().String()
 	if t != nil && t.Kind == TPointer {
-		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: "*" + parser.Format(e), offset: in.freshSym(why, symbolic.Data), elem: t.Elem}}
+		// A pointer loaded from global memory points into global memory
+		// (device pointers are global); one kept in a local array of
+		// pointers may point into shared memory as well.
+		space := Global
+		if p.space == Local {
+			space = Generic
+		}
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: "*" + parser.Format(e), offset: in.freshSym(why, symbolic.Data), elem: t.Elem}}
 	}
 	v := in.dataValue(why)
 	v.typ = t

@@ -46,6 +46,31 @@ __global__ void k(const float* in, float* out) {
   out[threadIdx.x] = s;
 }
 void h(float* a, float* b) { k<<<8, 32>>>(a, b); }`, "*p", Load, 4, 4},
+		{"cooperative groups: a grid-stride loop through grid.thread_rank() and grid.size()", `
+__global__ void k(const double* in, double* out, int n) {
+  cg::grid_group grid = cg::this_grid();
+  double s = 0;
+  for (int i = grid.thread_rank(); i < n; i += grid.size()) s += in[i];
+  out[grid.thread_rank()] = s;
+}
+void h(double* a, double* b) { k<<<128, 256>>>(a, b, 1 << 20); }`, "in[i]", Load, 8, 8},
+		{"cooperative groups: a tile's ranks, two doubles apart", `
+__global__ void k(double* out) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  out[tile.meta_group_rank() * 64 + tile.thread_rank() * 2] = 0;
+}
+void h(double* a) { k<<<1, 256>>>(a); }`, "out[tile.meta_group_rank() * 64 + tile.thread_rank() * 2]", Store, 16, 8},
+		// s = 128, 64, 32: 4, 2, 1 full warps of 4 sectors; s = 16: 2
+		// sectors; s = 8, 4, 2, 1: 1 each. 34 sectors in 12 requests.
+		{"halving stride: a sequential-addressing reduction over global memory", `
+__global__ void k(float* g) {
+  unsigned int tid = threadIdx.x;
+  for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) g[tid] += g[tid + s];
+  }
+}
+void h(float* a) { k<<<1, 256>>>(a); }`, "g[tid + s]", Load, 34.0 / 12, 34.0 / 12},
 		{"branches merge into a select: 4 sectors for the even lanes, 16 for the odd", `
 __global__ void k(float* a) {
   int j = threadIdx.x;
@@ -468,5 +493,24 @@ func TestLaunchesAndGlobalsStayInTheirProgram(t *testing.T) {
 		if got[file] != w {
 			t.Errorf("%s: configs %q, want %q", file, got[file], w)
 		}
+	}
+}
+
+// A pointer kept in a local array may point into shared memory: accesses
+// through it are in no known space, and are not predicted as global ones.
+func TestPointersFromLocalArrays(t *testing.T) {
+	r := analyze(t, `
+__global__ void k(float* g) {
+  __shared__ float smem[128];
+  float* rows[4];
+  for (int i = 0; i < 4; i++) rows[i] = &smem[i * 32];
+  rows[threadIdx.x / 32][threadIdx.x % 32] = g[threadIdx.x];
+}
+void h(float* a) { k<<<1, 128>>>(a); }`, Options{})
+	if ps := find(r, "rows[threadIdx.x / 32][threadIdx.x % 32]", Store); len(ps) != 0 {
+		t.Errorf("a store through a pointer from a local array was predicted as %s memory", ps[0].Access.Space)
+	}
+	if ps := find(r, "g[threadIdx.x]", Load); len(ps) != 1 || !ps[0].Known {
+		t.Errorf("the global load beside it is lost: %v", ps)
 	}
 }

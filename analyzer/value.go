@@ -13,9 +13,14 @@ const (
 	Shared
 	Local
 	Constant
+	// Generic is memory through a pointer whose space is not known: one
+	// loaded from a local array of pointers, which may point anywhere.
+	Generic
 )
 
-func (s Space) String() string { return [...]string{"global", "shared", "local", "constant"}[s] }
+func (s Space) String() string {
+	return [...]string{"global", "shared", "local", "constant", "generic"}[s]
+}
 
 // Op is what an access does.
 type Op uint8

@@ -1,0 +1,116 @@
+package analyzer
+
+import (
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Cooperative groups. A group (cg::this_thread_block(), cg::this_grid(),
+// cg::tiled_partition<N>(g)) is a struct value whose hidden fields hold
+// what its methods return: the calling thread's rank in the group, the
+// group's size, and for tiles the tile's rank among its siblings. Grid-
+// stride loops written with grid.thread_rank() and grid.size() are then
+// ordinary induction variables.
+
+const (
+	cgRank      = "#rank"
+	cgSize      = "#size"
+	cgMeta      = "#meta"
+	cgMetaCount = "#metacount"
+	cgBlockRank = "#blockrank"
+	cgBlocks    = "#blocks"
+)
+
+func dimSym(name, axis string) symbolic.Expr {
+	return builtins[name].fields[axis].x
+}
+
+// threadRank is the thread's rank in its block, x fastest.
+func threadRank() symbolic.Expr {
+	bx, by := dimSym("blockDim", "x"), dimSym("blockDim", "y")
+	return symbolic.Add(dimSym("threadIdx", "x"),
+		symbolic.Add(symbolic.Mul(dimSym("threadIdx", "y"), bx), symbolic.Mul(dimSym("threadIdx", "z"), symbolic.Mul(bx, by))))
+}
+
+func blockThreads() symbolic.Expr {
+	return symbolic.Mul(dimSym("blockDim", "x"), symbolic.Mul(dimSym("blockDim", "y"), dimSym("blockDim", "z")))
+}
+
+func group(fields map[string]symbolic.Expr) value {
+	v := value{kind: vStruct, fields: map[string]value{}}
+	for k, x := range fields {
+		v.fields[k] = intValue(x)
+	}
+	return v
+}
+
+func isGroup(v value) bool {
+	_, ok := v.fields[cgRank]
+	return v.kind == vStruct && ok
+}
+
+// groupCall evaluates a cooperative-groups constructor, or reports false.
+func (in *interp) groupCall(e *parser.Call, name string, args []value) (value, bool) {
+	switch name {
+	case "this_thread_block":
+		return group(map[string]symbolic.Expr{cgRank: threadRank(), cgSize: blockThreads()}), true
+	case "this_grid":
+		gx, gy := dimSym("gridDim", "x"), dimSym("gridDim", "y")
+		blockRank := symbolic.Add(dimSym("blockIdx", "x"),
+			symbolic.Add(symbolic.Mul(dimSym("blockIdx", "y"), gx), symbolic.Mul(dimSym("blockIdx", "z"), symbolic.Mul(gx, gy))))
+		blocks := symbolic.Mul(gx, symbolic.Mul(gy, dimSym("gridDim", "z")))
+		return group(map[string]symbolic.Expr{
+			cgRank:      symbolic.Add(symbolic.Mul(blockRank, blockThreads()), threadRank()),
+			cgSize:      symbolic.Mul(blocks, blockThreads()),
+			cgBlockRank: blockRank,
+			cgBlocks:    blocks,
+		}), true
+	case "tiled_partition":
+		if len(args) == 0 || !isGroup(args[0]) {
+			return value{}, false
+		}
+		var n value
+		switch id, _ := e.Fun.(*parser.Ident); {
+		case id != nil && len(id.Targs) == 1 && id.Targs[0].Value != nil:
+			n = in.eval(id.Targs[0].Value)
+		case len(args) == 2:
+			n = args[1]
+		default:
+			return value{}, false
+		}
+		if n.kind != vInt {
+			return value{}, false
+		}
+		rank, size := args[0].fields[cgRank].x, args[0].fields[cgSize].x
+		return group(map[string]symbolic.Expr{
+			cgRank:      symbolic.Binary(symbolic.OpRem, rank, n.x),
+			cgSize:      n.x,
+			cgMeta:      symbolic.Binary(symbolic.OpDiv, rank, n.x),
+			cgMetaCount: symbolic.Binary(symbolic.OpDiv, size, n.x),
+		}), true
+	}
+	return value{}, false
+}
+
+// groupMethod evaluates g.method() on a group, or reports false.
+func (in *interp) groupMethod(g value, method string) (value, bool) {
+	field := map[string]string{
+		"thread_rank": cgRank, "size": cgSize, "num_threads": cgSize,
+		"meta_group_rank": cgMeta, "meta_group_size": cgMetaCount,
+		"block_rank": cgBlockRank, "num_blocks": cgBlocks,
+	}[method]
+	if v, ok := g.fields[field]; ok && field != "" {
+		return v, true
+	}
+	switch method {
+	case "sync":
+		return intValue(symbolic.Const(0)), true
+	case "group_index", "block_index":
+		return builtins["blockIdx"], true
+	case "thread_index":
+		return builtins["threadIdx"], true
+	case "group_dim", "dim_threads":
+		return builtins["blockDim"], true
+	}
+	return value{}, false
+}
