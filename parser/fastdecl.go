@@ -140,18 +140,26 @@ func fastDecl(pl *lexer.PeekingLexer) (*gDecl, bool) {
 	if g.Type, ok = fastBaseType(pl); !ok {
 		return nil, false
 	}
+	if g.Decls, ok = fastList(pl, fastDeclarator); !ok {
+		return nil, false
+	}
+	return g, pl.Peek().EOF()
+}
+
+// fastList reads item ( ',' item )*.
+func fastList[T any](pl *lexer.PeekingLexer, item func(*lexer.PeekingLexer) (T, bool)) ([]T, bool) {
+	var out []T
 	for {
-		d, ok := fastDeclarator(pl)
+		x, ok := item(pl)
 		if !ok {
 			return nil, false
 		}
-		g.Decls = append(g.Decls, d)
+		out = append(out, x)
 		if !peekValue(pl, ",") {
-			break
+			return out, true
 		}
 		pl.Next()
 	}
-	return g, pl.Peek().EOF()
 }
 
 // fastParam reads one gParam.
@@ -182,16 +190,9 @@ func fastParam(pl *lexer.PeekingLexer) (*gParam, bool) {
 // fastParamList reads a whole gParamList, to the end of input.
 func fastParamList(pl *lexer.PeekingLexer) (*gParamList, bool) {
 	g := &gParamList{Pos: pl.Peek().Pos}
-	for {
-		p, ok := fastParam(pl)
-		if !ok {
-			return nil, false
-		}
-		g.Params = append(g.Params, p)
-		if !peekValue(pl, ",") {
-			break
-		}
-		pl.Next()
+	var ok bool
+	if g.Params, ok = fastList(pl, fastParam); !ok {
+		return nil, false
 	}
 	return g, pl.Peek().EOF()
 }
