@@ -49,7 +49,10 @@ func calleeName(e parser.Expr) string {
 func (in *interp) call(e *parser.Call) value {
 	name := calleeName(e.Fun)
 	if m, ok := e.Fun.(*parser.Member); ok && !m.Arrow {
-		if g := in.eval(m.X); isGroup(g) {
+		// Only a named group (block.sync(), grid.size()): evaluating any
+		// other object of a method call could record accesses C++ makes
+		// differently, if at all.
+		if g, ok := in.groupNamed(m.X); ok {
 			for _, a := range e.Args {
 				in.eval(a)
 			}

@@ -44,6 +44,16 @@ func group(fields map[string]symbolic.Expr) value {
 	return v
 }
 
+// groupNamed returns the group a variable holds.
+func (in *interp) groupNamed(x parser.Expr) (value, bool) {
+	id, ok := x.(*parser.Ident)
+	if !ok {
+		return value{}, false
+	}
+	v, ok := in.lookup(id.Name)
+	return v, ok && isGroup(v)
+}
+
 func isGroup(v value) bool {
 	_, ok := v.fields[cgRank]
 	return v.kind == vStruct && ok
