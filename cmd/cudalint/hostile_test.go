@@ -76,7 +76,8 @@ func TestDeterministicAcrossProcs(t *testing.T) {
 		_, out, _ := runCLI("--format", "json", "--exit-zero", filepath.Join("..", "..", "examples"))
 		outs = append(outs, out)
 		_, out, _ = runCLI("--format", "json", "--exit-zero",
-			filepath.Join("..", "..", "examples", "vectorized.cu"), filepath.Join("..", "..", "examples", "image.cu"),
+			filepath.Join("..", "..", "examples", "vectorized.cu"), filepath.Join("..", "..", "examples", "reduce.cu"),
+			filepath.Join("..", "..", "examples", "image.cu"),
 			filepath.Join("..", "..", "examples", "matmul.cu"), filepath.Join("..", "..", "examples", "particles.cu"),
 			filepath.Join("..", "..", "examples", "transpose.cu"))
 		outs = append(outs, out)
