@@ -252,6 +252,17 @@ func dropSeenHeaderDefinitions(f *parser.File, seen map[string]bool) {
 	})
 }
 
+// Size is the total size of files, as the file system reports it.
+func Size(files []string) int64 {
+	var n int64
+	for _, f := range files {
+		if info, err := os.Stat(f); err == nil {
+			n += info.Size()
+		}
+	}
+	return n
+}
+
 // readLimited reads a file of at most MaxFileSize bytes: an included
 // file is held to the same limit as the files named on the command line.
 func readLimited(path string) ([]byte, error) {

@@ -39,6 +39,9 @@ func (o *options) execute(stdout, stderr io.Writer) int {
 		return exitError
 	}
 	defer closeOut()
+	if found, _ := sources.Find(o.paths); len(found) > 0 {
+		defer governMemory(sources.Size(found))()
+	}
 	if !o.accesses && !o.stats {
 		return o.findings(out, stderr)
 	}

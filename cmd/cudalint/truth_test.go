@@ -62,10 +62,10 @@ func TestMeasuredTruth(t *testing.T) {
 			}
 			continue
 		}
-		if !close(*p.SectorsPerRequest, want) {
+		if !near(*p.SectorsPerRequest, want) {
 			t.Errorf("%s line %d %s %s: predicted %.3f sectors/request, measured %.3f", m.Function, m.Line, m.Op, p.Expr, *p.SectorsPerRequest, want)
 		}
-		if !close(*p.NcuIdealPerRequest, m.IdealPerRequest()) {
+		if !near(*p.NcuIdealPerRequest, m.IdealPerRequest()) {
 			t.Errorf("%s line %d %s %s: predicted ncu ideal %.3f, measured %.3f", m.Function, m.Line, m.Op, p.Expr, *p.NcuIdealPerRequest, m.IdealPerRequest())
 		}
 	}
@@ -115,13 +115,13 @@ func TestMeasuredBankConflicts(t *testing.T) {
 			perBlock++
 			measured := float64(m.SharedWavefronts) / float64(ps[0].Config.Grid.Threads())
 			t.Logf("%s: %.3f wavefronts per block predicted, %.3f measured", k, total, measured)
-			if !close(total, measured) {
+			if !near(total, measured) {
 				t.Errorf("%s: predicted %.2f wavefronts per block, measured %.2f", k, total, measured)
 			}
 			continue
 		}
 		p := ps[0]
-		if len(ps) > 1 || !p.Known || !close(p.Sectors, m.ConflictWays()) {
+		if len(ps) > 1 || !p.Known || !near(p.Sectors, m.ConflictWays()) {
 			t.Errorf("%s %s: predicted %.2f wavefronts, measured %.2f", k, p.Access.Expr, p.Sectors, m.ConflictWays())
 		}
 	}
@@ -143,8 +143,8 @@ func wavefrontsPerBlock(ps []*analyzer.Prediction) (float64, bool) {
 	return total, true
 }
 
-// close applies the tolerance: 0.05 sectors, or 2% for averages.
-func close(got, want float64) bool {
+// near applies the tolerance: 0.05 sectors, or 2% for averages.
+func near(got, want float64) bool {
 	d := math.Abs(got - want)
 	return d <= 0.05 || d <= 0.02*want
 }
