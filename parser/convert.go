@@ -25,7 +25,7 @@ func parseSpan[G any](u *unit, p *participle.Parser[G], from, to int) (*G, error
 	// The key first: most statements are met before, and a hit needs
 	// neither lexer tokens nor a string (the map lookup does not allocate).
 	key := u.keyBuf[:0]
-	key = fmt.Appendf(key, "%T", p)
+	key = append(key, parserTag(p))
 	for i := from; i < to; i++ {
 		key = append(key, byte(-u.classify(u.toks[i])))
 		key = append(key, u.toks[i].Text...)
@@ -52,6 +52,24 @@ func parseSpan[G any](u *unit, p *participle.Parser[G], from, to int) (*G, error
 		u.cache[k] = cachedParse{g, err}
 	}
 	return g, err
+}
+
+// parserTag tells apart, in parse-cache keys, the parsers that may read
+// the same tokens.
+func parserTag(p any) byte {
+	switch p {
+	case any(exprParser):
+		return 'e'
+	case any(declParser):
+		return 'd'
+	case any(paramParser):
+		return 'p'
+	case any(paramsParser):
+		return 'P'
+	case any(typeParser):
+		return 't'
+	}
+	return '?'
 }
 
 // lexSpan makes toks[from:to] a participle lexer. Token offsets are
