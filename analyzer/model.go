@@ -337,7 +337,11 @@ type warpModel struct {
 	// Warps whose lanes sit at the same offsets from their first lane
 	// share a shape: their costs differ only by where the warp starts.
 	warpShape []int
-	memo      map[memoKey][]cost
+	memo      map[memoKey][]cost // requests with some lanes off
+	// fullWarp indexes, by shape and base residue, the memoised costs of
+	// requests with every lane on (most of them): 1 + their offset in
+	// memoCosts, 0 when not yet computed.
+	fullWarp  []int32
 	memoCosts []cost // the memo's values, back to back
 	scratch   []cost
 	mask      uint32
@@ -677,7 +681,6 @@ func (m *warpModel) setupAffine(addr symbolic.Expr) {
 	m.affine = true
 	m.baseExpr = symbolic.Subst(addr, zero)
 	m.base = symbolic.Compile(m.baseExpr, m.env)
-	m.memo = map[memoKey][]cost{}
 	m.coef = c
 	m.warpShape = make([]int, m.warps())
 	shapes := map[[32]int64]int{}
@@ -696,6 +699,7 @@ func (m *warpModel) setupAffine(addr symbolic.Expr) {
 		}
 		m.warpShape[w] = id
 	}
+	m.fullWarp = make([]int32, int64(len(shapes))*m.period)
 }
 
 // laneOffsets fills off with the offsets of warp w's 32 lanes, stepping
@@ -729,9 +733,15 @@ type cost [4]int
 // costs returns the cost of each piece of the current request.
 func (m *warpModel) costs(w int64) []cost {
 	var key memoKey
+	slot := -1 // the full-warp table's entry, when the mask is full
 	if m.affine {
 		key = memoKey{warp: int64(m.warpShape[w]), mask: m.mask, rem: mod(m.baseVal+m.warpFirst[w], m.period)}
-		if c, ok := m.memo[key]; ok {
+		if m.mask == ^uint32(0) {
+			slot = int(key.warp*m.period + key.rem)
+			if i := m.fullWarp[slot]; i > 0 {
+				return m.memoCosts[int(i)-1 : int(i)-1+len(m.pieces)]
+			}
+		} else if c, ok := m.memo[key]; ok {
 			return c
 		}
 	}
@@ -760,7 +770,13 @@ func (m *warpModel) costs(w int64) []cost {
 		s, id, n := m.sectors(pc)
 		out[i] = cost{s, id, n, m.misaligned(pc)}
 	}
-	if m.affine {
+	switch {
+	case slot >= 0:
+		m.fullWarp[slot] = int32(len(m.memoCosts) - len(m.pieces) + 1)
+	case m.affine:
+		if m.memo == nil {
+			m.memo = map[memoKey][]cost{}
+		}
 		m.memo[key] = out
 	}
 	return out
