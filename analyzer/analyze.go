@@ -14,10 +14,11 @@ import (
 
 // Block-shape sources, most specific first.
 const (
-	FromConfig     = "config"     // --block or the config file
-	FromLaunch     = "launch"     // a kernel<<<grid, block>>> in the analyzed files
-	FromAnnotation = "annotation" // a // cudalint:block comment above the kernel
-	FromDefault    = "default"    // DefaultBlock
+	FromConfig     = "config"        // --block or the config file
+	FromLaunch     = "launch"        // a kernel<<<grid, block>>> in the analyzed files
+	FromAnnotation = "annotation"    // a // cudalint:block comment above the kernel
+	FromBounds     = "launch-bounds" // __launch_bounds__(n) on the kernel, when no launch is found
+	FromDefault    = "default"       // DefaultBlock
 )
 
 // DefaultBlock is the block shape assumed for a kernel with no launch,
@@ -31,6 +32,32 @@ func DefaultBlock(usesY, usesZ bool) Dim3 {
 		return Dim3{16, 16, 1}
 	}
 	return Dim3{256, 1, 1}
+}
+
+// boundsBlock is the block shape __launch_bounds__(n) suggests when no
+// launch gives one: n threads in x for a 1D kernel; for a 2D one, rows of
+// a power of two near the square root of n, at most a warp (256 gives
+// 16x16, as the default; 1024 gives 32x32, 512 32x16). A 3D kernel keeps
+// the default.
+func boundsBlock(prog *Program, fn *parser.Func, usesY, usesZ bool) (Dim3, bool) {
+	if fn.LaunchBounds == nil || usesZ {
+		return Dim3{}, false
+	}
+	n, ok := prog.constValue(fn.LaunchBounds)
+	if !ok || n <= 0 || n > 1024 {
+		return Dim3{}, false
+	}
+	if !usesY {
+		return Dim3{n, 1, 1}, true
+	}
+	x := int64(1)
+	for x*x < n && x < 32 {
+		x *= 2
+	}
+	if n%x != 0 {
+		return Dim3{}, false
+	}
+	return Dim3{x, n / x, 1}, true
 }
 
 // LaunchConfig is one way a kernel runs: a block shape and what is known
@@ -59,6 +86,8 @@ func (c *LaunchConfig) Describe() string {
 		return fmt.Sprintf("block %s from annotation at %s:%d", c.Block, baseName(c.At.File), c.At.Line)
 	case FromConfig:
 		return fmt.Sprintf("block %s from configuration", c.Block)
+	case FromBounds:
+		return fmt.Sprintf("block %s from __launch_bounds__ (no launch found)", c.Block)
 	}
 	return fmt.Sprintf("block %s by default (no launch found)", c.Block)
 }
@@ -304,6 +333,8 @@ func configs(prog *Program, f *parser.File, fn *parser.Func, opts Options, usesY
 		cfg := &LaunchConfig{Block: DefaultBlock(usesY, usesZ), BlockSource: FromDefault, Grid: AssumedGrid, Params: map[string]int64{}, Bases: map[string]int64{}}
 		if d, at, ok := annotation(f, fn); ok {
 			cfg.Block, cfg.BlockSource, cfg.At = d, FromAnnotation, at
+		} else if d, ok := boundsBlock(prog, fn, usesY, usesZ); ok {
+			cfg.Block, cfg.BlockSource, cfg.At = d, FromBounds, fn.P
 		}
 		out = append(out, cfg)
 	}

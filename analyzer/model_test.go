@@ -514,3 +514,30 @@ void h(float* a) { k<<<1, 128>>>(a); }`, Options{})
 		t.Errorf("the global load beside it is lost: %v", ps)
 	}
 }
+
+// With no launch, __launch_bounds__ says how big the block is meant to be.
+func TestLaunchBoundsBlock(t *testing.T) {
+	r := analyze(t, `
+#define BS 128
+__global__ void __launch_bounds__(BS) oneD(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
+__global__ void __launch_bounds__(512, 2) twoD(float* a, int w) { a[threadIdx.y * w + threadIdx.x] = 0; }
+// cudalint:block 32x4
+__global__ void __launch_bounds__(256) annotated(float* a, int w) { a[threadIdx.y * w + threadIdx.x] = 0; }
+__global__ void __launch_bounds__(256) launched(float* a) { a[threadIdx.x] = 0; }
+void h(float* a) { launched<<<4, 64>>>(a); }`, Options{})
+	want := map[string]string{
+		"oneD":      "128 launch-bounds",
+		"twoD":      "32x16 launch-bounds",
+		"annotated": "32x4 annotation",
+		"launched":  "64 launch",
+	}
+	for _, k := range r.Kernels {
+		var got []string
+		for _, c := range k.Configs {
+			got = append(got, c.Block.String()+" "+c.BlockSource)
+		}
+		if g := strings.Join(got, ","); g != want[k.Func.Name] {
+			t.Errorf("%s: %s, want %s", k.Func.Name, g, want[k.Func.Name])
+		}
+	}
+}

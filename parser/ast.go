@@ -322,6 +322,9 @@ type Func struct {
 	// BlockAnnotation is the text of a "cudalint:block" comment directive
 	// found right above the function, if any (set by the caller).
 	BlockAnnotation string
+	// LaunchBounds is the first argument of __launch_bounds__(...): the
+	// most threads per block the kernel is compiled for, or nil.
+	LaunchBounds Expr
 }
 
 // Field is a member of a struct or union.

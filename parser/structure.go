@@ -738,6 +738,8 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Template: tparams, Namespace: ns}
 	for k := from; k < name; k++ {
 		switch u.text(k) {
+		case "__launch_bounds__":
+			f.LaunchBounds = u.launchBounds(k+1, name)
 		case "__global__":
 			f.Global = true
 		case "__device__":
@@ -766,6 +768,23 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 	u.depth = 0
 	f.Body = u.block(body, bodyEnd, f.Host && !f.Device)
 	u.file.Funcs = append(u.file.Funcs, f)
+}
+
+// launchBounds reads the first argument of __launch_bounds__( at open.
+func (u *unit) launchBounds(open, to int) Expr {
+	if !u.isPunct(open, "(") {
+		return nil
+	}
+	end := u.skipGroup(open, to) - 1
+	args := u.splitTop(open+1, end, ",")
+	if len(args) == 0 || args[0][0] >= args[0][1] {
+		return nil
+	}
+	x, err := u.parseExpr(args[0][0], args[0][1])
+	if err != nil {
+		return nil
+	}
+	return x
 }
 
 // params parses a parameter list: in one participle call, or parameter
