@@ -62,6 +62,9 @@ type Prediction struct {
 	// they were all the launch makes (no sampling).
 	Requests int
 	Exact    bool
+	// NoLane is set when no lane of the launch performs the access (a
+	// branch the launch's template arguments or sizes rule out).
+	NoLane bool
 	// BlocksEvaluated is the number of blocks an exact evaluation went
 	// through: all of the launch's, or one when neither the address nor a
 	// condition depends on the block index (each block then costs the
@@ -579,6 +582,7 @@ func (m *warpModel) run(p *Prediction) {
 	p.Requests = requests
 	if requests == 0 {
 		p.Reason = "no lane of any warp performs this access under the launch (its guards exclude them all)"
+		p.NoLane = true
 		return
 	}
 	p.Known = true

@@ -21,6 +21,7 @@ type stats struct {
 	KernelsFound       int // kernels the parser yielded
 	KernelsFull        int // kernels with no skipped statement
 	Accesses, Modelled int
+	NoLane             int // accesses no lane performs under their launch
 	Unknown            map[string]int
 	Notes              map[string]int
 	SkippedInKernels   int
@@ -70,9 +71,12 @@ func collectStats(files []string, res *analyzer.Result) *stats {
 	}
 	for _, p := range globalPredictions(res) {
 		s.Accesses++
-		if p.Known {
+		switch {
+		case p.Known:
 			s.Modelled++
-		} else {
+		case p.NoLane:
+			s.NoLane++
+		default:
 			s.Unknown[cause(p.Reason)]++
 		}
 	}
@@ -126,7 +130,8 @@ func writeStats(w io.Writer, s *stats) error {
 	fmt.Fprintf(tw, "kernels fully analyzed\t%d\t%s\n", s.KernelsFull, pct(s.KernelsFull, s.KernelsFound))
 	fmt.Fprintf(tw, "statements skipped in kernels\t%d\n", s.SkippedInKernels)
 	fmt.Fprintf(tw, "global accesses\t%d\n", s.Accesses)
-	fmt.Fprintf(tw, "  modelled with a number\t%d\t%s\n", s.Modelled, pct(s.Modelled, s.Accesses))
+	fmt.Fprintf(tw, "  performed by no lane under their launch\t%d\n", s.NoLane)
+	fmt.Fprintf(tw, "  modelled with a number\t%d\t%s of those performed\n", s.Modelled, pct(s.Modelled, s.Accesses-s.NoLane))
 	writeCounts(tw, "  unknown: ", s.Unknown)
 	fmt.Fprintf(tw, "parse notes\t%d\n", sum(s.Notes))
 	writeCounts(tw, "  ", s.Notes)
