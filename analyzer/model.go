@@ -124,6 +124,8 @@ func (p *Prediction) Efficiency() float64 {
 var threadSyms = [3]string{"threadIdx.x", "threadIdx.y", "threadIdx.z"}
 var blockSyms = [3]string{"blockIdx.x", "blockIdx.y", "blockIdx.z"}
 
+const noLaneReason = "no lane of any warp performs this access under the launch (its guards exclude them all)"
+
 // Predict models access a under configuration cfg. params are the symbols
 // that stand for user-given values (they may be assumed).
 func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
@@ -146,6 +148,12 @@ func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
 	guards := make([]symbolic.Expr, len(a.Guards))
 	for i, g := range a.Guards {
 		guards[i] = symbolic.Subst(g, bind)
+		if v, ok := symbolic.IsConst(guards[i]); ok && v == 0 {
+			// A branch the launch rules out (if constexpr (dim == 0) in
+			// k<T, 1>): whatever its address, no lane gets there.
+			p.Reason, p.NoLane = noLaneReason, true
+			return p
+		}
 	}
 
 	// Parameters no launch gives are assumed large, for addresses and loop
@@ -581,8 +589,7 @@ func (m *warpModel) run(p *Prediction) {
 	}
 	p.Requests = requests
 	if requests == 0 {
-		p.Reason = "no lane of any warp performs this access under the launch (its guards exclude them all)"
-		p.NoLane = true
+		p.Reason, p.NoLane = noLaneReason, true
 		return
 	}
 	p.Known = true
