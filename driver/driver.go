@@ -21,7 +21,11 @@ import (
 
 // Options are the command line's choices.
 type Options struct {
-	Paths      []string
+	Paths []string
+	// Found, when set, is what sources.Find returned for Paths (with
+	// FindErrors): a caller that searched already need not search again.
+	Found      []string
+	FindErrors []error
 	ConfigPath string            // --config: overrides discovery
 	Defines    map[string]string // -D
 	Blocks     map[string]string // --block KERNEL=16x16
@@ -58,7 +62,10 @@ func Run(opts Options) *Report {
 		}
 		d.explicit = c
 	}
-	files, errs := sources.Find(opts.Paths)
+	files, errs := opts.Found, opts.FindErrors
+	if files == nil {
+		files, errs = sources.Find(opts.Paths)
+	}
 	d.errs = append(d.errs, errs...)
 	var kept []string
 	for _, f := range files {

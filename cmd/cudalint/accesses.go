@@ -39,15 +39,13 @@ func (o *options) execute(stdout, stderr io.Writer) int {
 		return exitError
 	}
 	defer closeOut()
-	if found, _ := sources.Find(o.paths); len(found) > 0 {
-		defer governMemory(sources.Size(found))()
-	}
+	files, errs := sources.Find(o.paths)
+	defer governMemory(sources.Size(files))()
 	if !o.accesses && !o.stats {
-		return o.findings(out, stderr)
+		return o.findings(out, stderr, files, errs)
 	}
 	stdout = out
 	status := exitOK
-	files, errs := sources.Find(o.paths)
 	set, loadErrs := sources.Load(files, parser.Config{Defines: o.defines})
 	for _, err := range append(errs, loadErrs...) {
 		fmt.Fprintf(stderr, "cudalint: %v\n", err)

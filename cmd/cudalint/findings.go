@@ -46,8 +46,11 @@ func (o *options) driverOptions() driver.Options {
 
 // findings runs the rules and reports; with --fix it applies the fixes
 // first and reports what remains.
-func (o *options) findings(out, stderr io.Writer) int {
-	rep := driver.Run(o.driverOptions())
+// findings runs the rules over files, the search's result for o.paths.
+func (o *options) findings(out, stderr io.Writer, files []string, findErrs []error) int {
+	opts := o.driverOptions()
+	opts.Found, opts.FindErrors = files, findErrs
+	rep := driver.Run(opts)
 	if o.fix {
 		changed, err := driver.ApplyFixes(rep.Fset, rep.Findings)
 		if err != nil {
@@ -58,7 +61,7 @@ func (o *options) findings(out, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "cudalint: fixed %s\n", f)
 		}
 		if len(changed) > 0 {
-			rep = driver.Run(o.driverOptions())
+			rep = driver.Run(opts)
 		}
 	}
 	for _, err := range rep.Errors {
