@@ -34,6 +34,9 @@ type Options struct {
 	Disable    []string          // --disable
 	// MinSeverity overrides the configuration's when set.
 	MinSeverity *accesses.Severity
+	// ReadFile, when set, reads the files instead of sources.ReadFile:
+	// it serves standard input under the name --stdin-filename gives.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // Report is the outcome of a run.
@@ -93,7 +96,7 @@ func Run(opts Options) *Report {
 	set("param", opts.Params)
 
 	fset := token.NewFileSet()
-	res, err := runPass(accesses.Analyzer, fset, kept, nil)
+	res, err := runPass(accesses.Analyzer, fset, kept, nil, opts.ReadFile)
 	if err != nil {
 		d.errs = append(d.errs, err)
 		return &Report{Errors: d.errs, Fset: fset}
@@ -104,7 +107,7 @@ func Run(opts Options) *Report {
 		if r.Analyzer == nil || !d.cliEnabled(r.ID) {
 			continue
 		}
-		if _, err := runPass(r.Analyzer, fset, kept, map[*analysis.Analyzer]any{accesses.Analyzer: ar}); err != nil {
+		if _, err := runPass(r.Analyzer, fset, kept, map[*analysis.Analyzer]any{accesses.Analyzer: ar}, opts.ReadFile); err != nil {
 			d.errs = append(d.errs, fmt.Errorf("rule %s: %v", r.ID, err))
 		}
 	}
@@ -141,12 +144,14 @@ func (d *run) cliEnabled(id string) bool {
 	return !contains(d.opts.Disable, id)
 }
 
-func runPass(a *analysis.Analyzer, fset *token.FileSet, files []string, resultOf map[*analysis.Analyzer]any) (any, error) {
+func runPass(a *analysis.Analyzer, fset *token.FileSet, files []string, resultOf map[*analysis.Analyzer]any,
+	readFile func(string) ([]byte, error)) (any, error) {
 	pass := &analysis.Pass{
 		Analyzer:   a,
 		Fset:       fset,
 		OtherFiles: files,
 		ResultOf:   resultOf,
+		ReadFile:   readFile,
 		Report:     func(analysis.Diagnostic) {}, // findings are recorded with their numbers
 	}
 	return a.Run(pass)

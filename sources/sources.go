@@ -99,7 +99,7 @@ func pathError(p string, err error) error {
 func Load(files []string, cfg parser.Config) (*Set, []error) {
 	cache := &readCache{read: cfg.ReadFile, files: map[string]cached{}}
 	if cache.read == nil {
-		cache.read = readLimited
+		cache.read = ReadFile
 	}
 	cfg.ReadFile = cache.get
 	if cfg.Items == nil {
@@ -263,15 +263,21 @@ func Size(files []string) int64 {
 	return n
 }
 
-// readLimited reads a file of at most MaxFileSize bytes: an included
-// file is held to the same limit as the files named on the command line.
-func readLimited(path string) ([]byte, error) {
+// ReadFile reads a regular file of at most MaxFileSize bytes: an
+// included file is held to the same limits as the files named on the
+// command line. It is what Load reads with when parser.Config.ReadFile is
+// nil; a caller's ReadFile (one that serves standard input, say) takes
+// over these checks, which is why Load does not stat files itself.
+func ReadFile(path string) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
+	if !info.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
 	if info.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%s: %d bytes is more than the %d MiB cudalint reads", path, info.Size(), MaxFileSize>>20)
+		return nil, fmt.Errorf("%d bytes is more than the %d MiB cudalint reads", info.Size(), MaxFileSize>>20)
 	}
 	return os.ReadFile(path)
 }
@@ -307,16 +313,6 @@ func loadOne(path string, cfg parser.Config) (f *parser.File, err error) {
 			f, err = nil, fmt.Errorf("%s: internal error while parsing: %v", path, r)
 		}
 	}()
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, pathError(path, err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	if info.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%s: %d bytes is more than the %d MiB cudalint reads", path, info.Size(), MaxFileSize>>20)
-	}
 	src, err := cfg.ReadFile(path)
 	if err != nil {
 		return nil, pathError(path, err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,16 +17,16 @@ import (
 	"github.com/cudalint/cudalint/sources"
 )
 
-func (o *options) execute(stdout, stderr io.Writer) int {
+func (o *options) execute(stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.cpuprofile != "" {
 		f, err := os.Create(o.cpuprofile)
 		if err != nil {
-			fmt.Fprintf(stderr, "cudalint: %v\n", err)
+			reportError(stderr, err)
 			return exitError
 		}
 		defer f.Close()
 		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(stderr, "cudalint: %v\n", err)
+			reportError(stderr, err)
 			return exitError
 		}
 		defer pprof.StopCPUProfile()
@@ -33,35 +34,65 @@ func (o *options) execute(stdout, stderr io.Writer) int {
 	if o.memprofile != "" {
 		defer o.writeHeapProfile(stderr)
 	}
-	out, closeOut, err := o.openOutput(stdout)
+	in, err := o.gatherInputs(stdin, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "cudalint: %v\n", err)
+		reportError(stderr, err)
 		return exitError
 	}
-	defer closeOut()
-	files, errs := sources.Find(o.paths)
-	defer governMemory(sources.Size(files))()
-	if !o.accesses && !o.stats {
-		return o.findings(out, stderr, files, errs)
+	defer governMemory(in.size())()
+	return o.writeReport(stdout, stderr, func(w io.Writer, color bool) int {
+		status := o.report(w, stderr, in, color)
+		if len(in.files) == 0 {
+			reportError(stderr, errors.New("nothing to analyze: no .cu or .cuh file among the paths given"))
+			status = exitError
+		}
+		return status
+	})
+}
+
+// writeReport runs write over --output or stdout, buffered, and fails the
+// run when the report cannot be written whole.
+func (o *options) writeReport(stdout, stderr io.Writer, write func(w io.Writer, color bool) int) int {
+	if o.output == "" {
+		color := useColor(stdout)
+		return buffered(stdout, stderr, func(w io.Writer) int { return write(w, color) })
 	}
-	stdout = out
+	f, err := os.Create(o.output)
+	if err != nil {
+		reportError(stderr, err)
+		return exitError
+	}
+	status := buffered(f, stderr, func(w io.Writer) int { return write(w, useColor(f)) })
+	if err := f.Close(); err != nil && status != exitError {
+		reportError(stderr, err)
+		status = exitError
+	}
+	return status
+}
+
+// report analyzes the inputs and writes what the flags ask for.
+func (o *options) report(out, stderr io.Writer, in *inputs, color bool) int {
+	if !o.accesses && !o.stats {
+		return o.findings(out, stderr, in, color)
+	}
 	status := exitOK
-	set, loadErrs := sources.Load(files, parser.Config{Defines: o.defines})
-	for _, err := range append(errs, loadErrs...) {
-		fmt.Fprintf(stderr, "cudalint: %v\n", err)
+	set, loadErrs := sources.Load(in.files, parser.Config{Defines: o.defines, ReadFile: in.readFile})
+	for _, err := range append(in.errs, loadErrs...) {
+		reportError(stderr, err)
 		status = exitError
 	}
 	res := analyzer.Analyze(set.Analyzed(), analyzer.Options{Blocks: o.blocks, Params: o.params})
+	var err error
 	switch {
 	case o.stats:
-		err = writeStats(stdout, collectStats(files, res))
+		err = writeStats(out, collectStats(in, res))
 	case o.format == "json":
-		err = writeAccessesJSON(stdout, res)
+		err = writeAccessesJSON(out, res)
 	default:
-		err = writeAccessesText(stdout, res)
+		err = writeAccessesText(out, res)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cudalint: %v\n", err)
+		reportError(stderr, err)
 		return exitError
 	}
 	return status
@@ -101,16 +132,27 @@ type noteJSON struct {
 	Message string `json:"message"`
 }
 
+// noteJSONOf is a parser note as JSON: the message escaped and bounded,
+// the file name as it is (encoding/json escapes its control characters).
+func noteJSONOf(n parser.Note) noteJSON {
+	return noteJSON{File: n.Pos.File, Line: int(n.Pos.Line), Column: int(n.Pos.Col), Message: message(n.Msg)}
+}
+
 func accessRow(p *analyzer.Prediction) accessJSON {
 	a, cfg := p.Access, p.Config
 	row := accessJSON{
-		File: a.Pos.File, Line: int(a.Pos.Line), Column: int(a.Pos.Col), Kernel: a.Kernel.Name, Op: a.Op.String(),
-		Expr: a.Expr, ElementBytes: a.Type.Size, Instructions: p.Pieces, LaneStrideBytes: p.LaneStride,
-		Block: cfg.Block, BlockSource: cfg.BlockSource, Via: a.Via, Exact: p.Exact, Requests: p.Requests,
-		Assumptions: p.Assumptions,
+		File: a.Pos.File, Line: int(a.Pos.Line), Column: int(a.Pos.Col), Kernel: escape(a.Kernel.Name), Op: a.Op.String(),
+		Expr: excerpt(a.Expr), ElementBytes: a.Type.Size, Instructions: p.Pieces, LaneStrideBytes: p.LaneStride,
+		Block: cfg.Block, BlockSource: cfg.BlockSource, Exact: p.Exact, Requests: p.Requests,
+	}
+	for _, v := range a.Via {
+		row.Via = append(row.Via, message(v))
+	}
+	for _, s := range p.Assumptions {
+		row.Assumptions = append(row.Assumptions, message(s, a.Expr))
 	}
 	if cfg.At.IsValid() {
-		row.BlockFrom = cfg.At.String()
+		row.BlockFrom = escape(cfg.At.String())
 	}
 	if cfg.GridKnown == [3]bool{true, true, true} {
 		g := [3]int64(cfg.Grid)
@@ -121,7 +163,7 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 		row.SectorsPerRequest, row.IdealSectorsPerRequest, row.NcuIdealPerRequest, row.Efficiency = &s, &i, &n, &e
 	} else {
 		row.SectorsRange = &[2]int{1, 32}
-		row.Unknown = p.Reason
+		row.Unknown = message(p.Reason, a.Expr)
 	}
 	return row
 }
@@ -137,7 +179,7 @@ func writeAccessesJSON(w io.Writer, res *analyzer.Result) error {
 		out.Accesses = append(out.Accesses, accessRow(p))
 	}
 	for _, n := range allNotes(res) {
-		out.Notes = append(out.Notes, noteJSON{File: n.Pos.File, Line: int(n.Pos.Line), Column: int(n.Pos.Col), Message: n.Msg})
+		out.Notes = append(out.Notes, noteJSONOf(n))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -199,8 +241,8 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 		if p.LaneStride != nil {
 			stride = fmt.Sprintf("%d B", *p.LaneStride)
 		}
-		fmt.Fprintf(tw, "%s:%d:%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.File, r.Line, r.Column, r.Kernel, r.Op, r.Expr,
-			sectors, ideal, eff, stride, p.Config.Describe())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", lineStart(fmt.Sprintf("%s:%d:%d", r.File, r.Line, r.Column)),
+			r.Kernel, r.Op, r.Expr, sectors, ideal, eff, stride, escape(p.Config.Describe()))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -214,7 +256,7 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 	assumed := map[kernelCfg][]string{}
 	for _, p := range globalPredictions(res) {
 		if !p.Known {
-			fmt.Fprintf(w, "%s:%d:%d: %s: unknown: %s\n", p.Access.Pos.File, p.Access.Pos.Line, p.Access.Pos.Col, p.Access.Expr, p.Reason)
+			fmt.Fprintf(w, "%s: %s: unknown: %s\n", lineStart(p.Access.Pos.String()), excerpt(p.Access.Expr), message(p.Reason, p.Access.Expr))
 		}
 		k := kernelCfg{p.Access.Kernel.Name, p.Config}
 		for _, a := range p.Assumptions {
@@ -228,10 +270,10 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 		}
 	}
 	for _, k := range order {
-		fmt.Fprintf(w, "%s (%s): assuming %s\n", k.kernel, k.cfg.Describe(), strings.Join(assumed[k], "; "))
+		fmt.Fprintf(w, "%s (%s): assuming %s\n", lineStart(k.kernel), escape(k.cfg.Describe()), message(strings.Join(assumed[k], "; ")))
 	}
 	for _, n := range allNotes(res) {
-		fmt.Fprintf(w, "%s: note: %s\n", n.Pos, n.Msg)
+		fmt.Fprintf(w, "%s: note: %s\n", lineStart(n.Pos.String()), message(n.Msg))
 	}
 	return nil
 }

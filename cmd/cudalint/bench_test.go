@@ -19,7 +19,7 @@ import (
 
 func TestMain(m *testing.M) {
 	if os.Getenv("CUDALINT_BENCH_CHILD") == "1" {
-		os.Exit(run(os.Args[1:], devNull(), os.Stderr))
+		os.Exit(run(os.Args[1:], os.Stdin, devNull(), os.Stderr))
 	}
 	os.Exit(m.Run())
 }

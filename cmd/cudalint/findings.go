@@ -16,18 +16,6 @@ import (
 	"github.com/cudalint/cudalint/rules/accesses"
 )
 
-// openOutput opens --output (truncating it) or returns stdout.
-func (o *options) openOutput(stdout io.Writer) (io.Writer, func(), error) {
-	if o.output == "" {
-		return stdout, func() {}, nil
-	}
-	f, err := os.Create(o.output)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, func() { f.Close() }, nil
-}
-
 func (o *options) driverOptions() driver.Options {
 	d := driver.Options{Paths: o.paths, ConfigPath: o.config, Defines: o.defines, Blocks: map[string]string{},
 		Params: map[string]string{}, Enable: o.enable, Disable: o.disable}
@@ -44,28 +32,27 @@ func (o *options) driverOptions() driver.Options {
 	return d
 }
 
-// findings runs the rules and reports; with --fix it applies the fixes
-// first and reports what remains.
-// findings runs the rules over files, the search's result for o.paths.
-func (o *options) findings(out, stderr io.Writer, files []string, findErrs []error) int {
+// findings runs the rules over the inputs and reports; with --fix it
+// applies the fixes first and reports what remains.
+func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 	opts := o.driverOptions()
-	opts.Found, opts.FindErrors = files, findErrs
+	opts.Found, opts.FindErrors, opts.ReadFile = in.files, in.errs, in.readFile
 	rep := driver.Run(opts)
 	if o.fix {
 		changed, err := driver.ApplyFixes(rep.Fset, rep.Findings)
 		if err != nil {
-			fmt.Fprintf(stderr, "cudalint: %v\n", err)
+			reportError(stderr, err)
 			return exitError
 		}
 		for _, f := range changed {
-			fmt.Fprintf(stderr, "cudalint: fixed %s\n", f)
+			fmt.Fprintf(stderr, "cudalint: fixed %s\n", escape(f))
 		}
 		if len(changed) > 0 {
 			rep = driver.Run(opts)
 		}
 	}
 	for _, err := range rep.Errors {
-		fmt.Fprintf(stderr, "cudalint: %v\n", err)
+		reportError(stderr, err)
 	}
 	var err error
 	switch o.format {
@@ -76,10 +63,10 @@ func (o *options) findings(out, stderr io.Writer, files []string, findErrs []err
 	case "github":
 		err = writeGitHub(out, rep)
 	default:
-		err = writeFindingsText(out, rep, useColor(out))
+		err = writeFindingsText(out, rep, color)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cudalint: %v\n", err)
+		reportError(stderr, err)
 		return exitError
 	}
 	switch {
@@ -93,12 +80,12 @@ func (o *options) findings(out, stderr io.Writer, files []string, findErrs []err
 
 func explain(args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: cudalint explain RULE (cudalint rules lists them)")
+		fmt.Fprintln(stderr, "cudalint: usage: cudalint explain RULE (cudalint rules lists them)")
 		return exitError
 	}
 	page := docs.Rule(args[0])
 	if page == "" {
-		fmt.Fprintf(stderr, "cudalint: unknown rule %q (cudalint rules lists them)\n", args[0])
+		reportError(stderr, fmt.Errorf("unknown rule %q (cudalint rules lists them)", args[0]))
 		return exitError
 	}
 	fmt.Fprint(stdout, page)
@@ -107,11 +94,11 @@ func explain(args []string, stdout, stderr io.Writer) int {
 
 func listRules(stdout io.Writer) int {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	defer tw.Flush()
 	fmt.Fprintln(tw, "RULE\tSEVERITY\tSUMMARY")
 	for _, r := range rules.All {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Severity, r.Summary())
 	}
-	tw.Flush()
 	return exitOK
 }
 
@@ -139,7 +126,8 @@ var severityColor = map[accesses.Severity]string{accesses.Error: "\x1b[1;31m", a
 
 // writeFindingsText prints clang-style diagnostics: the position, the
 // severity, the message and the rule; the source line with the access
-// underlined; and a picture of the first warp's sectors.
+// underlined; and a picture of the first warp's sectors. A summary line
+// ends it.
 func writeFindingsText(w io.Writer, rep *driver.Report, color bool) error {
 	paint := func(code, s string) string {
 		if !color {
@@ -149,30 +137,34 @@ func writeFindingsText(w io.Writer, rep *driver.Report, color bool) error {
 	}
 	for _, f := range rep.Findings {
 		start, end := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
-		fmt.Fprintf(w, "%s: %s %s %s\n", paint(ansiBold, start.String()), paint(severityColor[f.Severity], f.Severity.String()+":"),
-			f.Message, paint(ansiDim, "["+f.Rule+"]"))
-		line := sourceLine(rep, f.Pos)
-		if line == "" {
-			continue
+		fmt.Fprintf(w, "%s: %s %s %s\n", paint(ansiBold, lineStart(start.String())), paint(severityColor[f.Severity], f.Severity.String()+":"),
+			message(f.Message, quotedExpr(f)), paint(ansiDim, "["+f.Rule+"]"))
+		if line := sourceLine(rep, f.Pos); line != nil {
+			to := start.Offset // one character when the span leaves the line
+			if end.Line == start.Line {
+				to = end.Offset
+			}
+			lineOffset := start.Offset - (start.Column - 1)
+			text, caret := snippet(line, start.Offset-lineOffset, to-lineOffset)
+			fmt.Fprintf(w, "    %s\n    %s\n", text, paint(ansiGreen, caret))
 		}
-		fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(line, "\t", " "))
-		width := 1
-		if end.Line == start.Line && end.Column > start.Column {
-			width = end.Column - start.Column
-		}
-		caret := "^" + strings.Repeat("~", width-1)
-		fmt.Fprintf(w, "    %s%s\n", strings.Repeat(" ", max(start.Column-1, 0)), paint(ansiGreen, caret))
 		if pic := warpPicture(f.Prediction); pic != "" {
 			fmt.Fprintf(w, "    %s\n", pic)
 		}
 		if len(f.SuggestedFixes) > 0 {
-			fmt.Fprintf(w, "    fix: %s (cudalint --fix applies it)\n", f.SuggestedFixes[0].Message)
+			fmt.Fprintf(w, "    fix: %s (cudalint --fix applies it)\n", message(f.SuggestedFixes[0].Message, quotedExpr(f)))
 		}
 	}
-	if len(rep.Findings) > 0 {
-		fmt.Fprintf(w, "%d finding%s\n", len(rep.Findings), plural(len(rep.Findings)))
+	_, err := fmt.Fprintln(w, summary(rep))
+	return err
+}
+
+// quotedExpr is the source text a finding's message quotes: its access.
+func quotedExpr(f *accesses.Finding) string {
+	if f.Prediction == nil {
+		return ""
 	}
-	return nil
+	return f.Prediction.Access.Expr
 }
 
 func plural(n int) string {
@@ -183,23 +175,25 @@ func plural(n int) string {
 }
 
 // sourceLine returns the line holding pos, without its end-of-line
-// characters. It finds the line through the file set's line table, not by
-// splitting the file: a report may quote thousands of lines of one file.
-func sourceLine(rep *driver.Report, pos token.Pos) string {
+// characters, or nil. It finds the line through the file set's line
+// table, not by splitting the file: a report may quote thousands of lines
+// of one file. The bytes are the file's own, not a copy: a line can be a
+// megabyte long.
+func sourceLine(rep *driver.Report, pos token.Pos) []byte {
 	tf := rep.Fset.File(pos)
 	if rep.Result == nil || tf == nil {
-		return ""
+		return nil
 	}
 	src := rep.Result.Analysis.Program.Source(tf.Name())
 	if len(src) != tf.Size() {
-		return ""
+		return nil
 	}
 	start := tf.Offset(tf.LineStart(tf.Line(pos)))
 	end := len(src)
 	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
 		end = start + i
 	}
-	return strings.TrimRight(string(src[start:end]), "\r")
+	return bytes.TrimRight(src[start:end], "\r")
 }
 
 // warpPicture draws the sectors the first warp touches, one character

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,7 +14,12 @@ import (
 	"github.com/cudalint/cudalint/rules/accesses"
 )
 
-var errHelp = errors.New("help requested")
+// errHelp and errVersion are not failures: the flags asked for
+// something other than a run.
+var (
+	errHelp    = errors.New("help requested")
+	errVersion = errors.New("version requested")
+)
 
 // listFlag collects comma-separated values.
 type listFlag struct{ list *[]string }
@@ -48,6 +54,8 @@ type options struct {
 	blocks     map[string]analyzer.Dim3
 	params     map[string]int64
 	paths      []string
+	version    bool
+	stdinName  string // --stdin-filename
 }
 
 // multiFlag collects a repeatable NAME=VALUE flag.
@@ -58,14 +66,29 @@ type multiFlag struct {
 func (m multiFlag) String() string     { return "" }
 func (m multiFlag) Set(s string) error { return m.set(s) }
 
-func parseFlags(args []string, stderr io.Writer) (*options, error) {
-	o := &options{defines: map[string]string{}, blocks: map[string]analyzer.Dim3{}, params: map[string]int64{}}
+// usageHead is the top of --help.
+const usageHead = `usage: cudalint [flags] PATH...
+       cudalint explain RULE
+       cudalint rules
+
+PATH is a .cu/.cuh file or a folder searched for them; - reads standard
+input (name it with --stdin-filename). -- ends the flags.
+
+commands:
+  explain RULE   print a rule's documentation
+  rules          list the rules
+
+flags:
+`
+
+// newFlagSet defines cudalint's flags on o. The set prints nothing
+// itself: --help goes to standard output, errors to standard error, once.
+func newFlagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("cudalint", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: cudalint [flags] PATH...\n\nPATH is a .cu/.cuh file or a folder searched for them.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.StringVar(&o.stdinName, "stdin-filename", "", "the `PATH` standard input (-) stands for: for configuration, includes and messages")
 	fs.BoolVar(&o.accesses, "accesses", false, "list every global load and store with its predicted sectors per request")
 	fs.BoolVar(&o.stats, "stats", false, "report how much of the code was analyzed: kernels found, accesses modelled, notes by cause")
 	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif or github (sarif and github for findings only)")
@@ -108,51 +131,107 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		o.params[name] = v
 		return nil
 	}}, "param", "value of an integer kernel parameter: NAME=VALUE or KERNEL.NAME=VALUE (repeatable)")
+	return fs
+}
 
+// writeUsage prints --help.
+func writeUsage(w io.Writer) {
+	fs := newFlagSet(&options{})
+	fs.SetOutput(w)
+	fmt.Fprint(w, usageHead)
+	fs.PrintDefaults()
+}
+
+func parseFlags(args []string) (*options, error) {
+	o := &options{defines: map[string]string{}, blocks: map[string]analyzer.Dim3{}, params: map[string]int64{}}
+	fs := newFlagSet(o)
+	flagArgs, afterDashes := splitAtTerminator(fs, args)
 	// Flags may come after paths too: parse, take the paths, parse the rest.
-	rest := args
-	for {
+	rest := flagArgs
+	for len(rest) > 0 {
 		if err := fs.Parse(rest); err != nil {
 			if err == flag.ErrHelp {
 				return nil, errHelp
 			}
-			return nil, err
+			return nil, fmt.Errorf("%v (cudalint --help lists the flags)", err)
 		}
 		rest = fs.Args()
-		for len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		// "-" is a path (standard input), not a flag: the flag package
+		// stops at it, and taking it here is what ends the loop.
+		for len(rest) > 0 && (rest[0] == "-" || !strings.HasPrefix(rest[0], "-")) {
 			o.paths = append(o.paths, rest[0])
 			rest = rest[1:]
 		}
-		if len(rest) == 0 {
-			break
-		}
-		if rest[0] == "--" {
-			o.paths = append(o.paths, rest[1:]...)
-			break
+	}
+	o.paths = append(o.paths, afterDashes...)
+	if o.version {
+		return nil, errVersion
+	}
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// splitAtTerminator splits args at the "--" that ends the flags: one in
+// the place of a flag, not the value of a flag before it (--output --).
+// The flag package stops at "--" too, but that loses where it stood when
+// paths and flags alternate.
+func splitAtTerminator(fs *flag.FlagSet, args []string) (flags, paths []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return args[:i], args[i+1:]
+		case takesValue(fs, a):
+			i++
 		}
 	}
+	return args, nil
+}
+
+// takesValue reports whether a is a flag whose value is the next argument.
+func takesValue(fs *flag.FlagSet, a string) bool {
+	if len(a) < 2 || a[0] != '-' || strings.Contains(a, "=") {
+		return false
+	}
+	f := fs.Lookup(strings.TrimPrefix(a[1:], "-"))
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
+}
+
+// check validates the flags together.
+func (o *options) check() error {
 	switch o.format {
 	case "text", "json":
 	case "sarif", "github":
 		if o.accesses || o.stats {
-			return nil, fmt.Errorf("--format %s reports findings; use text or json with --accesses and --stats", o.format)
+			return fmt.Errorf("--format %s reports findings; use text or json with --accesses and --stats", o.format)
 		}
 	default:
-		return nil, fmt.Errorf("unknown --format %q (want text, json, sarif or github)", o.format)
+		return fmt.Errorf("unknown --format %q (want text, json, sarif or github)", o.format)
 	}
 	if o.severity != "" {
 		if _, err := accesses.ParseSeverity(o.severity); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, id := range append(append([]string{}, o.enable...), o.disable...) {
 		if rules.ByID(id) == nil {
-			return nil, fmt.Errorf("unknown rule %q (cudalint rules lists them)", id)
+			return fmt.Errorf("unknown rule %q (cudalint rules lists them)", id)
 		}
 	}
-	if len(o.paths) == 0 {
-		fs.Usage()
-		return nil, errors.New("no PATH given")
+	stdin := slices.Contains(o.paths, "-")
+	switch {
+	case len(o.paths) == 0:
+		return errors.New("no PATH given (cudalint --help lists the flags)")
+	case o.stdinName != "" && !stdin:
+		return errors.New("--stdin-filename names standard input, which is read when a PATH is -")
+	case stdin && o.fix:
+		return errors.New("--fix edits files in place; it cannot edit standard input")
 	}
-	return o, nil
+	return nil
 }

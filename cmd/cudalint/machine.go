@@ -40,9 +40,9 @@ func findingsJSON(rep *driver.Report) []findingJSON {
 	for _, f := range rep.Findings {
 		s, e := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
 		j := findingJSON{File: s.Filename, Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
-			Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Numbers: f.Numbers}
+			Rule: f.Rule, Severity: f.Severity.String(), Message: message(f.Message, quotedExpr(f)), Numbers: f.Numbers}
 		for _, fx := range f.SuggestedFixes {
-			fj := fixJSON{Message: fx.Message}
+			fj := fixJSON{Message: message(fx.Message, quotedExpr(f))}
 			for _, te := range fx.TextEdits {
 				a, b := rep.Fset.Position(te.Pos), rep.Fset.Position(te.End)
 				fj.Edits = append(fj.Edits, editJSON{File: a.Filename, Offset: a.Offset, End: b.Offset, NewText: string(te.NewText)})
@@ -61,22 +61,25 @@ func writeFindingsJSON(w io.Writer, rep *driver.Report) error {
 		Notes    []noteJSON    `json:"notes"`
 	}{Findings: findingsJSON(rep), Errors: []string{}, Notes: []noteJSON{}}
 	for _, err := range rep.Errors {
-		doc.Errors = append(doc.Errors, err.Error())
+		doc.Errors = append(doc.Errors, message(err.Error()))
 	}
 	for _, n := range rep.Notes {
-		doc.Notes = append(doc.Notes, noteJSON{File: n.Pos.File, Line: int(n.Pos.Line), Column: int(n.Pos.Col), Message: n.Msg})
+		doc.Notes = append(doc.Notes, noteJSONOf(n))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
 }
 
-// writeGitHub prints GitHub Actions workflow commands.
+// writeGitHub prints GitHub Actions workflow commands, one a line: the
+// only lines of any output that may start with "::". The message is
+// already escaped (findingsJSON), so it holds no line break; the file
+// name is escaped here, then both as the runner's rules say.
 func writeGitHub(w io.Writer, rep *driver.Report) error {
 	for _, f := range findingsJSON(rep) {
 		level := map[string]string{"error": "error", "warning": "warning", "info": "notice"}[f.Severity]
 		_, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", level,
-			ghProperty(f.File), f.Line, f.Column, f.EndLine, f.EndColumn, ghProperty(f.Rule), ghData(f.Message))
+			ghProperty(escape(f.File)), f.Line, f.Column, f.EndLine, f.EndColumn, ghProperty(f.Rule), ghData(f.Message))
 		if err != nil {
 			return err
 		}

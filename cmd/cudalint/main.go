@@ -4,17 +4,19 @@
 //
 //	cudalint [flags] PATH...
 //
-// PATH is a .cu/.cuh file or a folder to search. See README.md.
+// PATH is a .cu/.cuh file or a folder to search, or - for standard
+// input. See README.md.
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 // Exit statuses.
@@ -24,22 +26,44 @@ const (
 	exitError    = 2
 )
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "explain":
-			return explain(args[1:], stdout, stderr)
+			return buffered(stdout, stderr, func(w io.Writer) int { return explain(args[1:], w, stderr) })
 		case "rules":
-			return listRules(stdout)
+			return buffered(stdout, stderr, listRules)
 		}
 	}
-	opts, err := parseFlags(args, stderr)
-	if err != nil {
-		if err == errHelp {
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "cudalint: %v\n", err)
+	opts, err := parseFlags(args)
+	switch err {
+	case nil:
+	case errHelp:
+		return buffered(stdout, stderr, func(w io.Writer) int { writeUsage(w); return exitOK })
+	case errVersion:
+		return buffered(stdout, stderr, func(w io.Writer) int { fmt.Fprintln(w, versionLine()); return exitOK })
+	default:
+		reportError(stderr, err)
 		return exitError
 	}
-	return opts.execute(stdout, stderr)
+	return opts.execute(stdin, stdout, stderr)
+}
+
+// buffered runs write over a buffer on w, and turns a failed write into
+// exit status 2: the output is thousands of small writes, and a report
+// lost to a full disk or a closed pipe must not pass for a clean run.
+func buffered(w, stderr io.Writer, write func(io.Writer) int) int {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	code := write(bw)
+	if err := bw.Flush(); err != nil {
+		reportError(stderr, fmt.Errorf("writing the report: %v", err))
+		return exitError
+	}
+	return code
+}
+
+// reportError prints err on stderr, escaped: errors name files, and a
+// file name can hold anything.
+func reportError(stderr io.Writer, err error) {
+	fmt.Fprintf(stderr, "cudalint: %s\n", message(err.Error()))
 }

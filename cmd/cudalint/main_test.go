@@ -26,7 +26,7 @@ func writeFiles(t *testing.T, files map[string]string) string {
 
 func runCLI(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
+	code := run(args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

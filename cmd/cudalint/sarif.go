@@ -52,7 +52,7 @@ func writeSARIF(w io.Writer, rep *driver.Report) error {
 			return fmt.Errorf("finding for unregistered rule %q", f.Rule)
 		}
 		res := &sarif.Result{RuleID: str(f.Rule), RuleIndex: &i, Level: str(level(f.Severity)),
-			Message: sarif.Message{Text: str(f.Message)}}
+			Message: sarif.Message{Text: str(message(f.Message, quotedExpr(f)))}}
 		s, e := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
 		uri := relURI(cwd, s.Filename)
 		res.Locations = []*sarif.Location{{PhysicalLocation: &sarif.PhysicalLocation{
@@ -69,7 +69,7 @@ func writeSARIF(w io.Writer, rep *driver.Report) error {
 			}
 		}
 		for _, fx := range f.SuggestedFixes {
-			fix := &sarif.Fix{Description: &sarif.Message{Text: str(fx.Message)}}
+			fix := &sarif.Fix{Description: &sarif.Message{Text: str(message(fx.Message, quotedExpr(f)))}}
 			change := &sarif.ArtifactChange{ArtifactLocation: sarif.ArtifactLocation{URI: str(uri), URIBaseId: str(srcRoot)}}
 			for _, te := range fx.TextEdits {
 				a, b := rep.Fset.Position(te.Pos), rep.Fset.Position(te.End)

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -45,10 +44,10 @@ func cause(msg string) string {
 	return strings.TrimSpace(msg)
 }
 
-func collectStats(files []string, res *analyzer.Result) *stats {
+func collectStats(in *inputs, res *analyzer.Result) *stats {
 	s := &stats{Unknown: map[string]int{}, Notes: map[string]int{}}
-	for _, path := range files {
-		src, err := os.ReadFile(path)
+	for _, path := range in.files {
+		src, err := in.readFile(path)
 		if err != nil {
 			continue
 		}
@@ -162,6 +161,6 @@ func writeCounts(w io.Writer, prefix string, m map[string]int) {
 			fmt.Fprintf(w, "%s(%d more causes)\t\n", prefix, len(keys)-i)
 			break
 		}
-		fmt.Fprintf(w, "%s%s\t%d\n", prefix, k, m[k])
+		fmt.Fprintf(w, "%s%s\t%d\n", prefix, lineStart(cut(k, maxMessage)), m[k])
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/cudalint/cudalint/analyzer"
@@ -178,7 +179,7 @@ type accessDoc struct {
 func runAccesses(t *testing.T, args ...string) accessDoc {
 	t.Helper()
 	var out, errb bytes.Buffer
-	if code := run(args, &out, &errb); code != exitOK {
+	if code := run(args, strings.NewReader(""), &out, &errb); code != exitOK {
 		t.Fatalf("cudalint %v: exit %d\n%s", args, code, errb.String())
 	}
 	var doc accessDoc

@@ -96,7 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		opts.Params[k] = n
 	}
-	set, errs := sources.Load(pass.OtherFiles, parser.Config{Defines: defines})
+	set, errs := sources.Load(pass.OtherFiles, parser.Config{Defines: defines, ReadFile: pass.ReadFile})
 	res := &Result{Analysis: analyzer.Analyze(set.Analyzed(), opts), Fset: pass.Fset, Errors: errs, files: map[string]*token.File{}}
 	var paths []string
 	srcs := map[string][]byte{}

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+)
+
+const stridedKernel = "__global__ void k(float* a) { a[2 * threadIdx.x] = 0; }\n"
+
+// runWithStdin runs cudalint with stdin, failing instead of hanging.
+func runWithStdin(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	type result struct {
+		code     int
+		out, err string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		code := run(args, strings.NewReader(stdin), &out, &errb)
+		done <- result{code, out.String(), errb.String()}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.out, r.err
+	case <-time.After(30 * time.Second):
+		t.Fatalf("cudalint %v did not finish", args)
+		return 0, "", ""
+	}
+}
+
+// - reads standard input; --stdin-filename names it for messages, for
+// the configuration found from its folder and for its includes.
+func TestStdin(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"quiet/.cudalint.yaml": "disable: [strided-access]\n",
+		"inc/part.cuh":         strings.ReplaceAll(stridedKernel, "void k", "void part"),
+	})
+	tests := []struct {
+		name       string
+		stdin      string
+		args       []string
+		code       int
+		wantOut    string
+		notWantOut string
+	}{
+		{"default name", stridedKernel, []string{"-"}, exitFindings, "<stdin>:1:31: warning: store a[2 * threadIdx.x]", ""},
+		{"named", stridedKernel, []string{"--stdin-filename", "src/k.cu", "-"}, exitFindings, "src/k.cu:1:31: warning", "<stdin>"},
+		{"config of its folder", stridedKernel, []string{"--stdin-filename", filepath.Join(dir, "quiet", "k.cu"), "-"}, exitOK, "no findings in 1 file", ""},
+		{"includes from its folder", "#include \"part.cuh\"\n", []string{"--stdin-filename", filepath.Join(dir, "inc", "main.cu"), "-"}, exitFindings, "part.cuh:1:34: warning", ""},
+		{"empty", "", []string{"-"}, exitOK, "no findings in 1 file", ""},
+		{"json", stridedKernel, []string{"--format", "json", "-"}, exitFindings, `"file": "\u003cstdin\u003e"`, ""},
+		{"with a file", stridedKernel, []string{"-", filepath.Join(dir, "inc", "part.cuh")}, exitFindings, "2 findings", ""},
+		{"accesses", stridedKernel, []string{"--accesses", "-"}, exitOK, "<stdin>:1:31", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := runWithStdin(t, tt.stdin, tt.args...)
+			if code != tt.code || !strings.Contains(out, tt.wantOut) || (tt.notWantOut != "" && strings.Contains(out, tt.notWantOut)) {
+				t.Errorf("exit %d (want %d); stdout lacks %q or holds %q:\n%s\nstderr: %s", code, tt.code, tt.wantOut, tt.notWantOut, out, errs)
+			}
+		})
+	}
+}
+
+// -- ends the flags: a path after it may start with -.
+func TestDashDashEndsFlags(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"-k.cu": stridedKernel, "--format": stridedKernel})
+	t.Chdir(dir)
+	tests := [][]string{
+		{"--", "-k.cu"},
+		{"--exit-zero", "--", "-k.cu", "--format"},
+		{"--output", "--", "--", "-k.cu"}, // the first -- is the value of --output
+	}
+	for _, args := range tests {
+		code, out, errs := runCLI(args...)
+		if args[0] == "--output" {
+			if b, _ := os.ReadFile("--"); code != exitFindings || !strings.Contains(string(b), "-k.cu:1:31") {
+				t.Errorf("%v: exit %d, file -- holds %q; stderr %s", args, code, b, errs)
+			}
+			continue
+		}
+		if code == exitError || !strings.Contains(out, "-k.cu:1:31: warning") {
+			t.Errorf("%v: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	if _, out, _ := runCLI("--exit-zero", "--", "-k.cu", "--format"); !strings.Contains(out, "2 findings") {
+		t.Errorf("the file named --format was not analyzed:\n%s", out)
+	}
+}
+
+// --help and -h print the usage on stdout and exit 0; --version prints
+// the version; a wrong flag is one error on stderr, exit 2.
+func TestHelpAndVersion(t *testing.T) {
+	tests := []struct {
+		args     []string
+		code     int
+		stdout   []string
+		stderrOK bool
+	}{
+		{[]string{"--help"}, exitOK, []string{"usage: cudalint", "explain RULE", "rules", "-stdin-filename", "-format"}, false},
+		{[]string{"-h"}, exitOK, []string{"usage: cudalint"}, false},
+		{[]string{"k.cu", "--help"}, exitOK, []string{"usage: cudalint"}, false},
+		{[]string{"--version"}, exitOK, []string{"cudalint "}, false},
+		{[]string{"--no-such-flag", "k.cu"}, exitError, nil, true},
+		{[]string{"--stdin-filename", "x.cu", "k.cu"}, exitError, nil, true},
+		{[]string{"--fix", "-"}, exitError, nil, true},
+		{[]string{}, exitError, nil, true},
+	}
+	for _, tt := range tests {
+		code, out, errs := runCLI(tt.args...)
+		if code != tt.code || (errs != "") != tt.stderrOK {
+			t.Errorf("%v: exit %d, want %d; stderr %q", tt.args, code, tt.code, errs)
+		}
+		for _, want := range tt.stdout {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: stdout lacks %q:\n%s", tt.args, want, out)
+			}
+		}
+		if tt.stdout == nil && out != "" {
+			t.Errorf("%v: stdout %q, want nothing", tt.args, out)
+		}
+		if tt.stderrOK && strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: want one line of error, got %q", tt.args, errs)
+		}
+	}
+}
+
+func TestDescribeBuild(t *testing.T) {
+	rev := "c9e0bd1a2b3c4d5e6f708192a3b4c5d6e7f80912"
+	tests := []struct {
+		version  string
+		settings map[string]string
+		want     string
+	}{
+		{"v1.2.3", nil, "v1.2.3"},
+		{"(devel)", nil, version + "-devel"},
+		{"(devel)", map[string]string{"vcs.revision": rev}, version + "-devel (commit c9e0bd1a2b3c)"},
+		{"(devel)", map[string]string{"vcs.revision": rev, "vcs.modified": "true"}, version + "-devel (commit c9e0bd1a2b3c+dirty)"},
+		{"v0.0.0-20260101000000-c9e0bd1a2b3c+dirty", map[string]string{"vcs.revision": rev, "vcs.modified": "true"}, "v0.0.0-20260101000000-c9e0bd1a2b3c+dirty"},
+	}
+	for _, tt := range tests {
+		info := &debug.BuildInfo{Main: debug.Module{Version: tt.version}}
+		for k, v := range tt.settings {
+			info.Settings = append(info.Settings, debug.BuildSetting{Key: k, Value: v})
+		}
+		if got := describeBuild(info); got != tt.want {
+			t.Errorf("%s %v: %q, want %q", tt.version, tt.settings, got, tt.want)
+		}
+	}
+}
+
+// A folder with no CUDA file is a warning; a run that analyzes nothing
+// exits 2.
+func TestPathsWithoutCUDAFiles(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"docs/readme.txt": "x", "k/k.cu": stridedKernel})
+	docs, k := filepath.Join(dir, "docs"), filepath.Join(dir, "k")
+	tests := []struct {
+		args []string
+		code int
+		warn bool
+	}{
+		{[]string{docs}, exitError, true},
+		{[]string{"--format", "json", docs}, exitError, true},
+		{[]string{"--accesses", docs}, exitError, true},
+		{[]string{docs, k}, exitFindings, true},
+		{[]string{k}, exitFindings, false},
+		{[]string{dir}, exitFindings, false},
+	}
+	for _, tt := range tests {
+		code, _, errs := runCLI(tt.args...)
+		warned := strings.Contains(errs, "warning: "+docs+" holds no .cu or .cuh file")
+		if code != tt.code || warned != tt.warn {
+			t.Errorf("%v: exit %d (want %d), stderr %q", tt.args, code, tt.code, errs)
+		}
+	}
+}
+
+// A report that cannot be written is an error, exit 2.
+func TestFailedWriteIsAnError(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here:", err)
+	}
+	defer full.Close()
+	path := filepath.Join(writeFiles(t, map[string]string{"k.cu": stridedKernel}), "k.cu")
+	tests := [][]string{
+		{path},
+		{"--exit-zero", path},
+		{"--format", "sarif", path},
+		{"--accesses", path},
+		{"rules"},
+		{"--help"},
+	}
+	for _, args := range tests {
+		var errb bytes.Buffer
+		if code := run(args, strings.NewReader(""), full, &errb); code != exitError || !strings.Contains(errb.String(), "no space left") {
+			t.Errorf("%v to /dev/full: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+	var errb bytes.Buffer
+	if code := run([]string{"--output", "/dev/full", path}, strings.NewReader(""), &bytes.Buffer{}, &errb); code != exitError {
+		t.Errorf("--output /dev/full: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// Text output ends with one line that sums the run up.
+func TestSummaryLine(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"clean.cu": "__global__ void c(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }\n",
+		"k.cu":     stridedKernel,
+		"skip.cu":  "__global__ void s(float* a) {\n  asm volatile(\"membar.gl;\");\n  a[3 * threadIdx.x] = 0;\n}\n",
+	})
+	tests := []struct {
+		file, want string
+	}{
+		{"clean.cu", "no findings in 1 file"},
+		{"k.cu", "1 finding (1 warning) in 1 file"},
+		{"skip.cu", "1 finding (1 warning) in 1 file; 1 kernel partly analyzed"},
+	}
+	for _, tt := range tests {
+		_, out, _ := runCLI(filepath.Join(dir, tt.file))
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if last := lines[len(lines)-1]; !strings.HasPrefix(last, tt.want) {
+			t.Errorf("%s: last line %q, want %q", tt.file, last, tt.want)
+		}
+	}
+	_, out, _ := runCLI(dir)
+	if !strings.HasSuffix(out, "2 findings (2 warnings) in 3 files; 1 kernel partly analyzed, 1 parse note: see --stats\n") {
+		t.Errorf("summary of the folder:\n%s", out)
+	}
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+
+	"github.com/cudalint/cudalint/driver"
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/rules/accesses"
+)
+
+// summary is the last line of text output: the findings by severity, the
+// files read, and how much was not analyzed, pointing at --stats. Without
+// it a clean run and a run that analyzed nothing look the same.
+func summary(rep *driver.Report) string {
+	var b strings.Builder
+	if n := len(rep.Findings); n == 0 {
+		b.WriteString("no findings")
+	} else {
+		fmt.Fprintf(&b, "%d finding%s (%s)", n, plural(n), bySeverity(rep.Findings))
+	}
+	files := countFiles(rep.Fset)
+	fmt.Fprintf(&b, " in %d file%s", files, plural(files))
+	var gaps []string
+	if n := partlyAnalyzed(rep); n > 0 {
+		gaps = append(gaps, fmt.Sprintf("%d kernel%s partly analyzed", n, plural(n)))
+	}
+	if n := len(rep.Notes); n > 0 {
+		gaps = append(gaps, fmt.Sprintf("%d parse note%s", n, plural(n)))
+	}
+	if len(gaps) > 0 {
+		fmt.Fprintf(&b, "; %s: see --stats", strings.Join(gaps, ", "))
+	}
+	return b.String()
+}
+
+// bySeverity counts findings as "1 error, 2 warnings, 3 info".
+func bySeverity(fs []*accesses.Finding) string {
+	count := map[accesses.Severity]int{}
+	for _, f := range fs {
+		count[f.Severity]++
+	}
+	var parts []string
+	for _, s := range []accesses.Severity{accesses.Error, accesses.Warning, accesses.Info} {
+		n := count[s]
+		switch {
+		case n == 0:
+		case s == accesses.Info:
+			parts = append(parts, fmt.Sprintf("%d info", n))
+		default:
+			parts = append(parts, fmt.Sprintf("%d %s%s", n, s, plural(n)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// countFiles is the files read, headers included: each has its place in
+// the file set.
+func countFiles(fset *token.FileSet) int {
+	n := 0
+	if fset != nil {
+		fset.Iterate(func(*token.File) bool { n++; return true })
+	}
+	return n
+}
+
+// partlyAnalyzed counts the kernels with a statement the parser skipped;
+// a template kernel counts once, however many instantiations.
+func partlyAnalyzed(rep *driver.Report) int {
+	if rep.Result == nil || rep.Result.Analysis == nil {
+		return 0
+	}
+	seen := map[parser.Pos]bool{}
+	n := 0
+	for _, k := range rep.Result.Analysis.Kernels {
+		if !seen[k.Func.P] {
+			seen[k.Func.P] = true
+			if countBad(k.Func.Body) > 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
