@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/sources"
 )
@@ -52,6 +53,8 @@ func (o *options) execute(stdout, stderr io.Writer) int {
 		status = exitError
 	}
 	res := analyzer.Analyze(set.Analyzed(), analyzer.Options{Blocks: o.blocks, Params: o.params})
+	d := o.driverOptions()
+	printWarnings(stderr, driver.FlagWarnings(res, d.Blocks, d.Params))
 	switch {
 	case o.stats:
 		err = writeStats(stdout, collectStats(files, res))

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
-	"github.com/cudalint/cudalint/rules"
+	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
 
@@ -92,7 +92,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		if !ok || kernel == "" {
 			return fmt.Errorf("--block needs KERNEL=SHAPE, as in --block transpose=32x8")
 		}
-		d, err := analyzer.ParseDim3(shape)
+		d, err := driver.ParseBlock(shape)
 		if err != nil {
 			return err
 		}
@@ -142,17 +142,29 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.severity != "" {
 		if _, err := accesses.ParseSeverity(o.severity); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--severity: %v", err)
 		}
 	}
-	for _, id := range append(append([]string{}, o.enable...), o.disable...) {
-		if rules.ByID(id) == nil {
-			return nil, fmt.Errorf("unknown rule %q (cudalint rules lists them)", id)
-		}
+	if err := checkRules("--enable", o.enable); err != nil {
+		return nil, err
+	}
+	if err := checkRules("--disable", o.disable); err != nil {
+		return nil, err
 	}
 	if len(o.paths) == 0 {
 		fs.Usage()
 		return nil, errors.New("no PATH given")
 	}
 	return o, nil
+}
+
+// checkRules rejects an unknown rule name: with --enable a typo would
+// otherwise run no rule at all and report a clean bill of health.
+func checkRules(flag string, ids []string) error {
+	for _, id := range ids {
+		if err := driver.CheckRule(id); err != nil {
+			return fmt.Errorf("%s: %v", flag, err)
+		}
+	}
+	return nil
 }
