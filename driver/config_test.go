@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // loadText writes text as a config file and loads it.
@@ -234,4 +235,36 @@ func TestSuggest(t *testing.T) {
 			t.Errorf("suggest(%q) = %q, want %q", tt.word, got, tt.want)
 		}
 	}
+}
+
+// No configuration text, however broken, panics the checker or yields an
+// error that speaks Go.
+func FuzzLoadConfig(f *testing.F) {
+	for _, s := range []string{"", "enable: [strided]\n", "blocks: {k: 64x64}\n", "a: &x [*x]\n", "? [a]\n: b\n",
+		"params: {n: !!binary aGk=}\n", "blocks: {k: 1x1x1x1}\n", "- [\n", "enable: [~, {a: 1}]\n", "\xff\xfe"} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, text string) {
+		path := filepath.Join(dir, ConfigName)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := LoadConfig(path); done <- err }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(3 * time.Second):
+			t.Fatalf("LoadConfig hangs on %q", text)
+		}
+		for _, e := range splitErrors(err) {
+			msg := strings.TrimPrefix(e.Error(), path)
+			for _, w := range []string{"driver.", "unmarshal", "[]string", "map[string]"} {
+				if strings.Contains(msg, w) {
+					t.Errorf("%q shows %q", msg, w)
+				}
+			}
+		}
+	})
 }
