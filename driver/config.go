@@ -1,12 +1,10 @@
 package driver
 
 import (
-	"fmt"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/cudalint/cudalint/rules/accesses"
 )
@@ -34,26 +32,49 @@ type Config struct {
 
 	path string
 	min  accesses.Severity
+	// at is where each entry of blocks and params was written, so that
+	// an entry that matches nothing can be pointed at.
+	at map[string]map[string]position
 }
 
-// LoadConfig reads a config file.
+// LoadConfig reads a config file. Its error, when the file has mistakes,
+// joins one *ConfigError per mistake, each with its line and column.
 func LoadConfig(path string) (*Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	c := &Config{path: path}
-	dec := yaml.NewDecoder(strings.NewReader(string(b)))
-	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil && err.Error() != "EOF" {
-		return nil, fmt.Errorf("%s: %v", path, err)
+	name := displayPath(path)
+	root, chk := parseConfig(name, b)
+	if len(chk.errs) > 0 {
+		return nil, errors.Join(chk.errs...)
 	}
-	if c.MinSeverity != "" {
-		if c.min, err = accesses.ParseSeverity(c.MinSeverity); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
-		}
+	c := &Config{path: path, at: chk.at}
+	if root == nil {
+		return c, nil
 	}
+	// Checked above, so decoding fails only on something the checks
+	// missed; say so without yaml.v3's Go type names.
+	if err := root.Decode(c); err != nil {
+		return nil, syntaxError(name, err)
+	}
+	c.min, _ = accesses.ParseSeverity(c.MinSeverity)
 	return c, nil
+}
+
+// displayPath names a configuration file as the user would: relative to
+// the working folder when it lies below it (discovery finds absolute
+// paths).
+func displayPath(path string) string {
+	wd, err := os.Getwd()
+	if err != nil || !filepath.IsAbs(path) {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return rel
 }
 
 // configFor finds the config of a file: its folder's .cudalint.yaml, or
@@ -73,9 +94,7 @@ func (d *run) configFor(file string) *Config {
 		path := filepath.Join(dir, ConfigName)
 		if _, err := os.Stat(path); err == nil {
 			c, err := LoadConfig(path)
-			if err != nil {
-				d.errs = append(d.errs, err)
-			}
+			d.configErrs = append(d.configErrs, splitErrors(err)...)
 			d.configs[dir] = c
 			return c
 		}

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
@@ -43,6 +44,10 @@ type Options struct {
 type Report struct {
 	Findings []*accesses.Finding
 	Errors   []error // files or configuration that could not be used
+	// Warnings are settings that took no effect: blocks and params
+	// entries, in a configuration or a flag, naming no kernel or
+	// parameter of the files analyzed.
+	Warnings []Warning
 	Fset     *token.FileSet
 	Result   *accesses.Result
 	Notes    []parser.Note
@@ -53,16 +58,19 @@ type run struct {
 	explicit *Config
 	configs  map[string]*Config
 	errs     []error
+	// configErrs are mistakes in configuration files and options: any
+	// stops the run before its findings, as a linter cannot say what is
+	// wrong with code when it cannot say which rules to run.
+	configErrs []error
 }
 
 // Run analyzes the files under opts.Paths with every enabled rule.
 func Run(opts Options) *Report {
 	d := &run{opts: opts, configs: map[string]*Config{}}
+	d.configErrs = checkOptions(opts)
 	if opts.ConfigPath != "" {
 		c, err := LoadConfig(opts.ConfigPath)
-		if err != nil {
-			d.errs = append(d.errs, err)
-		}
+		d.configErrs = append(d.configErrs, splitErrors(err)...)
 		d.explicit = c
 	}
 	files, errs := opts.Found, opts.FindErrors
@@ -75,6 +83,9 @@ func Run(opts Options) *Report {
 		if !d.configFor(f).excludes(f) {
 			kept = append(kept, f)
 		}
+	}
+	if len(d.configErrs) > 0 {
+		return d.failed()
 	}
 	accesses.Reset()
 	set := func(name string, m map[string]string) {
@@ -114,9 +125,30 @@ func Run(opts Options) *Report {
 	rep := &Report{Fset: fset, Result: ar, Errors: d.errs}
 	rep.Findings = d.suppress(ar, ar.Findings())
 	rep.Findings = d.filter(rep.Findings, fset)
+	if len(d.configErrs) > 0 { // a configuration found only for an included header
+		return d.failed()
+	}
+	rep.Warnings = d.warnings(ar.Analysis)
 	sortFindings(rep.Findings, fset)
 	rep.Notes = notes(ar)
 	return rep
+}
+
+// failed is the report of a run stopped by configuration mistakes: the
+// mistakes, and no findings that would read as if all were well.
+func (d *run) failed() *Report {
+	return &Report{Errors: append(d.errs, d.configErrs...), Fset: token.NewFileSet()}
+}
+
+// warnings lists the blocks and params entries, of every configuration
+// used and of the options, that name nothing in res.
+func (d *run) warnings(res *analyzer.Result) []Warning {
+	n := namesOf(res)
+	var out []Warning
+	for _, c := range d.allConfigs() {
+		out = append(out, configWarnings(c, n)...)
+	}
+	return append(out, FlagWarnings(res, d.opts.Blocks, d.opts.Params)...)
 }
 
 func (d *run) allConfigs() []*Config {

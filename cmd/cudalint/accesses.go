@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/sources"
 )
@@ -83,6 +84,8 @@ func (o *options) report(out, stderr io.Writer, in *inputs, color bool) int {
 	}
 	res := analyzer.Analyze(set.Analyzed(), analyzer.Options{Blocks: o.blocks, Params: o.params})
 	var err error
+	d := o.driverOptions()
+	printWarnings(stderr, driver.FlagWarnings(res, d.Blocks, d.Params))
 	switch {
 	case o.stats:
 		err = writeStats(out, collectStats(in, res))

@@ -20,7 +20,7 @@ func (o *options) driverOptions() driver.Options {
 	d := driver.Options{Paths: o.paths, ConfigPath: o.config, Defines: o.defines, Blocks: map[string]string{},
 		Params: map[string]string{}, Enable: o.enable, Disable: o.disable}
 	for k, v := range o.blocks {
-		d.Blocks[k] = fmt.Sprintf("%dx%dx%d", v[0], v[1], v[2])
+		d.Blocks[k] = shapeString(v)
 	}
 	for k, v := range o.params {
 		d.Params[k] = fmt.Sprint(v)
@@ -30,6 +30,18 @@ func (o *options) driverOptions() driver.Options {
 		d.MinSeverity = &s
 	}
 	return d
+}
+
+// shapeString writes a block shape as the user would: 32x8, not 32x8x1
+// (the driver quotes it in warnings).
+func shapeString(d analyzer.Dim3) string {
+	switch {
+	case d[1] == 1 && d[2] == 1:
+		return fmt.Sprint(d[0])
+	case d[2] == 1:
+		return fmt.Sprintf("%dx%d", d[0], d[1])
+	}
+	return fmt.Sprintf("%dx%dx%d", d[0], d[1], d[2])
 }
 
 // findings runs the rules over the inputs and reports; with --fix it
@@ -54,6 +66,7 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 	for _, err := range rep.Errors {
 		reportError(stderr, err)
 	}
+	printWarnings(stderr, rep.Warnings)
 	var err error
 	switch o.format {
 	case "json":
@@ -258,5 +271,13 @@ func sortInts(s []int64) {
 		for j := i; j > 0 && s[j] < s[j-1]; j-- {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
+	}
+}
+
+// printWarnings says which settings took no effect; they do not change
+// the exit status.
+func printWarnings(stderr io.Writer, ws []driver.Warning) {
+	for _, w := range ws {
+		fmt.Fprintf(stderr, "cudalint: %s\n", w)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
-	"github.com/cudalint/cudalint/rules"
+	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
 
@@ -115,7 +115,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 		if !ok || kernel == "" {
 			return fmt.Errorf("--block needs KERNEL=SHAPE, as in --block transpose=32x8")
 		}
-		d, err := analyzer.ParseDim3(shape)
+		d, err := driver.ParseBlock(shape)
 		if err != nil {
 			return err
 		}
@@ -216,13 +216,14 @@ func (o *options) check() error {
 	}
 	if o.severity != "" {
 		if _, err := accesses.ParseSeverity(o.severity); err != nil {
-			return err
+			return fmt.Errorf("--severity: %v", err)
 		}
 	}
-	for _, id := range append(append([]string{}, o.enable...), o.disable...) {
-		if rules.ByID(id) == nil {
-			return fmt.Errorf("unknown rule %q (cudalint rules lists them)", id)
-		}
+	if err := checkRules("--enable", o.enable); err != nil {
+		return err
+	}
+	if err := checkRules("--disable", o.disable); err != nil {
+		return err
 	}
 	stdin := slices.Contains(o.paths, "-")
 	switch {
@@ -232,6 +233,17 @@ func (o *options) check() error {
 		return errors.New("--stdin-filename names standard input, which is read when a PATH is -")
 	case stdin && o.fix:
 		return errors.New("--fix edits files in place; it cannot edit standard input")
+	}
+	return nil
+}
+
+// checkRules rejects an unknown rule name: with --enable a typo would
+// otherwise run no rule at all and report a clean bill of health.
+func checkRules(flag string, ids []string) error {
+	for _, id := range ids {
+		if err := driver.CheckRule(id); err != nil {
+			return fmt.Errorf("%s: %v", flag, err)
+		}
 	}
 	return nil
 }

@@ -1,0 +1,270 @@
+package driver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// loadText writes text as a config file and loads it.
+func loadText(t *testing.T, text string) (string, *Config, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), ConfigName)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadConfig(path)
+	return path, c, err
+}
+
+// goish are words of Go and of yaml.v3's decoder that a user's message
+// must never show.
+var goish = []string{"driver.", "Config", "!!", "unmarshal", "[]string", "map[", "int64", "yaml:"}
+
+// Every mistake is an error naming the file, line and column, said in
+// the file's terms; each line of want is one error, after the path.
+func TestConfigMistakes(t *testing.T) {
+	tests := []struct{ name, text, want string }{
+		{"typo in a rule", "enable: [strided]\n",
+			`:1:10: enable: unknown rule "strided" (did you mean strided-access?)`},
+		{"rule nothing like one", "disable: [frobnicate]\n",
+			`:1:11: disable: unknown rule "frobnicate"; cudalint rules lists them`},
+		{"unknown key", "enable: [aos-field]\ndisabel: [strided-access]\n",
+			`:2:1: unknown key "disabel" (did you mean disable?)`},
+		{"unknown key, nothing near", "colour: red\n",
+			`:1:1: unknown key "colour"; the keys are blocks, defines, disable, enable, exclude, include-dirs, min-severity or params`},
+		{"scalar for a list", "enable: strided-access\n",
+			`:1:9: enable must be a list of rule names, got the text "strided-access" (write enable: [strided-access])`},
+		{"mapping for a list", "disable: {a: 1}\n",
+			`:1:10: disable must be a list of rule names, got a mapping`},
+		{"zero in a block", "blocks: {k: 0x16}\n",
+			`:1:13: blocks.k: block shape "0x16": "0" is not a positive number`},
+		{"too many threads", "blocks: {k: 64x64}\n",
+			`:1:13: blocks.k: block shape "64x64" has 4096 threads; CUDA allows at most 1024`},
+		{"four dimensions", "blocks:\n  k: 2x2x2x2\n",
+			`:2:6: blocks.k: block shape "2x2x2x2" has more than three dimensions`},
+		{"z too deep", "blocks: {k: 1x1x128}\n",
+			`:1:13: blocks.k: block shape "1x1x128": z is 128; CUDA allows at most 64`},
+		{"not a number", "blocks: {k: 32y8}\n",
+			`:1:13: blocks.k: block shape "32y8": "32y8" is not a positive number`},
+		{"overflowing shape", "blocks: {k: 4294967296x4294967296}\n",
+			`:1:13: blocks.k: block shape "4294967296x4294967296": x is 4294967296; CUDA allows at most 1024`},
+		{"list for blocks", "blocks: [k, 32]\n",
+			`:1:9: blocks must be a mapping of kernel names to block shapes, as in blocks: {transpose: 32x8}, got a list`},
+		{"list as a shape", "blocks: {k: [32, 8]}\n",
+			`:1:13: blocks.k must be a block shape such as 32x8, got a list`},
+		{"non-integer param", "params: {n: abc}\n",
+			`:1:13: params.n must be an integer, got the text "abc"`},
+		{"fractional param", "params: {n: 1.5}\n",
+			`:1:13: params.n must be an integer, got 1.5`},
+		{"param key", "params: {\"a.b.c\": 1}\n",
+			`:1:10: params: "a.b.c" is not a parameter name: write NAME or KERNEL.NAME`},
+		{"bad severity", "min-severity: warn\n",
+			`:1:15: min-severity: unknown severity "warn" (did you mean warning?)`},
+		{"severity list", "min-severity: [info]\n",
+			`:1:15: min-severity must be one of info, warning or error, got a list`},
+		{"malformed glob", "exclude: [\"src/[a-\"]\n",
+			`:1:11: exclude: pattern "src/[a-" is malformed (unclosed [ or a trailing \)`},
+		{"define as a list", "defines: {TILE: [1]}\n",
+			`:1:17: defines.TILE must be a value such as "32", got a list`},
+		{"key twice", "enable: [aos-field]\nenable: [strided-access]\n",
+			`:2:1: "enable" is given twice in the configuration (first at line 1)`},
+		{"not a mapping", "- enable\n",
+			`:1:1: a configuration is a mapping of settings (blocks, defines, disable, enable, exclude, include-dirs, min-severity, params), got a list`},
+		{"two documents", "enable: [aos-field]\n---\ndisable: [aos-field]\n",
+			`:2:1: a configuration is one YAML document; remove this second one`},
+		{"broken YAML", "enable: [aos-field\n",
+			`:1: not valid YAML: did not find expected ',' or ']'`},
+		{"several mistakes, each its own error", "enable: [strided]\nparams: {n: x}\n",
+			":1:10: enable: unknown rule \"strided\" (did you mean strided-access?)\n" +
+				`:2:13: params.n must be an integer, got the text "x"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path, c, err := loadText(t, tt.text)
+			if err == nil || c != nil {
+				t.Fatalf("no error; config %+v", c)
+			}
+			var got []string
+			for _, e := range splitErrors(err) {
+				got = append(got, strings.TrimPrefix(e.Error(), path))
+			}
+			if strings.Join(got, "\n") != tt.want {
+				t.Errorf("errors\n%s\nwant\n%s", strings.Join(got, "\n"), tt.want)
+			}
+			for _, w := range goish {
+				if msg := strings.Join(got, "\n"); strings.Contains(msg, w) {
+					t.Errorf("%q shows %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+func TestConfigAccepted(t *testing.T) {
+	tests := []struct{ name, text string }{
+		{"empty", ""},
+		{"comments only", "# nothing yet\n"},
+		{"null document", "~\n"},
+		{"empty settings", "enable:\ndisable: []\nblocks: {}\nparams:\n"},
+		{"the README's", "disable: [indirect-access]\nmin-severity: warning\nexclude: [\"third_party/**\"]\n" +
+			"blocks: {transpose: 32x8}\nparams: {width: 1920, \"k.n\": 64}\ndefines: {TILE: \"32\"}\n"},
+		{"numbers as they come", "blocks: {k: 256, j: 8x8x4}\nparams: {n: 0x40}\ndefines: {TILE: 32, DEBUG: }\n"},
+		{"anchors", "enable: &r [strided-access]\ndisable: *r\n"},
+		{"include-dirs", "include-dirs: [include, third_party/cub]\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, c, err := loadText(t, tt.text); err != nil || c == nil {
+				t.Errorf("error %v", err)
+			}
+		})
+	}
+	_, c, _ := loadText(t, "blocks: {k: 256}\nparams: {n: 0x40}\ndefines: {TILE: 32, DEBUG: }\nmin-severity: error\n")
+	if c.Blocks["k"] != "256" || c.Params["n"] != 64 || c.Defines["TILE"] != "32" || c.Defines["DEBUG"] != "" || c.min != 2 {
+		t.Errorf("decoded %+v", c)
+	}
+}
+
+// A configuration mistake stops the run: the mistakes are its errors and
+// no file's findings are reported, not even those of files the broken
+// configuration does not govern.
+func TestConfigMistakeStopsTheRun(t *testing.T) {
+	tests := []struct {
+		name     string
+		files    map[string]string
+		explicit string
+		want     string
+	}{
+		{"typo in enable", map[string]string{"a/k.cu": strided, "b/k.cu": strided, "b/.cudalint.yaml": "enable: [strided]\n"}, "",
+			`b/.cudalint.yaml:1:10: enable: unknown rule "strided" (did you mean strided-access?)`},
+		{"explicit file", map[string]string{"k.cu": strided, "my.yaml": "disabel: [aos-field]\n"}, "my.yaml",
+			`my.yaml:1:1: unknown key "disabel" (did you mean disable?)`},
+		{"explicit file missing", map[string]string{"k.cu": strided}, "none.yaml", "none.yaml: no such file or directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, tt.files)
+			opts := Options{Paths: []string{dir}}
+			if tt.explicit != "" {
+				opts.ConfigPath = filepath.Join(dir, tt.explicit)
+			}
+			rep := Run(opts)
+			if len(rep.Findings) != 0 {
+				t.Errorf("findings %s reported despite the mistake", rulesOf(rep.Findings))
+			}
+			if len(rep.Errors) != 1 || !strings.HasSuffix(rep.Errors[0].Error(), tt.want) {
+				t.Errorf("errors %v, want one ending %q", rep.Errors, tt.want)
+			}
+		})
+	}
+}
+
+func TestOptionMistakes(t *testing.T) {
+	tests := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"enable", Options{Enable: []string{"strided"}}, `--enable: unknown rule "strided" (did you mean strided-access?)`},
+		{"disable", Options{Disable: []string{"aos_field"}}, `--disable: unknown rule "aos_field" (did you mean aos-field?)`},
+		{"block", Options{Blocks: map[string]string{"k": "64x64"}}, `--block k=64x64: block shape "64x64" has 4096 threads; CUDA allows at most 1024`},
+		{"param", Options{Params: map[string]string{"n": "abc"}}, `--param n=abc: "abc" is not an integer`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, map[string]string{"k.cu": strided})
+			tt.opts.Paths = []string{dir}
+			rep := Run(tt.opts)
+			if len(rep.Findings) != 0 || len(rep.Errors) != 1 || rep.Errors[0].Error() != tt.want {
+				t.Errorf("findings %s, errors %v; want only %q", rulesOf(rep.Findings), rep.Errors, tt.want)
+			}
+		})
+	}
+}
+
+// Entries naming no kernel or parameter are warnings, at their place in
+// the file or with their flag, and the run goes on.
+func TestSettingsThatMatchNothing(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"k.cu": strided,
+		ConfigName: "blocks:\n  k: 32\n  kk: 64\nparams:\n  in: 4\n  n: 8\n  k.out: 2\n  k.ot: 2\n  q.in: 1\n" +
+			"  outt: 3\n",
+	})
+	rep := Run(Options{Paths: []string{dir}, Blocks: map[string]string{"transpose": "32x8"}, Params: map[string]string{"k.in": "1", "k.x": "2"}})
+	if len(rep.Errors) != 0 || rulesOf(rep.Findings) != "strided-access" {
+		t.Fatalf("errors %v, findings %s: warnings must not stop the run", rep.Errors, rulesOf(rep.Findings))
+	}
+	cfg := filepath.Join(dir, ConfigName)
+	want := []string{
+		cfg + `:3:3: warning: blocks: no kernel named "kk" in the files analyzed (did you mean k?)`,
+		cfg + `:6:3: warning: params: no kernel in the files analyzed has a parameter "n"`,
+		cfg + `:8:3: warning: params: kernel k has no parameter "ot" (did you mean out?)`,
+		cfg + `:9:3: warning: params: no kernel named "q" in the files analyzed`,
+		cfg + `:10:3: warning: params: no kernel in the files analyzed has a parameter "outt" (did you mean out?)`,
+		`warning: --block transpose=32x8: no kernel named "transpose" in the files analyzed`,
+		`warning: --param k.x=2: kernel k has no parameter "x" (it has in or out)`,
+	}
+	var got []string
+	for _, w := range rep.Warnings {
+		got = append(got, w.String())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	ids := []string{"strided-access", "aos-field", "misaligned-access", "indirect-access", "shared-bank-conflict"}
+	tests := []struct{ word, want string }{
+		{"strided", "strided-access"},
+		{"strdied-access", "strided-access"},
+		{"AOS_FIELD", "aos-field"},
+		{"bank-conflict", "shared-bank-conflict"},
+		{"access", "strided-access,misaligned-access,indirect-access"},
+		{"xy", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(suggest(tt.word, ids), ","); got != tt.want {
+			t.Errorf("suggest(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+}
+
+// No configuration text, however broken, panics the checker or yields an
+// error that speaks Go.
+func FuzzLoadConfig(f *testing.F) {
+	for _, s := range []string{"", "enable: [strided]\n", "blocks: {k: 64x64}\n", "a: &x [*x]\n", "? [a]\n: b\n",
+		"params: {n: !!binary aGk=}\n", "blocks: {k: 1x1x1x1}\n", "- [\n", "enable: [~, {a: 1}]\n", "\xff\xfe"} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, text string) {
+		path := filepath.Join(dir, ConfigName)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := LoadConfig(path); done <- err }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(3 * time.Second):
+			t.Fatalf("LoadConfig hangs on %q", text)
+		}
+		for _, e := range splitErrors(err) {
+			msg := strings.TrimPrefix(e.Error(), path)
+			for _, w := range []string{"driver.", "unmarshal", "[]string", "map[string]"} {
+				if strings.Contains(msg, w) {
+					t.Errorf("%q shows %q", msg, w)
+				}
+			}
+		}
+	})
+}
