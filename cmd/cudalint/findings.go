@@ -44,23 +44,20 @@ func (o *options) driverOptions() driver.Options {
 	return d
 }
 
-// findings runs the rules and reports; with --fix it applies the fixes
-// first and reports what remains.
-// findings runs the rules over files, the search's result for o.paths.
+// findings runs the rules over files, the search's result for o.paths,
+// and reports; with --fix it applies the fixes first and reports what
+// remains.
 func (o *options) findings(out, stderr io.Writer, files []string, findErrs []error) int {
 	opts := o.driverOptions()
 	opts.Found, opts.FindErrors = files, findErrs
 	rep := driver.Run(opts)
+	// A file --fix could not write is an error (exit 2), but the other
+	// files are still fixed and what remains is still reported.
+	fixFailed := false
 	if o.fix {
-		changed, err := driver.ApplyFixes(rep.Fset, rep.Findings)
-		if err != nil {
-			fmt.Fprintf(stderr, "cudalint: %v\n", err)
-			return exitError
-		}
-		for _, f := range changed {
-			fmt.Fprintf(stderr, "cudalint: fixed %s\n", f)
-		}
-		if len(changed) > 0 {
+		fr := o.applyFixes(stderr, rep)
+		fixFailed = len(fr.Errors) > 0
+		if len(fr.Changed()) > 0 {
 			rep = driver.Run(opts)
 		}
 	}
@@ -83,7 +80,7 @@ func (o *options) findings(out, stderr io.Writer, files []string, findErrs []err
 		return exitError
 	}
 	switch {
-	case len(rep.Errors) > 0:
+	case len(rep.Errors) > 0 || fixFailed:
 		return exitError
 	case len(rep.Findings) > 0 && !o.exitZero:
 		return exitFindings
