@@ -46,7 +46,7 @@ func (o *options) driverOptions() driver.Options {
 
 // findings runs the rules over files, the search's result for o.paths,
 // and reports; with --fix it applies the fixes first and reports what
-// remains.
+// remains; with --diff it prints the fixes as a diff instead.
 func (o *options) findings(out, stderr io.Writer, files []string, findErrs []error) int {
 	opts := o.driverOptions()
 	opts.Found, opts.FindErrors = files, findErrs
@@ -54,8 +54,11 @@ func (o *options) findings(out, stderr io.Writer, files []string, findErrs []err
 	// A file --fix could not write is an error (exit 2), but the other
 	// files are still fixed and what remains is still reported.
 	fixFailed := false
-	if o.fix {
-		fr := o.applyFixes(stderr, rep)
+	if o.fix || o.diff {
+		fr := o.applyFixes(out, stderr, rep)
+		if o.diff {
+			return o.diffStatus(stderr, rep, fr)
+		}
 		fixFailed = len(fr.Errors) > 0
 		if len(fr.Changed()) > 0 {
 			rep = driver.Run(opts)

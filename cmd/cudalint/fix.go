@@ -22,11 +22,17 @@ func fixRoot() string {
 	return driver.FindRoot(wd)
 }
 
-// applyFixes runs --fix. What was not fixed, and why, goes to stderr.
-func (o *options) applyFixes(stderr io.Writer, rep *driver.Report) *driver.FixReport {
-	fr := driver.ApplyFixes(rep, driver.FixOptions{Root: fixRoot(), Write: writeFixed})
+// applyFixes runs --fix, or --diff, which prints the diff to out and
+// writes nothing. What was not fixed, and why, goes to stderr.
+func (o *options) applyFixes(out, stderr io.Writer, rep *driver.Report) *driver.FixReport {
+	fr := driver.ApplyFixes(rep, driver.FixOptions{Root: fixRoot(), DryRun: o.diff, Write: writeFixed})
 	for _, n := range fr.Notes {
 		fmt.Fprintf(stderr, "cudalint: %s\n", n)
+	}
+	if o.diff {
+		if err := fr.Diff(out); err != nil {
+			fr.Errors = append(fr.Errors, err)
+		}
 	}
 	for _, err := range fr.Errors {
 		fmt.Fprintf(stderr, "cudalint: %v\n", err)
@@ -35,4 +41,19 @@ func (o *options) applyFixes(stderr io.Writer, rep *driver.Report) *driver.FixRe
 		fmt.Fprintf(stderr, "cudalint: fixed %s\n", f)
 	}
 	return fr
+}
+
+// diffStatus is --diff's exit status: 2 when something could not be read,
+// 1 when the diff is not empty (there is something to fix), else 0.
+func (o *options) diffStatus(stderr io.Writer, rep *driver.Report, fr *driver.FixReport) int {
+	for _, err := range rep.Errors {
+		fmt.Fprintf(stderr, "cudalint: %v\n", err)
+	}
+	switch {
+	case len(rep.Errors) > 0 || len(fr.Errors) > 0:
+		return exitError
+	case len(fr.Files) > 0 && !o.exitZero:
+		return exitFindings
+	}
+	return exitOK
 }

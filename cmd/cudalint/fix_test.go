@@ -170,3 +170,60 @@ func TestFixReadOnlyFolder(t *testing.T) {
 		t.Errorf("exit %d, stderr %s", code, errs)
 	}
 }
+
+// --diff prints what --fix would write and writes nothing; the diff is
+// exactly what --fix then does, and a second --fix changes nothing.
+func TestDiffThenFix(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"src/k.cu": swappedKernel})
+	t.Chdir(dir)
+	code, out, errs := runCLI("--diff", "src")
+	want := `--- a/src/k.cu
++++ b/src/k.cu
+@@ -1,6 +1,6 @@
+ __global__ void sw(const float* in, float* out, int w) {
+-    int x = blockIdx.x * blockDim.x + threadIdx.x;
+-    int y = blockIdx.y * blockDim.y + threadIdx.y;
++    int x = blockIdx.y * blockDim.y + threadIdx.y;
++    int y = blockIdx.x * blockDim.x + threadIdx.x;
+     out[x * w + y] = in[x * w + y];
+ }
+ void host(float* a, float* b) { sw<<<dim3(64, 64), dim3(16, 16)>>>(a, b, 1024); }
+`
+	if code != exitFindings || out != want {
+		t.Errorf("--diff: exit %d\n%s\nwant:\n%s\n%s", code, out, want, errs)
+	}
+	if got := readFile(t, "src/k.cu"); got != swappedKernel {
+		t.Errorf("--diff wrote the file:\n%s", got)
+	}
+	runCLI("--fix", "src")
+	if got := readFile(t, "src/k.cu"); got != swappedKernelFixed {
+		t.Errorf("--fix:\n%s", got)
+	}
+	info, _ := os.Stat("src/k.cu")
+	if info.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v after --fix, want 0644", info.Mode())
+	}
+	if entries, _ := os.ReadDir("src"); len(entries) != 1 {
+		t.Errorf("files left in src: %v", entries)
+	}
+	code, out, _ = runCLI("--fix", "src")
+	if got := readFile(t, "src/k.cu"); got != swappedKernelFixed || code != exitOK || out != "" {
+		t.Errorf("a second --fix: exit %d, %q, file:\n%s", code, out, got)
+	}
+	if code, out, _ := runCLI("--diff", "src"); code != exitOK || out != "" {
+		t.Errorf("--diff after --fix: exit %d, %q", code, out)
+	}
+}
+
+func TestDiffFlagConflicts(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"k.cu": swappedKernel})
+	path := filepath.Join(dir, "k.cu")
+	for _, args := range [][]string{{"--diff", "--fix", path}, {"--diff", "--format", "json", path}, {"--diff", "--accesses", path}} {
+		if code, _, errs := runCLI(args...); code != exitError || !strings.Contains(errs, "--diff") {
+			t.Errorf("%v: exit %d, %s", args, code, errs)
+		}
+	}
+	if got := readFile(t, path); got != swappedKernel {
+		t.Errorf("the file changed:\n%s", got)
+	}
+}

@@ -37,6 +37,7 @@ type options struct {
 	memprofile string
 	output     string
 	fix        bool
+	diff       bool
 	exitZero   bool
 	config     string
 	severity   string
@@ -71,6 +72,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif or github (sarif and github for findings only)")
 	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of standard output")
 	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes in place, then report what remains")
+	fs.BoolVar(&o.diff, "diff", false, "print the unified diff of what --fix would change, and write nothing (exit 1 when it is not empty)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when there are findings (errors still exit 2)")
 	fs.StringVar(&o.config, "config", "", "use this configuration `FILE` instead of finding .cudalint.yaml files")
 	fs.StringVar(&o.severity, "severity", "", "report findings at or above this severity: info, warning or error")
@@ -139,6 +141,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		}
 	default:
 		return nil, fmt.Errorf("unknown --format %q (want text, json, sarif or github)", o.format)
+	}
+	if o.diff && (o.fix || o.accesses || o.stats || o.format != "text") {
+		return nil, errors.New("--diff prints a diff of the fixes: it goes with none of --fix, --accesses, --stats, --format")
 	}
 	if o.severity != "" {
 		if _, err := accesses.ParseSeverity(o.severity); err != nil {
