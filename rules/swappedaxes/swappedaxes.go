@@ -55,9 +55,10 @@ func fix(res *accesses.Result, p *analyzer.Prediction) ([]analysis.SuggestedFix,
 // or "". A launch whose grid is not known may be a 1920x1080 image: the
 // swapped kernel would skip columns and rows silently.
 func launchesSquare(prog *analyzer.Program, k *parser.Func) string {
+	same := parsesOf(prog, k)
 	n := 0
 	for _, l := range prog.Launches {
-		if !reaches(prog, l, k) {
+		if !reaches(l, same) {
 			continue
 		}
 		n++
@@ -81,14 +82,21 @@ func launchesSquare(prog *analyzer.Program, k *parser.Func) string {
 	return ""
 }
 
-// reaches reports whether l launches k or another parse of k's
-// definition (a header's kernel is parsed once per includer).
-func reaches(prog *analyzer.Program, l *analyzer.LaunchSite, k *parser.Func) bool {
-	if l.Reaches(k) {
-		return true
-	}
+// parsesOf returns k and the other parses of its definition: a header's
+// kernel is parsed once per includer, and a launch reaches one of them.
+func parsesOf(prog *analyzer.Program, k *parser.Func) []*parser.Func {
+	out := []*parser.Func{k}
 	for _, fn := range prog.Kernels {
-		if fn != k && fn.P == k.P && l.Reaches(fn) {
+		if fn != k && fn.P == k.P {
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+func reaches(l *analyzer.LaunchSite, fns []*parser.Func) bool {
+	for _, fn := range fns {
+		if l.Reaches(fn) {
 			return true
 		}
 	}
