@@ -119,11 +119,3 @@ func TestGlob(t *testing.T) {
 		}
 	}
 }
-
-func TestApplyEdits(t *testing.T) {
-	src := []byte("abcdef")
-	got, _ := applyEdits(src, []edit{{1, 2, "X"}, {1, 2, "X"}, {4, 5, "Y"}, {1, 3, "Z"}})
-	if string(got) != "aXcdYf" {
-		t.Errorf("got %q", got)
-	}
-}

@@ -45,21 +45,22 @@ func shapeString(d analyzer.Dim3) string {
 }
 
 // findings runs the rules over the inputs and reports; with --fix it
-// applies the fixes first and reports what remains.
+// applies the fixes first and reports what remains; with --diff it prints
+// the fixes as a diff instead.
 func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 	opts := o.driverOptions()
 	opts.Found, opts.FindErrors, opts.ReadFile = in.files, in.errs, in.readFile
 	rep := driver.Run(opts)
-	if o.fix {
-		changed, err := driver.ApplyFixes(rep.Fset, rep.Findings)
-		if err != nil {
-			reportError(stderr, err)
-			return exitError
+	// A file --fix could not write is an error (exit 2), but the other
+	// files are still fixed and what remains is still reported.
+	fixFailed := false
+	if o.fix || o.diff {
+		fr := o.applyFixes(out, stderr, rep)
+		if o.diff {
+			return o.diffStatus(stderr, rep, fr)
 		}
-		for _, f := range changed {
-			fmt.Fprintf(stderr, "cudalint: fixed %s\n", escape(f))
-		}
-		if len(changed) > 0 {
+		fixFailed = len(fr.Errors) > 0
+		if len(fr.Changed()) > 0 {
 			rep = driver.Run(opts)
 		}
 	}
@@ -83,7 +84,7 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 		return exitError
 	}
 	switch {
-	case len(rep.Errors) > 0:
+	case len(rep.Errors) > 0 || fixFailed:
 		return exitError
 	case len(rep.Findings) > 0 && !o.exitZero:
 		return exitFindings

@@ -178,6 +178,7 @@ func TestFixSwappedAxes(t *testing.T) {
 	}
 	path := filepath.Join(dir, "matmul.cu")
 	os.WriteFile(path, src, 0o644)
+	t.Chdir(dir) // --fix writes only inside the working directory's tree
 	before := accessTable(t, "--accesses", "--format", "json", path)
 	runCLI("--fix", path)
 	fixed, _ := os.ReadFile(path)

@@ -43,6 +43,7 @@ type options struct {
 	memprofile string
 	output     string
 	fix        bool
+	diff       bool
 	exitZero   bool
 	config     string
 	severity   string
@@ -94,6 +95,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif or github (sarif and github for findings only)")
 	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of standard output")
 	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes in place, then report what remains")
+	fs.BoolVar(&o.diff, "diff", false, "print the unified diff of what --fix would change, and write nothing (exit 1 when it is not empty)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when there are findings (errors still exit 2)")
 	fs.StringVar(&o.config, "config", "", "use this configuration `FILE` instead of finding .cudalint.yaml files")
 	fs.StringVar(&o.severity, "severity", "", "report findings at or above this severity: info, warning or error")
@@ -214,6 +216,9 @@ func (o *options) check() error {
 	default:
 		return fmt.Errorf("unknown --format %q (want text, json, sarif or github)", o.format)
 	}
+	if o.diff && (o.fix || o.accesses || o.stats || o.format != "text") {
+		return errors.New("--diff prints a diff of the fixes: it goes with none of --fix, --accesses, --stats, --format")
+	}
 	if o.severity != "" {
 		if _, err := accesses.ParseSeverity(o.severity); err != nil {
 			return fmt.Errorf("--severity: %v", err)
@@ -231,8 +236,8 @@ func (o *options) check() error {
 		return errors.New("no PATH given (cudalint --help lists the flags)")
 	case o.stdinName != "" && !stdin:
 		return errors.New("--stdin-filename names standard input, which is read when a PATH is -")
-	case stdin && o.fix:
-		return errors.New("--fix edits files in place; it cannot edit standard input")
+	case stdin && (o.fix || o.diff):
+		return errors.New("--fix and --diff edit files in place; they cannot edit standard input")
 	}
 	return nil
 }

@@ -15,8 +15,10 @@ func DocsURL(id string) string {
 // Describe writes a rule's message for one prediction.
 type Describe func(p *analyzer.Prediction) string
 
-// Fix proposes edits for one prediction, or none.
-type Fix func(res *Result, p *analyzer.Prediction) []analysis.SuggestedFix
+// Fix proposes edits for one prediction, or none and why not: a reason
+// is appended to the finding's message ("not fixed: ..."), so that a user
+// who expected --fix to act learns what stopped it.
+type Fix func(res *Result, p *analyzer.Prediction) (fixes []analysis.SuggestedFix, whyNot string)
 
 // NewAnalyzer builds the analyzer of a rule whose findings come from
 // predictions: it reports every prediction that Classify assigns to the
@@ -38,7 +40,11 @@ func NewAnalyzer(id, name string, describe Describe, fix Fix) *analysis.Analyzer
 					f := &Finding{Rule: id, Severity: SeverityOf(id, p), Prediction: p, Numbers: Numbers(p)}
 					f.Pos, f.End, f.Message = start, end, describe(p)
 					if fix != nil {
-						f.SuggestedFixes = fix(res, p)
+						var why string
+						f.SuggestedFixes, why = fix(res, p)
+						if len(f.SuggestedFixes) == 0 && why != "" {
+							f.Message += "; not fixed: " + why
+						}
 					}
 					res.Report(pass, f)
 				}

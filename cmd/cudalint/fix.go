@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/cudalint/cudalint/driver"
+)
+
+// writeFixed writes a fixed file; tests replace it to fail as a full disk
+// or a read-only folder does.
+var writeFixed = driver.WriteFileAtomic
+
+// fixRoot is the folder --fix and --diff may write in: the repository
+// holding the working directory, or the working directory.
+func fixRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return driver.FindRoot(wd)
+}
+
+// applyFixes runs --fix, or --diff, which prints the diff to out and
+// writes nothing. What was not fixed, and why, goes to stderr.
+func (o *options) applyFixes(out, stderr io.Writer, rep *driver.Report) *driver.FixReport {
+	fr := driver.ApplyFixes(rep, driver.FixOptions{Root: fixRoot(), DryRun: o.diff, Write: writeFixed})
+	for _, n := range fr.Notes {
+		fmt.Fprintf(stderr, "cudalint: %s\n", escape(n))
+	}
+	if o.diff {
+		if err := fr.Diff(out); err != nil {
+			fr.Errors = append(fr.Errors, err)
+		}
+	}
+	for _, err := range fr.Errors {
+		reportError(stderr, err)
+	}
+	for _, f := range fr.Changed() {
+		fmt.Fprintf(stderr, "cudalint: fixed %s\n", escape(f))
+	}
+	return fr
+}
+
+// diffStatus is --diff's exit status: 2 when something could not be read,
+// 1 when the diff is not empty (there is something to fix), else 0.
+func (o *options) diffStatus(stderr io.Writer, rep *driver.Report, fr *driver.FixReport) int {
+	for _, err := range rep.Errors {
+		reportError(stderr, err)
+	}
+	switch {
+	case len(rep.Errors) > 0 || len(fr.Errors) > 0:
+		return exitError
+	case len(fr.Files) > 0 && !o.exitZero:
+		return exitFindings
+	}
+	return exitOK
+}
