@@ -7,9 +7,9 @@
 //
 // As in probes.cu: every global access of interest stands on its own line
 // (at most one load and one store per line), and every kernel is launched
-// exactly once (the export keys lines by kernel name). The comment after
-// a kernel's name gives its capability number (the issue's list) and what
-// an exact model expects, where that is simple to say.
+// exactly once (the export keys lines by kernel name). The comment above
+// a kernel says what an exact model expects (the section header gives the
+// capability number of the issue's list, which gaps_test.go reads).
 // measure.sh OUTDIR probes2 builds and measures this file.
 
 #include <cstdio>
@@ -86,6 +86,12 @@ __global__ void m_idivup_2d(const float* in, float* out, int w, int h) {
     if (x >= w || y >= h) return;
     float v = in[y * w + x];
     out[y * w + x] = v;
+}
+// grid iDivUp(40, 16) = 3: lanes gridDim.x = 3 floats apart
+__global__ void m_idivup_grid(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = in[threadIdx.x * gridDim.x + blockIdx.x];
+    out[i] = v;
 }
 
 // ---- 5: references, selected pointers, null tests, struct fields ----
@@ -183,10 +189,10 @@ struct Writer {
         dst[i * step] = v;
     }
 };
-// Loader(2, 1): stride 2 from +1 (9 sectors); Writer(out, 3): stride 3 (12)
+// Loader(2, 3): stride 2 from +3 floats (9 sectors); Writer(out, 3): stride 3 (12)
 __global__ void m_method_ctor(const float* in, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    Loader loader(2, 1);
+    Loader loader(2, 3);
     Writer writer(out, 3);
     float v = loader.load(in, i);
     writer.write(i, v);
@@ -211,9 +217,9 @@ template <class T> __global__ void m_if_constexpr(const T* in, T* out) {
     }
 }
 template <int K> __device__ void put(float* out, int i, float v) {
-    out[i * 2 + K] = v;
+    out[i + K] = v;
 }
-// put<1>: store stride 2 from +1 (9 sectors)
+// put<1>: store from +1 float (5 sectors)
 __global__ void m_put_tmpl(const float* in, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = in[i];
@@ -221,9 +227,10 @@ __global__ void m_put_tmpl(const float* in, float* out) {
 }
 
 // ---- 9: a launch through a function pointer ----
+// launched with blocks of 64: lanes blockDim.x / 32 = 2 floats apart
 __global__ void m_fnptr(float* p) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    p[i * 2] = 1.0f;
+    p[i * (blockDim.x / 32)] = 1.0f;
 }
 
 // ---- 10: __align__(16) array of structs ----
@@ -436,7 +443,7 @@ static void launch_chain_inner(const float* in, float* out, int n, int stride) {
 static void launch_chain_outer(const float* in, float* out, int n, int stride) {
     launch_chain_inner(in, out, n, stride);
 }
-// block 256 picked from {64, 128, 256, 512}: lanes 4 floats apart, warp w from +w
+// block 128 picked from {64, 128, 256, 512}: lanes 2 floats apart, warp w from +w
 __global__ void m_block_pick(const float* in, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     int j = blockIdx.x * blockDim.x + (threadIdx.x % 32) * (blockDim.x / 64) + threadIdx.x / 32;
@@ -502,6 +509,7 @@ int main() {
     m_host_loop_count<<<blocks, 256>>>(a, b, count);
     int w = 1000, h = 1000;
     m_idivup_2d<<<dim3(iDivUp(w, 16), iDivUp(h, 16)), dim3(16, 16)>>>(a, b, w, h);
+    m_idivup_grid<<<iDivUp(40, 16), 256>>>(a, b);
     // 5
     m_ref_param<<<4096, 256>>>(a, b);
     m_select_ptr<<<4096, 256>>>(a, c, b);
@@ -524,7 +532,7 @@ int main() {
     m_put_tmpl<<<4096, 256>>>(a, b);
     // 9
     void (*kern)(float*) = &m_fnptr;
-    kern<<<4096, 256>>>(b);
+    kern<<<16384, 64>>>(b);
     // 10
     m_align16_field<<<4096, 256>>>((const Vec3A*)a, b);
     m_align16_copy<<<4096, 256>>>((const Vec3A*)a, (Vec3A*)b);
@@ -558,7 +566,7 @@ int main() {
     int chainN = 1 << 20;
     int chainStride = 5;
     launch_chain_outer(a, b, chainN, chainStride);
-    int maxThreads = 256;
+    int maxThreads = 128;
     int pickBlock = 64;
     const int cands[4] = {64, 128, 256, 512};
     for (int k = 0; k < 4; k++) {
