@@ -41,7 +41,7 @@ func FuzzAnalyze(f *testing.F) {
 	for _, s := range guardSeeds {
 		f.Add([]byte(s))
 	}
-	for _, glob := range []string{"../testdata/*/*.cu", "../examples/*.cu", "../rules/*/testdata/*.cu"} {
+	for _, glob := range []string{"testdata/*.cu", "../testdata/*/*.cu", "../examples/*.cu", "../rules/*/testdata/*.cu"} {
 		files, _ := filepath.Glob(glob)
 		for _, path := range files {
 			if src, err := os.ReadFile(path); err == nil {
