@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/cudalint/cudalint/parser"
 )
@@ -50,13 +51,34 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		file := parser.Parse("fuzz.cu", src, parser.Config{ReadFile: func(string) ([]byte, error) { return nil, os.ErrNotExist }})
-		r := Analyze([]*parser.File{file}, Options{})
+		r := analyzeWithin(t, src, fuzzTimeLimit)
 		for _, e := range r.InternalErrors {
 			t.Fatal(e)
 		}
 		checkPredictions(t, r)
 	})
+}
+
+// fuzzTimeLimit bounds the analysis of one fuzz input: a few hundred
+// bytes of source take milliseconds, and the fuzzer does not report an
+// input that hangs (it only stops making progress).
+const fuzzTimeLimit = 20 * time.Second
+
+// analyzeWithin parses and analyzes src, failing when that takes longer
+// than limit (the analysis is left running: the test has failed).
+func analyzeWithin(t *testing.T, src []byte, limit time.Duration) *Result {
+	done := make(chan *Result, 1)
+	go func() {
+		file := parser.Parse("fuzz.cu", src, parser.Config{ReadFile: func(string) ([]byte, error) { return nil, os.ErrNotExist }})
+		done <- Analyze([]*parser.File{file}, Options{})
+	}()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(limit):
+		t.Fatalf("analysis took over %v", limit)
+		return nil
+	}
 }
 
 func checkPredictions(t *testing.T, r *Result) {
