@@ -122,6 +122,10 @@ type Result struct {
 	Program     *Program
 	Kernels     []*Kernel
 	Predictions []*Prediction
+	// InternalErrors are the bugs of cudalint the analysis met, in the
+	// order of the kernels; each cost one kernel or one of its launch
+	// configurations, and the rest was analyzed.
+	InternalErrors []InternalError
 }
 
 // Analyze interprets every kernel of files and predicts each global access
@@ -154,25 +158,14 @@ func Analyze(files []*parser.File, opts Options) *Result {
 	// Kernels are independent: analyze them concurrently, keep their order.
 	kernels := make([]*Kernel, len(jobs))
 	preds := make([][]*Prediction, len(jobs))
+	errs := make([][]InternalError, len(jobs))
 	parallel(len(jobs), func(i int) {
-		fn := jobs[i].fn
-		defer func() {
-			// A bug in the analysis of one kernel costs that kernel, never the run.
-			if v := recover(); v != nil {
-				kernels[i] = &Kernel{Func: fn, File: jobs[i].f.Path, Notes: []parser.Note{{Pos: fn.P,
-					Msg: fmt.Sprintf("internal error while analyzing kernel %s (please report it): %v", fn.Name, v)}}}
-				preds[i] = nil
-			}
-		}()
-		k := analyzeKernel(prog, jobs[i].f, fn, opts, jobs[i].instance)
-		kernels[i] = k
-		for _, cfg := range k.Configs {
-			preds[i] = append(preds[i], predictKernel(k, cfg)...)
-		}
+		kernels[i], preds[i], errs[i] = analyzeJob(prog, jobs[i].f, jobs[i].fn, opts, jobs[i].instance)
 	})
 	r.Kernels = kernels
-	for _, ps := range preds {
+	for i, ps := range preds {
 		r.Predictions = append(r.Predictions, ps...)
+		r.InternalErrors = append(r.InternalErrors, errs[i]...)
 	}
 	sort.SliceStable(r.Predictions, func(i, j int) bool {
 		a, b := r.Predictions[i].Access, r.Predictions[j].Access
@@ -182,6 +175,28 @@ func Analyze(files []*parser.File, opts Options) *Result {
 		return a.Op < b.Op
 	})
 	return r
+}
+
+// analyzeJob analyzes one kernel and predicts its accesses under each of
+// its launch configurations. A bug in the interpretation costs the kernel
+// (it is returned with no accesses); one in a prediction costs only that
+// configuration.
+func analyzeJob(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string) (*Kernel, []*Prediction, []InternalError) {
+	var k *Kernel
+	if ie := contain(fn, nil, func() { k = analyzeKernel(prog, f, fn, opts, instance) }); ie != nil {
+		return &Kernel{Func: fn, File: f.Path}, nil, []InternalError{*ie}
+	}
+	var preds []*Prediction
+	var errs []InternalError
+	for _, cfg := range k.Configs {
+		var ps []*Prediction
+		if ie := contain(fn, cfg, func() { ps = predictKernel(k, cfg) }); ie != nil {
+			errs = append(errs, *ie)
+			continue
+		}
+		preds = append(preds, ps...)
+	}
+	return k, preds, errs
 }
 
 // parallel runs f(0..n-1) on GOMAXPROCS goroutines.
@@ -222,6 +237,7 @@ func instances(prog *Program, fn *parser.Func) []string {
 }
 
 func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string) *Kernel {
+	hook("interpret", fn, nil)
 	in := newInterp(prog, false)
 	in.kernel = fn
 	in.fileGlobals = prog.fileGlobals[f.Path]
@@ -251,6 +267,7 @@ func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options,
 // helper called twice) make one prediction, averaged per instruction as
 // Nsight Compute attributes them to one source line.
 func predictKernel(k *Kernel, cfg *LaunchConfig) []*Prediction {
+	hook("predict", k.Func, cfg)
 	type key struct {
 		pos parser.Pos
 		op  Op

@@ -368,6 +368,7 @@ type warpModel struct {
 
 func newWarpModel(a *Access, block, grid Dim3, addr symbolic.Expr, guards, loops []symbolic.Expr) *warpModel {
 	m := &warpModel{block: block, grid: grid, pieces: Pieces(a.Type), env: symbolic.NewEnv(), period: SectorBytes}
+	m.vals = m.env.NewValues()
 	if a.Space == Shared {
 		m.shared, m.period = true, 128
 	}
@@ -378,16 +379,15 @@ func newWarpModel(a *Access, block, grid Dim3, addr symbolic.Expr, guards, loops
 	for _, l := range a.Loops {
 		m.iterSlots = append(m.iterSlots, m.env.Slot(l.Iter))
 	}
-	m.addr = symbolic.Compile(addr, m.env)
+	m.addr = m.compile(addr)
 	for _, l := range loops {
 		if l == nil {
 			m.loops = append(m.loops, nil)
 			continue
 		}
-		m.loops = append(m.loops, symbolic.Compile(l, m.env))
+		m.loops = append(m.loops, m.compile(l))
 	}
 	m.setupAffine(addr)
-	m.vals = m.env.NewValues()
 	m.tripCounts(a)
 	// Loop conditions on the iteration alone are the trip count; the rest
 	// (a grid-stride i < n) decide per lane which iterations run.
@@ -397,6 +397,17 @@ func newWarpModel(a *Access, block, grid Dim3, addr symbolic.Expr, guards, loops
 		}
 	}
 	return m
+}
+
+// compile compiles e over the model's slots. Guards are compiled after
+// the trip counts are found with the value array in use, and may bring
+// symbols of their own (a parameter no launch gives, a loaded value, kept
+// where a known operand of && or || can still decide): the array grows
+// with every compilation so that no slot is past its end.
+func (m *warpModel) compile(e symbolic.Expr) symbolic.Func {
+	f := symbolic.Compile(e, m.env)
+	m.vals.Grow(m.env)
+	return f
 }
 
 func (m *warpModel) addCond(c symbolic.Expr, f symbolic.Func) {
@@ -418,7 +429,7 @@ func (m *warpModel) addGuards(a *Access, guards []symbolic.Expr) {
 	r := launchRanges(m.block, m.grid, iters, m.trips)
 	for _, g := range guards {
 		if !r.alwaysTrue(g) {
-			m.addCond(g, symbolic.Compile(g, m.env))
+			m.addCond(g, m.compile(g))
 		}
 	}
 }
@@ -691,7 +702,7 @@ func (m *warpModel) setupAffine(addr symbolic.Expr) {
 	}
 	m.affine = true
 	m.baseExpr = symbolic.Subst(addr, zero)
-	m.base = symbolic.Compile(m.baseExpr, m.env)
+	m.base = m.compile(m.baseExpr)
 	m.coef = c
 	m.warpShape = make([]int, m.warps())
 	shapes := map[[32]int64]int{}

@@ -129,19 +129,20 @@ func gcd(a, b int64) int64 {
 // alwaysUnknown reports whether evaluating c must fail: it needs, in a
 // position every evaluation reaches, a symbol the model never binds (an
 // unknown size, a loaded value). Such a condition always counts as passed,
-// so the model drops it up front. Short-circuit operators and selects only
-// fail for sure through their first operand.
+// so the model drops it up front. && and || fail for sure only through
+// both operands (either one, known, can decide: j > n && j < 2048 turns
+// off the lanes past 2048); a select through its condition or both arms.
 func alwaysUnknown(c symbolic.Expr) bool {
 	switch x := c.(type) {
 	case *symbolic.Var:
 		return !isThreadOrBlock(x.Name) && !strings.HasPrefix(x.Name, "iter@")
 	case *symbolic.Op:
 		if x.Kind == symbolic.OpLAnd || x.Kind == symbolic.OpLOr {
-			return alwaysUnknown(x.X)
+			return alwaysUnknown(x.X) && alwaysUnknown(x.Y)
 		}
 		return alwaysUnknown(x.X) || alwaysUnknown(x.Y)
 	case *symbolic.Select:
-		return alwaysUnknown(x.Cond)
+		return alwaysUnknown(x.Cond) || alwaysUnknown(x.Then) && alwaysUnknown(x.Else)
 	case *symbolic.Poly:
 		for _, t := range x.Terms {
 			for _, a := range t.Atoms {

@@ -36,6 +36,15 @@ func (e *Env) NewValues() *Values {
 	return &Values{V: make([]int64, e.Len()), Known: make([]bool, e.Len())}
 }
 
+// Grow extends v to every slot env has now, the new ones unknown: a
+// condition compiled after v was made may have added slots.
+func (v *Values) Grow(env *Env) {
+	for len(v.V) < env.Len() {
+		v.V = append(v.V, 0)
+		v.Known = append(v.Known, false)
+	}
+}
+
 // Set binds slot s to v.
 func (v *Values) Set(s int, x int64) { v.V[s], v.Known[s] = x, true }
 
@@ -55,18 +64,8 @@ func Compile(e Expr, env *Env) Func {
 	case *Op:
 		fx, fy := Compile(x.X, env), Compile(x.Y, env)
 		k := x.Kind
-		if k == OpLAnd || k == OpLOr { // short-circuit, as C does
-			return func(v *Values) (int64, bool) {
-				a, ok := fx(v)
-				if ok && ((k == OpLAnd && a == 0) || (k == OpLOr && a != 0)) {
-					return b2i(k == OpLOr), true
-				}
-				b, okb := fy(v)
-				if !ok || !okb {
-					return 0, false
-				}
-				return apply(k, a, b)
-			}
+		if k == OpLAnd || k == OpLOr {
+			return compileLogic(k == OpLOr, fx, fy)
 		}
 		return func(v *Values) (int64, bool) {
 			a, ok := fx(v)
@@ -95,6 +94,30 @@ func Compile(e Expr, env *Env) Func {
 		return compilePoly(x, env)
 	}
 	return func(*Values) (int64, bool) { return 0, false }
+}
+
+// compileLogic evaluates && (or || when or is set) in three-valued logic:
+// an operand that decides the result (false for &&, true for ||) decides
+// it even when the other is unknown. Binary sorts the operands of && and
+// || (they have no side effects here), so the result must not depend on
+// their order; and C's short-circuit, which guards an undefined operand
+// (n != 0 && x / n > 1), gives the same values.
+func compileLogic(or bool, fx, fy Func) Func {
+	decides := func(x int64, ok bool) bool { return ok && (x != 0) == or }
+	return func(v *Values) (int64, bool) {
+		a, oka := fx(v)
+		if decides(a, oka) {
+			return b2i(or), true
+		}
+		b, okb := fy(v)
+		if decides(b, okb) {
+			return b2i(or), true
+		}
+		if !oka || !okb {
+			return 0, false
+		}
+		return b2i(!or), true
+	}
 }
 
 func compilePoly(p *Poly, env *Env) Func {

@@ -165,3 +165,55 @@ func TestSharedSelectsStayBounded(t *testing.T) {
 		t.Errorf("size not bounded: %d bytes", len(v.String()))
 	}
 }
+
+// && and || are canonicalised with their operands sorted, so their value
+// must not depend on which operand comes first: a known operand that
+// decides the result decides it even when the other is unknown (Kleene's
+// three-valued logic). tx is 37 here, d unbound.
+func TestShortCircuitEitherOrder(t *testing.T) {
+	bind := map[string]int64{"threadIdx.x": 37}
+	small := Binary(OpLt, tx, c(10)) // false
+	big := Binary(OpLt, c(10), tx)   // true
+	tests := []struct {
+		name   string
+		e      Expr
+		want   int64
+		wantOK bool
+	}{
+		{"unknown && false", Binary(OpLAnd, d, small), 0, true},
+		{"false && unknown", Binary(OpLAnd, small, d), 0, true},
+		{"unknown && true", Binary(OpLAnd, d, big), 0, false},
+		{"unknown || true", Binary(OpLOr, d, big), 1, true},
+		{"true || unknown", Binary(OpLOr, big, d), 1, true},
+		{"unknown || false", Binary(OpLOr, d, small), 0, false},
+		{"undefined && false", Binary(OpLAnd, Binary(OpLt, c(3), Binary(OpDiv, w, Sub(tx, c(37)))), small), 0, true},
+		{"true && true", Binary(OpLAnd, big, Binary(OpLt, tx, c(40))), 1, true},
+	}
+	for _, tt := range tests {
+		got, ok := Eval(tt.e, bind)
+		if ok != tt.wantOK || (ok && got != tt.want) {
+			t.Errorf("%s: %s = %d, %v; want %d, %v", tt.name, tt.e, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+// Values made before later compilations added slots must grow to cover
+// them rather than be indexed past their end.
+func TestValuesGrow(t *testing.T) {
+	env := NewEnv()
+	f := Compile(tx, env)
+	vals := env.NewValues()
+	vals.Set(env.Slot("threadIdx.x"), 5)
+	g := Compile(Add(tx, w), env) // adds a slot for w
+	vals.Grow(env)
+	if got, ok := g(vals); ok {
+		t.Errorf("tx + w with w unset = %d, want unknown", got)
+	}
+	vals.Set(env.Slot("w"), 100)
+	if got, ok := g(vals); !ok || got != 105 {
+		t.Errorf("tx + w = %d, %v; want 105", got, ok)
+	}
+	if got, ok := f(vals); !ok || got != 5 {
+		t.Errorf("tx after growing = %d, %v; want 5", got, ok)
+	}
+}
