@@ -129,6 +129,7 @@ func Run(opts Options) *Report {
 		return d.failed()
 	}
 	rep.Warnings = d.warnings(ar.Analysis)
+	rep.Findings = append(rep.Findings, InternalErrorFindings(ar)...)
 	sortFindings(rep.Findings, fset)
 	rep.Notes = notes(ar)
 	return rep
@@ -323,4 +324,29 @@ func (d *run) suppress(ar *accesses.Result, fs []*accesses.Finding) []*accesses.
 		out = append(out, f)
 	}
 	return out
+}
+
+// InternalErrorFindings turns the analysis's own failures into error
+// findings at their kernels. Run adds them after suppression and
+// filtering: a kernel cudalint failed on must never look clean.
+func InternalErrorFindings(ar *accesses.Result) []*accesses.Finding {
+	var out []*accesses.Finding
+	for _, ie := range ar.Analysis.InternalErrors {
+		f := &accesses.Finding{Rule: rules.InternalError, Severity: accesses.Error}
+		f.Pos = ar.Pos(ie.Pos)
+		f.End = f.Pos
+		f.Category = rules.InternalError
+		f.Message = ie.Error() + "; " + lostPart(ie) + " (a bug in cudalint: please report it)"
+		f.Numbers = map[string]any{"kernel": ie.Kernel}
+		out = append(out, f)
+	}
+	return out
+}
+
+// lostPart says what the failure cost.
+func lostPart(ie analyzer.InternalError) string {
+	if ie.Config != "" {
+		return "this launch configuration was not analyzed"
+	}
+	return "the kernel was not analyzed"
 }

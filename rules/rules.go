@@ -17,9 +17,14 @@ import (
 	"github.com/cudalint/cudalint/rules/vectorcast"
 )
 
-// UnusedIgnore is the ID of the finding about suppressions that
-// suppress nothing; the driver reports it.
-const UnusedIgnore = "unused-ignore"
+// Findings the driver reports itself, not a rule's analyzer.
+const (
+	// UnusedIgnore: a suppression comment that suppresses nothing.
+	UnusedIgnore = "unused-ignore"
+	// InternalError: cudalint failed on a kernel; it cannot be
+	// suppressed, disabled or filtered out by severity.
+	InternalError = "internal-error"
+)
 
 // Rule is a rule's metadata: its stable ID and its analyzer.
 type Rule struct {
@@ -51,6 +56,7 @@ var All = []*Rule{
 	{accesses.UnalignedVectorCast, "Unaligned vector access", accesses.Error, []string{"correctness", "alignment"}, "high", vectorcast.Analyzer},
 	{accesses.SharedBankConflict, "Shared-memory bank conflict", accesses.Warning, []string{"performance", "shared-memory"}, "high", bankconflict.Analyzer},
 	{UnusedIgnore, "Unused suppression", accesses.Warning, []string{"maintenance"}, "very-high", nil},
+	{InternalError, "Internal error", accesses.Error, []string{"tool"}, "very-high", nil},
 }
 
 // ByID finds a rule.

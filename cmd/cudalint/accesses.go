@@ -83,6 +83,10 @@ func (o *options) report(out, stderr io.Writer, in *inputs, color bool) int {
 		status = exitError
 	}
 	res := analyzer.Analyze(set.Analyzed(), analyzer.Options{Blocks: o.blocks, Params: o.params})
+	for _, ie := range res.InternalErrors {
+		reportError(stderr, fmt.Errorf("%s: %v (a bug in cudalint: please report it)", ie.Pos, ie))
+		status = exitError
+	}
 	var err error
 	d := o.driverOptions()
 	printWarnings(stderr, driver.FlagWarnings(res, d.Blocks, d.Params))

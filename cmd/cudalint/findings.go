@@ -84,7 +84,7 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 		return exitError
 	}
 	switch {
-	case len(rep.Errors) > 0 || fixFailed:
+	case len(rep.Errors) > 0 || fixFailed || hasInternalError(rep):
 		return exitError
 	case len(rep.Findings) > 0 && !o.exitZero:
 		return exitFindings
@@ -282,3 +282,7 @@ func printWarnings(stderr io.Writer, ws []driver.Warning) {
 		fmt.Fprintf(stderr, "cudalint: %s\n", w)
 	}
 }
+
+// hasInternalError: cudalint failed on some kernel. That is exit 2 even
+// with --exit-zero, which is about findings in the code, not the tool.
+func hasInternalError(rep *driver.Report) bool { return countRule(rep, rules.InternalError) > 0 }

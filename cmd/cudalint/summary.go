@@ -7,6 +7,7 @@ import (
 
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
 
@@ -23,6 +24,9 @@ func summary(rep *driver.Report) string {
 	files := countFiles(rep.Fset)
 	fmt.Fprintf(&b, " in %d file%s", files, plural(files))
 	var gaps []string
+	if n := countRule(rep, rules.InternalError); n > 0 {
+		gaps = append(gaps, fmt.Sprintf("%d internal error%s (a kernel not analyzed)", n, plural(n)))
+	}
 	if n := partlyAnalyzed(rep); n > 0 {
 		gaps = append(gaps, fmt.Sprintf("%d kernel%s partly analyzed", n, plural(n)))
 	}
@@ -79,6 +83,17 @@ func partlyAnalyzed(rep *driver.Report) int {
 			if countBad(k.Func.Body) > 0 {
 				n++
 			}
+		}
+	}
+	return n
+}
+
+// countRule counts the findings of one rule.
+func countRule(rep *driver.Report, id string) int {
+	n := 0
+	for _, f := range rep.Findings {
+		if f.Rule == id {
+			n++
 		}
 	}
 	return n
