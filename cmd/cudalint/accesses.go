@@ -46,7 +46,7 @@ func (o *options) execute(stdout, stderr io.Writer) int {
 	}
 	stdout = out
 	status := exitOK
-	set, loadErrs := sources.Load(files, parser.Config{Defines: o.defines})
+	set, loadErrs := sources.Load(files, parser.Config{Defines: o.defines, IncludeDirs: o.includes, Root: o.root})
 	for _, err := range append(errs, loadErrs...) {
 		fmt.Fprintf(stderr, "cudalint: %v\n", err)
 		status = exitError

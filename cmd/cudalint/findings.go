@@ -30,7 +30,7 @@ func (o *options) openOutput(stdout io.Writer) (io.Writer, func(), error) {
 
 func (o *options) driverOptions() driver.Options {
 	d := driver.Options{Paths: o.paths, ConfigPath: o.config, Defines: o.defines, Blocks: map[string]string{},
-		Params: map[string]string{}, Enable: o.enable, Disable: o.disable}
+		Params: map[string]string{}, Enable: o.enable, Disable: o.disable, Root: o.root, IncludeDirs: o.includes}
 	for k, v := range o.blocks {
 		d.Blocks[k] = fmt.Sprintf("%dx%dx%d", v[0], v[1], v[2])
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -48,6 +49,8 @@ type options struct {
 	blocks     map[string]analyzer.Dim3
 	params     map[string]int64
 	paths      []string
+	root       string   // --root: the folder includes may read
+	includes   []string // -I: more folders includes may read
 }
 
 // multiFlag collects a repeatable NAME=VALUE flag.
@@ -78,6 +81,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.Var(listFlag{&o.disable}, "disable", "do not run these rules (comma-separated, repeatable)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a memory profile of the run to `FILE`")
+	fs.StringVar(&o.root, "root", "", "the `DIR` whose files an #include may read (default: the repository of the current folder, or the current folder)")
+	fs.Var(multiFlag{func(s string) error {
+		o.includes = append(o.includes, s)
+		return nil
+	}}, "I", "search `DIR` for included files and let includes read it (repeatable)")
 	fs.Var(multiFlag{func(s string) error {
 		name, val, _ := strings.Cut(s, "=")
 		if name == "" {
@@ -149,6 +157,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		if rules.ByID(id) == nil {
 			return nil, fmt.Errorf("unknown rule %q (cudalint rules lists them)", id)
 		}
+	}
+	if info, err := os.Stat(o.root); o.root != "" && (err != nil || !info.IsDir()) {
+		return nil, fmt.Errorf("--root %s: not a folder", o.root)
 	}
 	if len(o.paths) == 0 {
 		fs.Usage()

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -48,7 +47,7 @@ func cause(msg string) string {
 func collectStats(files []string, res *analyzer.Result) *stats {
 	s := &stats{Unknown: map[string]int{}, Notes: map[string]int{}}
 	for _, path := range files {
-		src, err := os.ReadFile(path)
+		src, err := parser.ReadSource(path) // a walked FIFO must not block
 		if err != nil {
 			continue
 		}
