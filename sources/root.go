@@ -103,11 +103,10 @@ func (g *guard) check(path string) error {
 	}
 	if rel, ok := below(g.root, real); ok {
 		return &parser.RefusedError{Path: path, Reason: fmt.Sprintf(
-			"%s is hidden; -I DIR or include-dirs: in .cudalint.yaml allows a folder", hiddenPart(rel))}
+			"%s is hidden; -I DIR or include-dirs: allows a folder", hiddenPart(rel))}
 	}
 	return &parser.RefusedError{Path: path, Reason: fmt.Sprintf(
-		"%s is outside the root %s; -I %s or include-dirs: in .cudalint.yaml allows it",
-		filepath.Dir(real), g.root, filepath.Dir(real))}
+		"outside the root %s; -I %s or include-dirs: allows it", g.root, filepath.Dir(real))}
 }
 
 // below returns path relative to base when path lies inside base.
