@@ -86,21 +86,28 @@ func newGuard(cfg parser.Config, files []string) (*guard, error) {
 	return g, nil
 }
 
-// check returns a *parser.RefusedError for an include that must not be
-// read, nil for one that may, or the error resolving it (a missing file).
-func (g *guard) check(path string) error {
+// check returns where an include that may be read really is (to be read
+// there: a link changed after the check is not followed), a
+// *parser.RefusedError for one that must not be, or the error resolving
+// it (a missing file).
+func (g *guard) check(path string) (string, error) {
 	real, err := resolve(path)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if g.named[real] {
-		return nil
+		return real, nil
 	}
 	for _, base := range append([]string{g.root}, g.dirs...) {
 		if rel, ok := below(base, real); ok && hiddenPart(rel) == "" {
-			return nil
+			return real, nil
 		}
 	}
+	return "", g.refusal(path, real)
+}
+
+// refusal says why real, reached as path, is not read, and how to allow it.
+func (g *guard) refusal(path, real string) error {
 	if rel, ok := below(g.root, real); ok {
 		return &parser.RefusedError{Path: path, Reason: fmt.Sprintf(
 			"%s is hidden; -I DIR or include-dirs: allows a folder", hiddenPart(rel))}

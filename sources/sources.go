@@ -89,7 +89,7 @@ func walk(root string, add func(string)) []error {
 		if d.IsDir() && p != start && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		if special := d.Type()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice) != 0; (d.Type().IsRegular() || special) && IsSource(d.Name()) {
+		if listed(d) {
 			add(respell(root, start, p))
 		}
 		return nil
@@ -98,6 +98,14 @@ func walk(root string, add func(string)) []error {
 		errs = append(errs, pathError(root, err))
 	}
 	return errs
+}
+
+// listed reports whether a walked entry is a CUDA file to list: a regular
+// file, or a device, pipe or socket, which Load notes without reading it.
+// Links are not followed: a walk reads nothing outside the folder named.
+func listed(d fs.DirEntry) bool {
+	special := d.Type()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice) != 0
+	return (d.Type().IsRegular() || special) && IsSource(d.Name())
 }
 
 // respell spells p, found under start, under root instead.
@@ -141,10 +149,11 @@ func Load(files []string, cfg parser.Config) (*Set, []error) {
 		return &Set{Included: map[string]bool{}}, []error{err}
 	}
 	cfg.ReadFile = func(path string) ([]byte, error) {
-		if err := g.check(path); err != nil {
+		real, err := g.check(path)
+		if err != nil {
 			return nil, err
 		}
-		return cache.get(path)
+		return cache.get(real)
 	}
 	if cfg.Items == nil {
 		cfg.Items = parser.NewItemCache()
