@@ -29,6 +29,9 @@ type Config struct {
 	Params map[string]int64 `yaml:"params"`
 	// Defines are preprocessor definitions.
 	Defines map[string]string `yaml:"defines"`
+	// IncludeDirs are folders (relative to the config file's folder) that
+	// includes may read and are searched, as with -I.
+	IncludeDirs []string `yaml:"include-dirs"`
 
 	path string
 	min  accesses.Severity

@@ -8,6 +8,7 @@ package driver
 import (
 	"fmt"
 	"go/token"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -33,6 +34,9 @@ type Options struct {
 	Params     map[string]string // --param NAME=V
 	Enable     []string          // --enable: only these rules
 	Disable    []string          // --disable
+	// Root (--root) and IncludeDirs (-I) are the folders includes may read.
+	Root        string
+	IncludeDirs []string
 	// MinSeverity overrides the configuration's when set.
 	MinSeverity *accesses.Severity
 	// ReadFile, when set, reads the files instead of sources.ReadFile:
@@ -105,6 +109,7 @@ func Run(opts Options) *Report {
 	set("D", opts.Defines)
 	set("block", opts.Blocks)
 	set("param", opts.Params)
+	d.setIncludes()
 
 	fset := token.NewFileSet()
 	res, err := runPass(accesses.Analyzer, fset, kept, nil, opts.ReadFile)
@@ -150,6 +155,26 @@ func (d *run) warnings(res *analyzer.Result) []Warning {
 		out = append(out, configWarnings(c, n)...)
 	}
 	return append(out, FlagWarnings(res, d.opts.Blocks, d.opts.Params)...)
+}
+
+// setIncludes hands the analyzer --root and the include folders of -I and
+// of the configurations (each relative to its file's folder).
+func (d *run) setIncludes() {
+	if d.opts.Root != "" {
+		_ = accesses.Analyzer.Flags.Set("root", d.opts.Root)
+	}
+	dirs := append([]string{}, d.opts.IncludeDirs...)
+	for _, c := range d.allConfigs() {
+		for _, dir := range c.IncludeDirs {
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(filepath.Dir(c.path), dir)
+			}
+			dirs = append(dirs, dir)
+		}
+	}
+	for _, dir := range dirs {
+		_ = accesses.Analyzer.Flags.Set("I", dir)
+	}
 }
 
 func (d *run) allConfigs() []*Config {

@@ -329,26 +329,6 @@ func confine(root, name string) (path, rel string, err error) {
 	return path, filepath.ToSlash(rel), nil
 }
 
-// FindRoot returns the folder --fix may write in by default: the
-// nearest folder from dir upward that holds .git (a folder, or a file in
-// a worktree), or dir itself.
-func FindRoot(dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return dir
-	}
-	for d := abs; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return abs
-		}
-		d = parent
-	}
-}
-
 // syncTemp writes data to the temporary file and flushes it to disk; a
 // variable so that tests can make it fail as a full disk does.
 var syncTemp = func(f *os.File, data []byte) error {

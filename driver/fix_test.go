@@ -231,14 +231,3 @@ func TestDryRunWritesNothing(t *testing.T) {
 	}
 }
 
-func TestFindRoot(t *testing.T) {
-	base := t.TempDir()
-	write(t, base, map[string]string{"repo/.git": "gitdir: elsewhere\n", "repo/a/b/k.cu": "", "plain/k.cu": ""})
-	real, _ := filepath.EvalSymlinks(base)
-	for dir, want := range map[string]string{"repo/a/b": "repo", "repo": "repo", "plain": "plain"} {
-		got, _ := filepath.EvalSymlinks(FindRoot(filepath.Join(base, dir)))
-		if got != filepath.Join(real, want) {
-			t.Errorf("FindRoot(%s) = %s, want %s", dir, got, want)
-		}
-	}
-}

@@ -1,7 +1,7 @@
 package parser
 
 import (
-	"os"
+	"errors"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,15 +14,54 @@ const (
 	maxExpandedTokens = 1 << 20 // tokens produced by macro expansion, per file
 )
 
+// Limits are budgets for one translation unit: a file and everything it
+// includes. The depth limit alone does not bound a unit: a header that
+// includes itself twice expands 2^64 times. A budget that runs out is a
+// note at the position where it did, and the unit ends there or includes
+// nothing more; the rest of the run goes on.
+type Limits struct {
+	Includes      int   // #include directives expanded, repeats counted
+	IncludedBytes int64 // bytes of the files those directives bring in
+	Tokens        int   // tokens the unit produces after preprocessing
+}
+
+// DefaultLimits hold real code with ten times room or more: of the files
+// of cuda-samples, ggml, gpu-app-collection and llm.c, the largest unit
+// reads 397 includes (cub.cuh) and 7.7 MB of headers, and produces 304,000
+// tokens (ggml's mmvq.cu).
+var DefaultLimits = Limits{Includes: 4096, IncludedBytes: 128 << 20, Tokens: 4 << 20}
+
+// withDefaults fills the zero fields of l from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	if l.Includes <= 0 {
+		l.Includes = DefaultLimits.Includes
+	}
+	if l.IncludedBytes <= 0 {
+		l.IncludedBytes = DefaultLimits.IncludedBytes
+	}
+	if l.Tokens <= 0 {
+		l.Tokens = DefaultLimits.Tokens
+	}
+	return l
+}
+
 // Config tells the preprocessor about the world outside the file.
 type Config struct {
 	// Defines are -D NAME=VALUE definitions; an empty value defines NAME as 1.
 	Defines map[string]string
 	// IncludeDirs are searched, after the including file's folder, for
-	// #include "..." files.
+	// #include "..." files; sources.Load also lets includes read them when
+	// they lie outside Root.
 	IncludeDirs []string
-	// ReadFile reads an included file; nil means os.ReadFile.
+	// Root is the folder whose files includes may read (with IncludeDirs);
+	// sources.Load's reader enforces it. Empty means the repository root
+	// of the working directory, or the working directory outside one.
+	Root string
+	// ReadFile reads an included file; nil means ReadSource. An error of
+	// type *RefusedError is noted at the #include with its reason.
 	ReadFile func(path string) ([]byte, error)
+	// Limits bound each translation unit; zero fields take DefaultLimits.
+	Limits Limits
 	// Items, when set, shares the parsed items of included files between
 	// the files of a run.
 	Items *ItemCache
@@ -127,6 +166,17 @@ type preprocessor struct {
 	out      Preprocessed
 	produced int
 	limitHit bool
+	budget   budget
+}
+
+// budget is what a unit has spent of its Limits.
+type budget struct {
+	includes    int
+	bytes       int64
+	tokens      int
+	includesOut bool // the include budgets are spent: nothing more is included
+	tokensOut   bool // the token budget is spent: the unit ends
+	deepNoted   map[Pos]bool
 }
 
 // Preprocess expands file (whose contents are src) into tokens. It never
@@ -146,8 +196,9 @@ func Preprocess(file string, src []byte, cfg Config) *Preprocessed {
 
 func newPreprocessor(file string, src []byte, cfg Config) *preprocessor {
 	if cfg.ReadFile == nil {
-		cfg.ReadFile = os.ReadFile
+		cfg.ReadFile = ReadSource
 	}
+	cfg.Limits = cfg.Limits.withDefaults()
 	p := &preprocessor{cfg: cfg, macros: map[string]*macro{}, once: map[string]bool{}, seen: map[string]bool{}}
 	p.out.Sources = map[string][]byte{file: src}
 	p.predefine()
@@ -155,14 +206,30 @@ func newPreprocessor(file string, src []byte, cfg Config) *preprocessor {
 	return p
 }
 
-// nextToken returns the next token of the preprocessed file.
+// nextToken returns the next token of the preprocessed file, until the
+// unit's token budget is spent.
 func (p *preprocessor) nextToken() (Token, bool) {
+	if p.budget.tokensOut {
+		return Token{}, false
+	}
 	t, ok := p.next()
-	return t.Token, ok
+	if !ok {
+		return t.Token, false
+	}
+	if p.budget.tokens++; p.budget.tokens > p.cfg.Limits.Tokens {
+		p.out.Notes.add(t.Pos, "this file and its includes produce more than %d tokens; the rest is not read", p.cfg.Limits.Tokens)
+		p.budget.tokensOut = true
+		return Token{}, false
+	}
+	return t.Token, true
 }
 
-// finish notes the conditionals left open at the end of input.
+// finish notes the conditionals left open at the end of input (not when a
+// budget cut the input short: they were closed in the part not read).
 func (p *preprocessor) finish() {
+	if p.budget.tokensOut {
+		return
+	}
 	for _, c := range p.conds {
 		p.out.Notes.add(c.pos, "unterminated #if")
 	}
@@ -613,36 +680,32 @@ func (p *preprocessor) include(f *fileFrame, rest []Token, pos Pos) {
 	if len(rest) == 0 {
 		return
 	}
-	var path string
-	var src []byte
-	switch {
-	case rest[0].Kind == KString:
-		name := strings.Trim(rest[0].Text, `"`)
-		var err error
-		if path, src, err = p.findInclude(filepath.Dir(f.path), name); err != nil {
-			p.out.Notes.add(rest[0].Pos, "cannot open include file %q", name)
-			return
-		}
-	case rest[0].Text == "<":
-		// <name>: a project's own file when the includer's folder or an
-		// include folder has it (projects build with -I.: Rodinia's
-		// #include <srad_kernel.cu>); otherwise a system header, skipped.
-		name, ok := angleName(rest)
-		if !ok {
-			return
-		}
-		var err error
-		if path, src, err = p.findInclude(filepath.Dir(f.path), name); err != nil {
-			return
-		}
-	default:
+	name, angled, ok := includeName(rest)
+	if !ok {
 		return // a computed include
+	}
+	path, src, err := p.findInclude(filepath.Dir(f.path), name)
+	var refused *RefusedError
+	switch {
+	case errors.As(err, &refused):
+		p.out.Notes.add(rest[0].Pos, "#include %q not read: %s", name, refused.Reason)
+		return
+	case err != nil && !angled:
+		p.out.Notes.add(rest[0].Pos, "cannot open include file %q", name)
+		return
+	case err != nil:
+		// <name> the project does not have (projects build with -I.:
+		// Rodinia's #include <srad_kernel.cu>): a system header, skipped.
+		return
 	}
 	if p.once[path] {
 		return
 	}
 	if len(p.files) >= maxIncludeDepth {
-		p.out.Notes.add(rest[0].Pos, "#include nested more than %d deep (an include cycle?); %q skipped", maxIncludeDepth, filepath.Base(path))
+		p.noteTooDeep(rest[0].Pos, path)
+		return
+	}
+	if !p.spend(rest[0].Pos, len(src)) {
 		return
 	}
 	if !p.seen[path] {
@@ -651,6 +714,60 @@ func (p *preprocessor) include(f *fileFrame, rest []Token, pos Pos) {
 		p.out.Includes = append(p.out.Includes, path)
 	}
 	p.files = append(p.files, p.openFile(path, src))
+}
+
+// sizeText writes a byte count the way a budget is set: in MiB when whole.
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// includeName spells the name of #include "name" or #include <name>.
+func includeName(rest []Token) (name string, angled, ok bool) {
+	switch {
+	case rest[0].Kind == KString:
+		return strings.Trim(rest[0].Text, `"`), false, true
+	case rest[0].Text == "<":
+		name, ok := angleName(rest)
+		return name, true, ok
+	}
+	return "", false, false
+}
+
+// noteTooDeep notes an include past the depth limit once per directive: a
+// cycle reaches the same directive again and again.
+func (p *preprocessor) noteTooDeep(at Pos, path string) {
+	if p.budget.deepNoted[at] {
+		return
+	}
+	if p.budget.deepNoted == nil {
+		p.budget.deepNoted = map[Pos]bool{}
+	}
+	p.budget.deepNoted[at] = true
+	p.out.Notes.add(at, "#include nested more than %d deep (an include cycle?); %q skipped", maxIncludeDepth, filepath.Base(path))
+}
+
+// spend charges one include of n bytes to the unit's budget; it reports
+// false, with one note for the unit, when the budget cannot pay.
+func (p *preprocessor) spend(at Pos, n int) bool {
+	if p.budget.includesOut {
+		return false
+	}
+	b, lim := &p.budget, p.cfg.Limits
+	b.includes++
+	b.bytes += int64(n)
+	switch {
+	case b.includes > lim.Includes:
+		p.out.Notes.add(at, "this file expands more than %d includes; no more are read", lim.Includes)
+	case b.bytes > lim.IncludedBytes:
+		p.out.Notes.add(at, "this file includes more than %s; no more is read", sizeText(lim.IncludedBytes))
+	default:
+		return true
+	}
+	b.includesOut = true
+	return false
 }
 
 // angleName spells the file name of #include <a/b.h> from its tokens.
@@ -665,6 +782,10 @@ func angleName(rest []Token) (string, bool) {
 	return "", false
 }
 
+// findInclude reads name from the first of dir and the include folders
+// that has it. A refused file ends the search, as the compiler would stop
+// at the first file found: reading another one instead would analyze code
+// the build does not use.
 func (p *preprocessor) findInclude(dir, name string) (string, []byte, error) {
 	dirs := append([]string{dir}, p.cfg.IncludeDirs...)
 	var err error
@@ -673,6 +794,10 @@ func (p *preprocessor) findInclude(dir, name string) (string, []byte, error) {
 		var src []byte
 		if src, err = p.cfg.ReadFile(path); err == nil {
 			return filepath.Clean(path), src, nil
+		}
+		var refused *RefusedError
+		if errors.As(err, &refused) {
+			return "", nil, err
 		}
 	}
 	return "", nil, err

@@ -22,7 +22,7 @@ import (
 )
 
 // MaxFileSize is the largest file read; a larger one is reported and skipped.
-const MaxFileSize = 256 << 20
+const MaxFileSize = parser.MaxFileSize
 
 // Set is the parsed files of a run, in path order.
 type Set struct {
@@ -39,8 +39,10 @@ func IsSource(name string) bool {
 }
 
 // Find lists the CUDA files under paths: directories are walked (hidden
-// folders skipped, symbolic links not followed), files named directly are
-// taken whatever their extension.
+// folders skipped, symbolic links below them not followed; a link named on
+// the command line is), files named directly are taken whatever their
+// extension. A named device, pipe or socket is an error; one met in a walk
+// is listed, and Load notes it and reads nothing from it.
 func Find(paths []string) ([]string, []error) {
 	var files []string
 	var errs []error
@@ -53,33 +55,69 @@ func Find(paths []string) ([]string, []error) {
 	}
 	for _, root := range paths {
 		info, err := os.Stat(root)
-		if err != nil {
+		switch {
+		case err != nil:
 			errs = append(errs, pathError(root, err))
-			continue
-		}
-		if !info.IsDir() {
+		case info.IsDir():
+			errs = append(errs, walk(root, add)...)
+		case info.Mode().IsRegular():
 			add(root)
-			continue
-		}
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				errs = append(errs, pathError(p, err))
-				return nil
-			}
-			if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			if d.Type().IsRegular() && IsSource(d.Name()) {
-				add(p)
-			}
-			return nil
-		})
-		if err != nil {
-			errs = append(errs, pathError(root, err))
+		default:
+			errs = append(errs, fmt.Errorf("%s: not a regular file (%s)", root, parser.FileKind(info.Mode())))
 		}
 	}
 	sort.Strings(files)
 	return files, errs
+}
+
+// walk adds the CUDA files under the folder root. A root that is a
+// symbolic link is walked where it points (WalkDir would stop at the
+// link), with the paths spelled under the name the user gave.
+func walk(root string, add func(string)) []error {
+	var errs []error
+	start := root
+	if li, err := os.Lstat(root); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		if start, err = filepath.EvalSymlinks(root); err != nil {
+			return []error{pathError(root, err)}
+		}
+	}
+	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			errs = append(errs, pathError(p, err))
+			return nil
+		}
+		if d.IsDir() && p != start && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if listed(d) {
+			add(respell(root, start, p))
+		}
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, pathError(root, err))
+	}
+	return errs
+}
+
+// listed reports whether a walked entry is a CUDA file to list: a regular
+// file, or a device, pipe or socket, which Load notes without reading it.
+// Links are not followed: a walk reads nothing outside the folder named.
+func listed(d fs.DirEntry) bool {
+	special := d.Type()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice) != 0
+	return (d.Type().IsRegular() || special) && IsSource(d.Name())
+}
+
+// respell spells p, found under start, under root instead.
+func respell(root, start, p string) string {
+	if root == start {
+		return p
+	}
+	rel, err := filepath.Rel(start, p)
+	if err != nil {
+		return p
+	}
+	return filepath.Join(root, rel)
 }
 
 func pathError(p string, err error) error {
@@ -96,12 +134,27 @@ func pathError(p string, err error) error {
 // includes it (a header read by a hundred files is one copy in memory, and
 // its kernels are analyzed once). At most a few files wait parsed but
 // uncommitted, which bounds memory.
+//
+// The files given are read wherever they are (the user named them), but
+// an #include reads only what the root and the include folders hold (see
+// guard): a refused one is a note at the directive. Only regular files
+// are read, each of at most MaxFileSize bytes.
 func Load(files []string, cfg parser.Config) (*Set, []error) {
 	cache := &readCache{read: cfg.ReadFile, files: map[string]cached{}}
 	if cache.read == nil {
-		cache.read = ReadFile
+		cache.read = parser.ReadSource
 	}
-	cfg.ReadFile = cache.get
+	g, err := newGuard(cfg, files)
+	if err != nil {
+		return &Set{Included: map[string]bool{}}, []error{err}
+	}
+	cfg.ReadFile = func(path string) ([]byte, error) {
+		real, err := g.check(path)
+		if err != nil {
+			return nil, err
+		}
+		return cache.get(real)
+	}
 	if cfg.Items == nil {
 		cfg.Items = parser.NewItemCache()
 	}
@@ -137,7 +190,7 @@ func Load(files []string, cfg parser.Config) (*Set, []error) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				f, err := loadOne(files[i], cfg)
+				f, err := loadOne(files[i], cfg, cache.get)
 				results[i] <- result{f, err}
 			}
 		}()
@@ -263,24 +316,11 @@ func Size(files []string) int64 {
 	return n
 }
 
-// ReadFile reads a regular file of at most MaxFileSize bytes: an
-// included file is held to the same limits as the files named on the
-// command line. It is what Load reads with when parser.Config.ReadFile is
-// nil; a caller's ReadFile (one that serves standard input, say) takes
-// over these checks, which is why Load does not stat files itself.
-func ReadFile(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	if info.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%d bytes is more than the %d MiB cudalint reads", info.Size(), MaxFileSize>>20)
-	}
-	return os.ReadFile(path)
-}
+// ReadFile reads a regular file of at most MaxFileSize bytes, without
+// blocking on a FIFO or reading a device without end: it is what Load
+// reads with when parser.Config.ReadFile is nil. A caller's ReadFile (one
+// that serves standard input, say) takes over these checks.
+func ReadFile(path string) ([]byte, error) { return parser.ReadSource(path) }
 
 // readCache reads each included file once per run; its contents are
 // shared, read-only, by every file that includes it.
@@ -306,18 +346,37 @@ func (c *readCache) get(path string) ([]byte, error) {
 	return src, err
 }
 
-func loadOne(path string, cfg parser.Config) (f *parser.File, err error) {
+// loadOne parses a file of the run, read with read (not through the
+// include guard: the user named it). A device, pipe or socket met in a
+// walk yields a file with only a note saying it was skipped.
+func loadOne(path string, cfg parser.Config, read func(string) ([]byte, error)) (f *parser.File, err error) {
 	defer func() {
 		// The parser is built never to panic; if it does, one file is lost, not the run.
 		if r := recover(); r != nil {
 			f, err = nil, fmt.Errorf("%s: internal error while parsing: %v", path, r)
 		}
 	}()
-	src, err := cfg.ReadFile(path)
-	if err != nil {
+	// A walked special file is a note; a name that is not on disk at all
+	// may still be served by the caller's ReadFile (standard input).
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return skipped(path, "not a regular file ("+parser.FileKind(info.Mode())+")"), nil
+	}
+	src, err := read(path)
+	var refused *parser.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		return nil, err // it names the file
+	case err != nil:
 		return nil, pathError(path, err)
 	}
 	return parser.Parse(path, src, cfg), nil
+}
+
+// skipped is a file that was not read: no code, one note at its start.
+func skipped(path, reason string) *parser.File {
+	at := parser.Pos{File: path, Line: 1, Col: 1}
+	return &parser.File{Path: path, Sources: map[string][]byte{path: nil},
+		Notes: parser.Notes{{Pos: at, Msg: reason + "; skipped"}}}
 }
 
 // Analyzed returns the files to analyze: those no other file of the set

@@ -77,7 +77,7 @@ func (o *options) report(out, stderr io.Writer, in *inputs, color bool) int {
 		return o.findings(out, stderr, in, color)
 	}
 	status := exitOK
-	set, loadErrs := sources.Load(in.files, parser.Config{Defines: o.defines, ReadFile: in.readFile})
+	set, loadErrs := sources.Load(in.files, parser.Config{Defines: o.defines, IncludeDirs: o.includes, Root: o.root, ReadFile: in.readFile})
 	for _, err := range append(in.errs, loadErrs...) {
 		reportError(stderr, err)
 		status = exitError

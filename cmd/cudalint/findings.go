@@ -18,7 +18,7 @@ import (
 
 func (o *options) driverOptions() driver.Options {
 	d := driver.Options{Paths: o.paths, ConfigPath: o.config, Defines: o.defines, Blocks: map[string]string{},
-		Params: map[string]string{}, Enable: o.enable, Disable: o.disable}
+		Params: map[string]string{}, Enable: o.enable, Disable: o.disable, Root: o.root, IncludeDirs: o.includes}
 	for k, v := range o.blocks {
 		d.Blocks[k] = shapeString(v)
 	}

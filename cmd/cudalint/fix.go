@@ -3,29 +3,33 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/cudalint/cudalint/driver"
+	"github.com/cudalint/cudalint/sources"
 )
 
 // writeFixed writes a fixed file; tests replace it to fail as a full disk
 // or a read-only folder does.
 var writeFixed = driver.WriteFileAtomic
 
-// fixRoot is the folder --fix and --diff may write in: the repository
-// holding the working directory, or the working directory.
-func fixRoot() string {
-	wd, err := os.Getwd()
+// fixRoot is the folder --fix and --diff may write in: the root the
+// run reads from (--root, else the repository holding the working
+// directory, or the working directory).
+func (o *options) fixRoot() string {
+	if o.root != "" {
+		return o.root
+	}
+	root, err := sources.DefaultRoot()
 	if err != nil {
 		return "."
 	}
-	return driver.FindRoot(wd)
+	return root
 }
 
 // applyFixes runs --fix, or --diff, which prints the diff to out and
 // writes nothing. What was not fixed, and why, goes to stderr.
 func (o *options) applyFixes(out, stderr io.Writer, rep *driver.Report) *driver.FixReport {
-	fr := driver.ApplyFixes(rep, driver.FixOptions{Root: fixRoot(), DryRun: o.diff, Write: writeFixed})
+	fr := driver.ApplyFixes(rep, driver.FixOptions{Root: o.fixRoot(), DryRun: o.diff, Write: writeFixed})
 	for _, n := range fr.Notes {
 		fmt.Fprintf(stderr, "cudalint: %s\n", escape(n))
 	}

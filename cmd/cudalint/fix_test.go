@@ -105,7 +105,8 @@ func TestFixStaysInsideTheRoot(t *testing.T) {
 	}
 	before := map[string]string{"k.cuh": readFile(t, filepath.Join(base, "shared/k.cuh")), "l.cuh": readFile(t, filepath.Join(base, "shared/l.cuh"))}
 	t.Chdir(filepath.Join(root, "sub")) // the root is the repository's, above the working directory
-	_, _, errs := runCLI("--fix", root)
+	// -I lets the run read the headers, so that the fix itself must refuse them.
+	_, _, errs := runCLI("--fix", "-I", filepath.Join(base, "shared"), root)
 	for name, text := range before {
 		if got := readFile(t, filepath.Join(base, "shared", name)); got != text {
 			t.Errorf("%s, outside the root, was written:\n%s", name, got)

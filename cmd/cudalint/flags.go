@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,7 +57,9 @@ type options struct {
 	params     map[string]int64
 	paths      []string
 	version    bool
-	stdinName  string // --stdin-filename
+	stdinName  string   // --stdin-filename
+	root       string   // --root: the folder includes may read
+	includes   []string // -I: more folders includes may read
 }
 
 // multiFlag collects a repeatable NAME=VALUE flag.
@@ -103,6 +106,11 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.Var(listFlag{&o.disable}, "disable", "do not run these rules (comma-separated, repeatable)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a memory profile of the run to `FILE`")
+	fs.StringVar(&o.root, "root", "", "the `DIR` whose files an #include may read (default: the repository of the current folder, or the current folder)")
+	fs.Var(multiFlag{func(s string) error {
+		o.includes = append(o.includes, s)
+		return nil
+	}}, "I", "search `DIR` for included files and let includes read it (repeatable)")
 	fs.Var(multiFlag{func(s string) error {
 		name, val, _ := strings.Cut(s, "=")
 		if name == "" {
@@ -229,6 +237,9 @@ func (o *options) check() error {
 	}
 	if err := checkRules("--disable", o.disable); err != nil {
 		return err
+	}
+	if info, err := os.Stat(o.root); o.root != "" && (err != nil || !info.IsDir()) {
+		return fmt.Errorf("--root %s: not a folder", o.root)
 	}
 	stdin := slices.Contains(o.paths, "-")
 	switch {

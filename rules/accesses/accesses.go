@@ -33,9 +33,11 @@ var Analyzer = &analysis.Analyzer{
 
 // Settings the driver passes through the analyzer's flags.
 var (
-	defines = keyValues{}
-	blocks  = keyValues{}
-	params  = keyValues{}
+	defines     = keyValues{}
+	blocks      = keyValues{}
+	params      = keyValues{}
+	root        string
+	includeDirs = &dirList{}
 )
 
 func flags() flag.FlagSet {
@@ -43,6 +45,8 @@ func flags() flag.FlagSet {
 	fs.Var(defines, "D", "NAME=VALUE preprocessor definition (repeatable)")
 	fs.Var(blocks, "block", "KERNEL=16x16 block shape (repeatable)")
 	fs.Var(params, "param", "NAME=V or KERNEL.NAME=V parameter value (repeatable)")
+	fs.StringVar(&root, "root", "", "the folder includes may read")
+	fs.Var(includeDirs, "I", "a folder includes may read and are searched in (repeatable)")
 	return *fs
 }
 
@@ -59,6 +63,12 @@ func (kv keyValues) Set(s string) error {
 	return nil
 }
 
+// dirList is a repeatable folder flag.
+type dirList []string
+
+func (d *dirList) String() string     { return strings.Join(*d, ",") }
+func (d *dirList) Set(s string) error { *d = append(*d, s); return nil }
+
 // Reset clears the settings (between runs in one process).
 func Reset() {
 	for _, m := range []keyValues{defines, blocks, params} {
@@ -66,6 +76,7 @@ func Reset() {
 			delete(m, k)
 		}
 	}
+	root, *includeDirs = "", nil
 }
 
 // Result is what the rules get.
@@ -96,7 +107,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		opts.Params[k] = n
 	}
-	set, errs := sources.Load(pass.OtherFiles, parser.Config{Defines: defines, ReadFile: pass.ReadFile})
+	set, errs := sources.Load(pass.OtherFiles, parser.Config{Defines: defines, IncludeDirs: *includeDirs, Root: root, ReadFile: pass.ReadFile})
 	res := &Result{Analysis: analyzer.Analyze(set.Analyzed(), opts), Fset: pass.Fset, Errors: errs, files: map[string]*token.File{}}
 	var paths []string
 	srcs := map[string][]byte{}

@@ -140,6 +140,7 @@ func findings(t *testing.T, files map[string]string) ([]*accesses.Finding, *toke
 			paths = append(paths, p)
 		}
 	}
+	t.Chdir(dir) // the root includes may read from is the working directory's
 	accesses.Reset()
 	fset := token.NewFileSet()
 	res, err := accesses.Analyzer.Run(&analysis.Pass{Analyzer: accesses.Analyzer, Fset: fset, OtherFiles: paths, Report: func(analysis.Diagnostic) {}})
