@@ -26,7 +26,7 @@ func FuzzAnalyze(f *testing.F) {
 		r := Analyze([]*parser.File{file}, Options{})
 		for _, p := range r.Predictions {
 			if !p.Known {
-				if p.Reason == "" {
+				if p.Reason() == "" {
 					t.Fatalf("unknown prediction without a reason: %s", p.Access.Expr)
 				}
 				continue

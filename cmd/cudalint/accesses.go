@@ -121,7 +121,7 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 		row.SectorsPerRequest, row.IdealSectorsPerRequest, row.NcuIdealPerRequest, row.Efficiency = &s, &i, &n, &e
 	} else {
 		row.SectorsRange = &[2]int{1, 32}
-		row.Unknown = p.Reason
+		row.Unknown = p.Reason()
 	}
 	return row
 }
@@ -214,7 +214,7 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 	assumed := map[kernelCfg][]string{}
 	for _, p := range globalPredictions(res) {
 		if !p.Known {
-			fmt.Fprintf(w, "%s:%d:%d: %s: unknown: %s\n", p.Access.Pos.File, p.Access.Pos.Line, p.Access.Pos.Col, p.Access.Expr, p.Reason)
+			fmt.Fprintf(w, "%s:%d:%d: %s: unknown: %s\n", p.Access.Pos.File, p.Access.Pos.Line, p.Access.Pos.Col, p.Access.Expr, p.Reason())
 		}
 		k := kernelCfg{p.Access.Kernel.Name, p.Config}
 		for _, a := range p.Assumptions {

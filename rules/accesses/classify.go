@@ -38,7 +38,7 @@ func Classify(p *analyzer.Prediction, kernel []*analyzer.Prediction) string {
 		return ""
 	}
 	if !p.Known {
-		if strings.Contains(p.Reason, "loaded by") {
+		if p.Unknown.Cause == symbolic.CauseLoadedValue {
 			return IndirectAccess
 		}
 		return ""
@@ -242,7 +242,7 @@ func Numbers(p *analyzer.Prediction) map[string]any {
 		n["efficiency"] = round(p.Efficiency())
 	} else {
 		n["sectorsRange"] = []int{1, 32}
-		n["unknownReason"] = p.Reason
+		n["unknownReason"] = p.Reason()
 	}
 	if p.LaneStride != nil {
 		n["laneStrideBytes"] = *p.LaneStride
