@@ -247,7 +247,7 @@ func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options,
 	for _, tp := range fn.Template {
 		if !tp.IsType {
 			in.params[tp.Name] = true
-			in.vars[tp.Name] = intValue(symbolic.Sym(tp.Name, symbolic.Uniform))
+			in.vars[tp.Name] = intValue(paramSym(tp.Name))
 		}
 	}
 	for _, p := range fn.Params {

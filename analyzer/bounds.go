@@ -32,7 +32,7 @@ func launchRanges(block, grid Dim3, iters []string, trips []int64) ranges {
 func (r ranges) bounds(e symbolic.Expr) (interval, bool) {
 	switch x := e.(type) {
 	case *symbolic.Var:
-		iv, ok := r[x.Name]
+		iv, ok := r[x.Key()]
 		return iv, ok
 	case *symbolic.Poly:
 		sum := interval{x.Const, x.Const}

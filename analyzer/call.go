@@ -59,7 +59,7 @@ func (in *interp) call(e *parser.Call) value {
 			if v, ok := in.groupMethod(g, m.Name); ok {
 				return v
 			}
-			return in.dataValue("result of " + name + "()")
+			return in.dataValue(symbolic.CauseCallResult, name+"()")
 		}
 	}
 	switch {
@@ -72,7 +72,7 @@ func (in *interp) call(e *parser.Call) value {
 	case loadIntrinsics[name] && len(e.Args) == 1:
 		p := in.eval(e.Args[0])
 		if p.kind != vPtr {
-			return in.dataValue(name)
+			return in.dataValue(symbolic.CauseNotModelled, name)
 		}
 		m := p.ptr.at(p.ptr.offset, p.ptr.elem)
 		in.access(m, Load, e)
@@ -94,7 +94,7 @@ func (in *interp) call(e *parser.Call) value {
 		if a.kind == vInt && b.kind == vInt && !isFloat(a.typ) && !isFloat(b.typ) {
 			return intValue(symbolic.Binary(k, a.x, b.x))
 		}
-		return in.dataValue(name)
+		return in.dataValue(symbolic.CauseNotModelled, name)
 	}
 	args := make([]value, len(e.Args))
 	for i, a := range e.Args {
@@ -109,12 +109,12 @@ func (in *interp) call(e *parser.Call) value {
 	if isAtomic(name) && len(args) >= 2 && args[0].kind == vPtr {
 		p := args[0].ptr
 		in.access(p.at(p.offset, p.elem), Atomic, e)
-		return in.dataValue("result of " + name + "()")
+		return in.dataValue(symbolic.CauseCallResult, name+"()")
 	}
 	if t, ok := builtinScalars[name]; ok && len(args) == 1 { // functional cast: int(x), float(x)
 		return in.convert(args[0], t)
 	}
-	return in.dataValue("result of " + name + "()")
+	return in.dataValue(symbolic.CauseCallResult, name+"()")
 }
 
 // inline interprets a __device__ function in the caller's context: its
@@ -122,19 +122,21 @@ func (in *interp) call(e *parser.Call) value {
 func (in *interp) inline(f *parser.Func, args []value, site *parser.Call) value {
 	for _, c := range in.calls {
 		if c == f.Name {
-			return in.dataValue("recursive call")
+			return in.dataValue(symbolic.CauseNotModelled, "recursive call")
 		}
 	}
 	if len(in.calls) >= maxCallDepth {
 		in.note(site.Start(), "calls nested more than %d deep; %s not followed", maxCallDepth, f.Name)
-		return in.dataValue("deep call")
+		return in.dataValue(symbolic.CauseNotModelled, "deep call")
 	}
 	savedVars, savedRets, nguards := in.vars, in.rets, len(in.guards)
 	in.vars = map[string]value{} // the callee sees globals through lookup, not the caller's locals
 	in.rets = nil
 	for i, p := range f.Params {
 		if i < len(args) && p.Name != "" {
-			in.vars[p.Name] = in.convert(args[i], in.resolve(p.Type))
+			v := in.convert(args[i], in.resolve(p.Type))
+			v.constant = false
+			in.vars[p.Name] = v
 		}
 	}
 	in.calls = append(in.calls, f.Name)
@@ -152,10 +154,10 @@ func (in *interp) inline(f *parser.Func, args []value, site *parser.Call) value 
 // guards g wins where g holds, the later ones elsewhere.
 func (in *interp) returnValue(base int) value {
 	if len(in.rets) == 0 {
-		return in.dataValue("no return value")
+		return in.dataValue(symbolic.CauseNotModelled, "no return value")
 	}
 	if len(in.rets) > maxReturns {
-		return in.dataValue("result of a function with many returns")
+		return in.dataValue(symbolic.CauseCallResult, "a function with many returns")
 	}
 	v := in.rets[len(in.rets)-1].v
 	for i := len(in.rets) - 2; i >= 0; i-- {

@@ -27,7 +27,7 @@ func (in *interp) cond(e parser.Expr) symbolic.Expr {
 	case vPtr:
 		return symbolic.Const(1) // a pointer tested for null: assume it is set
 	}
-	return in.freshSym("condition", symbolic.Data)
+	return in.unknown(symbolic.CauseNotModelled, "condition", parser.Pos{}, "condition", symbolic.Data)
 }
 
 // eval computes the value of an expression, recording the accesses it makes.
@@ -35,7 +35,7 @@ func (in *interp) eval(e parser.Expr) value {
 	in.depth++
 	defer func() { in.depth-- }()
 	if in.depth > maxEvalDepth {
-		return in.dataValue("expression too deep")
+		return in.dataValue(symbolic.CauseTooComplex, "expression too deep")
 	}
 	switch e := e.(type) {
 	case *parser.IntLit:
@@ -46,7 +46,7 @@ func (in *interp) eval(e parser.Expr) value {
 				in.eval(x)
 			}
 		}
-		return in.dataValue("literal")
+		return in.dataValue(symbolic.CauseFloatValue, "literal")
 	case *parser.Ident:
 		return in.ident(e)
 	case *parser.Index, *parser.Member:
@@ -91,7 +91,7 @@ func (in *interp) eval(e parser.Expr) value {
 	case *parser.Launch:
 		return in.launch(e)
 	}
-	return in.dataValue("expression")
+	return in.dataValue(symbolic.CauseNotModelled, "expression")
 }
 
 func stepOp(op string) string {
@@ -125,23 +125,19 @@ func (in *interp) ident(e *parser.Ident) value {
 	// An unknown name: a constant from a header we did not read, a
 	// template value... uniform across the warp, given by the user.
 	in.params[name] = true
-	return intValue(symbolic.Sym(name, symbolic.Uniform))
+	return intValue(paramSym(name))
 }
 
 // builtins holds threadIdx, blockIdx, blockDim and gridDim: immutable, so
 // shared by every reference instead of rebuilt at each.
 var builtins = func() map[string]value {
 	m := map[string]value{}
-	for _, name := range []string{"threadIdx", "blockIdx", "blockDim", "gridDim"} {
-		c := symbolic.Uniform
-		if name == "threadIdx" {
-			c = symbolic.Lane
-		}
+	for _, kind := range []symbolic.SymKind{symbolic.KindThreadIdx, symbolic.KindBlockIdx, symbolic.KindBlockDim, symbolic.KindGridDim} {
 		v := value{kind: vStruct, typ: builtinScalars["dim3"], fields: map[string]value{}}
-		for _, f := range []string{"x", "y", "z"} {
-			v.fields[f] = intValue(symbolic.Sym(name+"."+f, c))
+		for d, f := range axisNames {
+			v.fields[f] = intValue(builtinSym(kind, d))
 		}
-		m[name] = v
+		m[kind.String()] = v
 	}
 	return m
 }()
@@ -155,7 +151,7 @@ func (in *interp) memberOfValue(m *parser.Member) (value, bool) {
 	base := in.evalNoLoad(m.X)
 	if base.kind != vStruct {
 		if base.kind == vInt && symbolic.ClassOf(base.x) == symbolic.Data {
-			return in.dataValue("member of data"), true
+			return in.dataValue(symbolic.CauseLoadedMember, ""), true
 		}
 		return value{}, false
 	}
@@ -190,7 +186,7 @@ func (in *interp) field(base value, name string) value {
 			return v
 		}
 	}
-	return in.dataValue("field " + name)
+	return in.dataValue(symbolic.CauseNotModelled, "field "+name)
 }
 
 // paramValue is the value of a kernel parameter (or a field of a struct
@@ -198,19 +194,15 @@ func (in *interp) field(base value, name string) value {
 func (in *interp) paramValue(name string, t *Type) value {
 	switch {
 	case t != nil && t.Kind == TPointer:
-		return value{kind: vPtr, typ: t, param: true, ptr: &pointer{space: Global, base: name, offset: symbolic.Sym(baseSym(name), symbolic.Uniform), elem: t.Elem}}
+		return value{kind: vPtr, typ: t, param: true, ptr: &pointer{space: Global, base: name, offset: baseSym(name), elem: t.Elem}}
 	case t != nil && (t.Kind == TStruct || t.Kind == TVector):
 		return value{kind: vStruct, typ: t, param: true, path: name, fields: map[string]value{}}
 	case t != nil && t.Kind == TFloat:
-		return in.dataValue("float parameter")
+		return in.dataValue(symbolic.CauseFloatValue, "float parameter")
 	}
 	in.params[name] = true
-	return value{kind: vInt, typ: t, param: true, x: symbolic.Sym(name, symbolic.Uniform)}
+	return value{kind: vInt, typ: t, param: true, x: paramSym(name)}
 }
-
-// baseSym names the symbol for the byte offset at which a pointer
-// parameter points into its allocation (0 unless a launch says otherwise).
-func baseSym(param string) string { return "base(" + param + ")" }
 
 func (in *interp) rvalue(e parser.Expr) value {
 	lv := in.lval(e)
@@ -226,7 +218,7 @@ func (in *interp) unary(e *parser.Unary) value {
 		if lv.mem != nil {
 			return value{kind: vPtr, ptr: lv.mem}
 		}
-		return in.dataValue("address of a variable")
+		return in.dataValue(symbolic.CauseNotModelled, "address of a variable")
 	case "++", "--":
 		lv := in.lval(e.X)
 		v := in.arith(stepOp(e.Op), in.load(lv, e.X), intValue(symbolic.Const(1)))
@@ -238,7 +230,7 @@ func (in *interp) unary(e *parser.Unary) value {
 		if e.Op == "!" {
 			return intValue(symbolic.Const(0))
 		}
-		return in.dataValue("operator on a non-integer")
+		return in.dataValue(symbolic.CauseNotModelled, "operator on a non-integer")
 	}
 	switch e.Op {
 	case "-":
@@ -250,7 +242,7 @@ func (in *interp) unary(e *parser.Unary) value {
 	case "~":
 		return intValue(symbolic.Binary(symbolic.OpXor, v.x, symbolic.Const(-1)))
 	}
-	return in.dataValue("operator")
+	return in.dataValue(symbolic.CauseNotModelled, "operator")
 }
 
 func (in *interp) binary(e *parser.Binary) value {
@@ -314,10 +306,10 @@ func (in *interp) arith(op string, a, b value) value {
 				return intValue(symbolic.Const(b2i(op != "==")))
 			}
 		}
-		return in.dataValue("arithmetic on a non-integer")
+		return in.dataValue(symbolic.CauseFloatValue, "arithmetic on a non-integer")
 	}
 	if isFloat(a.typ) || isFloat(b.typ) {
-		return in.dataValue("float arithmetic")
+		return in.dataValue(symbolic.CauseFloatValue, "float arithmetic")
 	}
 	x, y := a.x, b.x
 	var r symbolic.Expr
@@ -355,7 +347,7 @@ func (in *interp) arith(op string, a, b value) value {
 	case "!=":
 		r = symbolic.Binary(symbolic.OpNe, x, y)
 	default:
-		return in.dataValue("operator " + op)
+		return in.dataValue(symbolic.CauseNotModelled, "operator "+op)
 	}
 	return value{kind: vInt, x: r, typ: a.typ}
 }
@@ -391,7 +383,7 @@ func (in *interp) lval(e parser.Expr) lvalue {
 			return lvalue{}
 		}
 		if idx.kind != vInt {
-			idx = in.dataValue("index")
+			idx = intValue(in.unknown(symbolic.CauseNotModelled, "", parser.Pos{}, "index", symbolic.Data))
 		}
 		el := base.ptr.elem
 		off := symbolic.Add(base.ptr.offset, symbolic.Mul(idx.x, symbolic.Const(elemSize(el))))
@@ -466,7 +458,7 @@ func (in *interp) lvalType(lv lvalue) *Type {
 func (in *interp) load(lv lvalue, e parser.Expr) value {
 	switch {
 	case !lv.valid:
-		return in.dataValue("unknown place")
+		return intValue(in.unknown(symbolic.CauseNotModelled, "", parser.Pos{}, "unknown place", symbolic.Data))
 	case lv.mem != nil:
 		t := lv.mem.elem
 		if t != nil && t.Kind == TArray { // an array decays to a pointer to its first element
@@ -481,7 +473,7 @@ func (in *interp) load(lv lvalue, e parser.Expr) value {
 	}
 	for _, f := range lv.path {
 		if v.kind != vStruct {
-			return in.dataValue("field")
+			return intValue(in.unknown(symbolic.CauseNotModelled, "", parser.Pos{}, "field", symbolic.Data))
 		}
 		v = in.field(v, f)
 	}
@@ -492,7 +484,10 @@ func (in *interp) load(lv lvalue, e parser.Expr) value {
 // loaded from memory, a pointer whose target we do not know.
 func (in *interp) loaded(p *pointer, e parser.Expr) value {
 	t := p.elem
-	why := "value loaded by " + parser.Format(e) + " at " + e.Start().String()
+	what, at := parser.Format(e), e.Start()
+	sym := func() symbolic.Expr {
+		return in.unknown(symbolic.CauseLoadedValue, what, at, "value loaded by "+what+" at "+at.String(), symbolic.Data)
+	}
 	if t != nil && t.Kind == TPointer {
 		// A pointer loaded from global memory points into global memory
 		// (device pointers are global); one kept in a local array of
@@ -501,9 +496,9 @@ func (in *interp) loaded(p *pointer, e parser.Expr) value {
 		if p.space == Local {
 			space = Generic
 		}
-		return value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: "*" + parser.Format(e), offset: in.freshSym(why, symbolic.Data), elem: t.Elem}}
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: "*" + parser.Format(e), offset: sym(), elem: t.Elem}}
 	}
-	v := in.dataValue(why)
+	v := intValue(sym())
 	v.typ = t
 	return v
 }
@@ -514,6 +509,7 @@ func (in *interp) store(lv lvalue, v value, e parser.Expr) {
 	case lv.mem != nil:
 		in.access(lv.mem, Store, e)
 	case len(lv.path) == 0:
+		v.constant = false // the variable assigned is not const, whatever the value came from
 		in.vars[lv.name] = v
 	default:
 		cur, ok := in.lookup(lv.name)

@@ -84,7 +84,7 @@ func analyzeWithin(t *testing.T, src []byte, limit time.Duration) *Result {
 func checkPredictions(t *testing.T, r *Result) {
 	for _, p := range r.Predictions {
 		if !p.Known {
-			if p.Reason == "" {
+			if p.Reason() == "" {
 				t.Fatalf("unknown prediction without a reason: %s", p.Access.Expr)
 			}
 			continue

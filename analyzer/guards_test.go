@@ -42,7 +42,7 @@ func TestGuardShapes(t *testing.T) {
 				t.Fatalf("%d predictions for %s, want 1", len(ps), tt.expr)
 			}
 			if p := ps[0]; !p.Known || p.Sectors != tt.want {
-				t.Errorf("%s: known %v (%s), %.2f sectors; want %v", tt.expr, p.Known, p.Reason, p.Sectors, tt.want)
+				t.Errorf("%s: known %v (%s), %.2f sectors; want %v", tt.expr, p.Known, p.Reason(), p.Sectors, tt.want)
 			}
 		})
 	}

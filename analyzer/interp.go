@@ -2,7 +2,6 @@ package analyzer
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
@@ -46,6 +45,10 @@ type interp struct {
 	// uniform values the user can give (template values, unknown globals).
 	params map[string]bool
 	notes  []parser.Note
+	// loopSyms holds each loop node's iteration symbol; loopSites counts
+	// the loops seen at each site (see loopSym).
+	loopSyms  map[parser.Stmt]symbolic.Expr
+	loopSites map[symbolic.Site]int
 }
 
 type ret struct {
@@ -54,7 +57,8 @@ type ret struct {
 }
 
 func newInterp(prog *Program, host bool) *interp {
-	return &interp{prog: prog, host: host, vars: map[string]value{}, record: true, params: map[string]bool{}}
+	return &interp{prog: prog, host: host, vars: map[string]value{}, record: true, params: map[string]bool{},
+		loopSyms: map[parser.Stmt]symbolic.Expr{}, loopSites: map[symbolic.Site]int{}}
 }
 
 // lookup returns a variable's value: a local (or a global the code has
@@ -95,16 +99,6 @@ func (in *interp) resolve(ref *parser.TypeRef) *Type {
 
 func (in *interp) note(p parser.Pos, format string, args ...any) {
 	in.notes = append(in.notes, parser.Note{Pos: p, Msg: fmt.Sprintf(format, args...)})
-}
-
-func (in *interp) freshSym(prefix string, c symbolic.Class) symbolic.Expr {
-	in.fresh++
-	return symbolic.Sym(prefix+"#"+strconv.Itoa(in.fresh), c)
-}
-
-// dataValue is a value we do not model: a load, a float, an unknown call.
-func (in *interp) dataValue(why string) value {
-	return intValue(in.freshSym(why, symbolic.Data))
 }
 
 // ---- statements ----
@@ -161,15 +155,17 @@ func (in *interp) stmt(s parser.Stmt) {
 		if s.Init != nil {
 			in.stmt(s.Init)
 		}
-		in.loop(s.P, s.Cond, s.Post, s.Body, false)
+		in.loop(s, s.P, s.Cond, s.Post, s.Body, false)
 		in.restoreScope(saved)
 	case *parser.While:
-		in.loop(s.P, s.Cond, nil, s.Body, s.Do)
+		in.loop(s, s.P, s.Cond, nil, s.Body, s.Do)
 	case *parser.Switch:
 		if s.Tag != nil {
 			in.eval(s.Tag)
 		}
 		in.stmt(s.Body)
+	case *parser.BadStmt:
+		in.notUnderstood(s)
 	case *parser.Return:
 		v := intValue(symbolic.Const(0))
 		if s.X != nil {
@@ -212,6 +208,7 @@ func (in *interp) decl(d *parser.Decl) {
 		default:
 			v = in.zeroValue(t, dc.Name, space)
 		}
+		v.constant = v.kind == vInt && (d.HasSpec("const") || d.HasSpec("constexpr"))
 		in.vars[dc.Name] = v
 	}
 }
@@ -229,7 +226,7 @@ func (in *interp) zeroValue(t *Type, name string, space Space) value {
 	case space == Shared && t != nil:
 		return value{kind: vPtr, typ: t, ptr: &pointer{space: Shared, base: name, offset: symbolicZero, elem: t, array: true}}
 	}
-	v := in.dataValue("uninitialised " + name)
+	v := in.dataValue(symbolic.CauseUninitialised, name)
 	v.typ = t
 	return v
 }
@@ -245,7 +242,7 @@ func (in *interp) construct(t *Type, args []parser.Expr) value {
 	if len(vals) == 1 {
 		return in.convert(vals[0], t)
 	}
-	return in.dataValue("constructed")
+	return in.dataValue(symbolic.CauseNotModelled, "constructed")
 }
 
 func dim3Value(vals []value) value {
@@ -270,7 +267,7 @@ func (in *interp) convert(v value, t *Type) value {
 	switch t.Kind {
 	case TFloat:
 		if v.kind == vInt && symbolic.ClassOf(v.x) != symbolic.Data {
-			w := in.dataValue("float")
+			w := in.dataValue(symbolic.CauseFloatValue, "float")
 			w.typ = t
 			return w
 		}
@@ -289,7 +286,7 @@ func (in *interp) convert(v value, t *Type) value {
 		// A type we could not resolve (a template parameter, a class we
 		// skipped): its values are not integers we can reason about.
 		if v.kind == vInt && symbolic.ClassOf(v.x) != symbolic.Data {
-			w := in.dataValue("value of type " + t.Name)
+			w := in.dataValue(symbolic.CauseUnresolvedType, t.Name)
 			w.typ = t
 			return w
 		}
@@ -421,7 +418,7 @@ func mergeValue(c symbolic.Expr, a, b value) value {
 		}
 		return out
 	}
-	return intValue(symbolic.Sym("merged", symbolic.Data))
+	return intValue(mixedSym)
 }
 
 // loop interprets a loop. A first pass, recording nothing, runs the body
@@ -429,8 +426,9 @@ func mergeValue(c symbolic.Expr, a, b value) value {
 // value after the body is placeholder + d, d invariant, is an induction
 // variable: in the second pass it is entry + d*iter, with iter the loop's
 // iteration symbol. Other assigned variables are unknown in the loop.
-func (in *interp) loop(pos parser.Pos, cond, post parser.Expr, body parser.Stmt, do bool) {
+func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr, body parser.Stmt, do bool) {
 	assigned := assignedNames(body, post)
+	in.addSkipped(assigned, body)
 	var names []string
 	for name := range assigned {
 		if v, ok := in.lookup(name); ok {
@@ -439,8 +437,9 @@ func (in *interp) loop(pos parser.Pos, cond, post parser.Expr, body parser.Stmt,
 		}
 	}
 	sortStrings(names)
-	iterName := fmt.Sprintf("iter@%d:%d", pos.Line, pos.Col)
-	iter := symbolic.Sym(iterName, symbolic.Uniform)
+	iter := in.loopSym(node, pos)
+	iterVar, _ := symbolic.AsVar(iter)
+	iterName := iterVar.Key()
 	entry := cloneVars(in.vars)
 
 	steps := map[string]step{}
@@ -597,12 +596,12 @@ func (in *interp) loopCarried(name string, entry value) value {
 		c = max(c, symbolic.ClassOf(entry.x))
 	}
 	if entry.kind == vPtr {
-		return value{kind: vPtr, typ: entry.typ, ptr: entry.ptr.at(in.freshSym("varies in loop: "+name, symbolic.Data), entry.ptr.elem)}
+		return value{kind: vPtr, typ: entry.typ, ptr: entry.ptr.at(in.unknown(symbolic.CauseLoopCarried, name, parser.Pos{}, "varies in loop: "+name, symbolic.Data), entry.ptr.elem)}
 	}
-	v := intValue(in.freshSym("varies in loop: "+name, max(c, symbolic.Lane)))
+	v := intValue(in.unknown(symbolic.CauseLoopCarried, name, parser.Pos{}, "varies in loop: "+name, max(c, symbolic.Lane)))
 	v.typ = entry.typ
 	if entry.typ != nil && entry.typ.Kind == TFloat {
-		v = in.dataValue("float")
+		v = in.dataValue(symbolic.CauseFloatValue, "float")
 	}
 	return v
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -44,9 +43,9 @@ type Prediction struct {
 	Access *Access
 	Config *LaunchConfig
 	// Known is false when the address depends on data or on a value the
-	// model cannot resolve; Reason then says why.
-	Known  bool
-	Reason string
+	// model cannot resolve; Unknown then says why (Reason words it).
+	Known   bool
+	Unknown Unknown
 	// Sectors and Ideal are averages per warp-wide request (per memory
 	// instruction, when an access is split into several).
 	Sectors, Ideal float64
@@ -92,7 +91,7 @@ func (p *Prediction) merge(q *Prediction) {
 	switch {
 	case !p.Known:
 	case !q.Known:
-		p.Known, p.Reason = false, q.Reason
+		p.Known, p.Unknown = false, q.Unknown
 	default:
 		w1, w2 := float64(p.Pieces), float64(q.Pieces)
 		avg := func(a, b float64) float64 { return (a*w1 + b*w2) / (w1 + w2) }
@@ -124,8 +123,6 @@ func (p *Prediction) Efficiency() float64 {
 var threadSyms = [3]string{"threadIdx.x", "threadIdx.y", "threadIdx.z"}
 var blockSyms = [3]string{"blockIdx.x", "blockIdx.y", "blockIdx.z"}
 
-const noLaneReason = "no lane of any warp performs this access under the launch (its guards exclude them all)"
-
 // Predict models access a under configuration cfg. params are the symbols
 // that stand for user-given values (they may be assumed).
 func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
@@ -140,8 +137,8 @@ func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
 		bind[name] = symbolic.Const(v)
 	}
 	symbolic.Symbols(a.Addr, func(v *symbolic.Var) {
-		if strings.HasPrefix(v.Name, "base(") {
-			bind[v.Name] = symbolic.Const(cfg.Bases[strings.TrimSuffix(strings.TrimPrefix(v.Name, "base("), ")")])
+		if v.Kind == symbolic.KindBase {
+			bind[v.Key()] = symbolic.Const(cfg.Bases[v.Of])
 		}
 	})
 	addr := symbolic.Subst(a.Addr, bind)
@@ -151,7 +148,7 @@ func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
 		if v, ok := symbolic.IsConst(guards[i]); ok && v == 0 {
 			// A branch the launch rules out (if constexpr (dim == 0) in
 			// k<T, 1>): whatever its address, no lane gets there.
-			p.Reason, p.NoLane = noLaneReason, true
+			p.Unknown, p.NoLane = Unknown{Cause: symbolic.CauseNoLane}, true
 			return p
 		}
 	}
@@ -160,28 +157,25 @@ func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
 	// bounds alike; guards never see assumed values (an unknown guard is
 	// taken as true: bounds checks pass for full warps).
 	assumed := map[string]symbolic.Expr{}
-	unresolved := ""
+	var unresolved *symbolic.Var
 	collect := func(e symbolic.Expr) {
 		symbolic.Symbols(e, func(v *symbolic.Var) {
 			switch {
-			case v.Class == symbolic.Data, isThreadOrBlock(v.Name), strings.HasPrefix(v.Name, "iter@"):
-			case params[v.Name]:
-				assumed[v.Name] = symbolic.Const(AssumedValue)
-			case unresolved == "":
-				unresolved = v.Name
+			case v.Class == symbolic.Data, v.IsLaneOrBlockIndex(), v.Kind == symbolic.KindLoopIter:
+			case params[v.Key()]:
+				assumed[v.Key()] = symbolic.Const(AssumedValue)
+			case unresolved == nil:
+				unresolved = v
 			}
 		})
 	}
 	collect(addr)
 	if symbolic.ClassOf(addr) == symbolic.Data {
-		p.Reason = dataReason(addr)
+		p.Unknown = unknownOf(firstData(addr))
 		return p
 	}
-	if unresolved != "" {
-		p.Reason = "the address depends on " + describeSym(unresolved)
-		if !strings.Contains(p.Reason, ", which") {
-			p.Reason += ", which cudalint cannot resolve"
-		}
+	if unresolved != nil {
+		p.Unknown = unknownOf(unresolved)
 		return p
 	}
 	// Assumed sizes give trip counts to loops whose bound is the same for
@@ -251,10 +245,6 @@ func mentionsBlock(e symbolic.Expr) bool {
 	return e != nil && (symbolic.Mentions(e, "blockIdx.x") || symbolic.Mentions(e, "blockIdx.y") || symbolic.Mentions(e, "blockIdx.z"))
 }
 
-func isThreadOrBlock(name string) bool {
-	return strings.HasPrefix(name, "threadIdx.") || strings.HasPrefix(name, "blockIdx.")
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -264,42 +254,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// dataReason names the loaded value an address depends on.
-func dataReason(e symbolic.Expr) string {
-	why := ""
+// firstData is the first data-class symbol of e (the one a prediction
+// names as the reason it has no number).
+func firstData(e symbolic.Expr) *symbolic.Var {
+	var first *symbolic.Var
 	symbolic.Symbols(e, func(v *symbolic.Var) {
-		if v.Class == symbolic.Data && why == "" {
-			why = describeSym(v.Name)
+		if v.Class == symbolic.Data && first == nil {
+			first = v
 		}
 	})
-	return "the address depends on " + why
-}
-
-func describeSym(name string) string {
-	if i := strings.LastIndex(name, "#"); i >= 0 {
-		name = name[:i]
-	}
-	switch {
-	case strings.HasPrefix(name, "value loaded by "):
-		return "the " + name
-	case strings.HasPrefix(name, "varies in loop: "):
-		return strings.TrimPrefix(name, "varies in loop: ") + ", which changes across loop iterations in a way not modelled"
-	case strings.HasPrefix(name, "result of "):
-		return "the " + name
-	case strings.HasPrefix(name, "value of type "):
-		return "a " + name + ", which cudalint cannot resolve"
-	case name == "merged":
-		return "a variable that holds different kinds of values on two branches"
-	case strings.HasPrefix(name, "uninitialised "):
-		return strings.TrimPrefix(name, "uninitialised ") + ", which is declared without a value and not assigned on every path"
-	case name == "member of data":
-		return "a member of a value loaded from memory"
-	case name == "unknown place", name == "index", name == "field":
-		return "an expression cudalint does not model"
-	case strings.HasPrefix(name, "arithmetic on a non-integer"), name == "float arithmetic", name == "float", name == "literal":
-		return "a floating-point value"
-	}
-	return name
+	return first
 }
 
 // laneStride is the coefficient of the block's fastest thread index.
@@ -523,7 +487,7 @@ func (m *warpModel) run(p *Prediction) {
 	visit := func(b, w int64, iters []int64) bool {
 		ok := m.request(b, w, iters)
 		if !ok {
-			p.Reason = "the address cannot be evaluated for every lane"
+			p.Unknown = Unknown{Cause: symbolic.CauseNotEvaluable}
 			return false
 		}
 		if !m.anyActive() {
@@ -600,7 +564,7 @@ func (m *warpModel) run(p *Prediction) {
 	}
 	p.Requests = requests
 	if requests == 0 {
-		p.Reason, p.NoLane = noLaneReason, true
+		p.Unknown, p.NoLane = Unknown{Cause: symbolic.CauseNoLane}, true
 		return
 	}
 	p.Known = true

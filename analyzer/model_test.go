@@ -149,13 +149,13 @@ void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "in[min((int)threadIdx.x, 7
 			}
 			p := ps[0]
 			if tt.sectors < 0 {
-				if p.Known || !strings.Contains(p.Reason, "idx[threadIdx.x]") {
-					t.Errorf("want unknown naming the index load, got known=%v %.2f reason %q", p.Known, p.Sectors, p.Reason)
+				if p.Known || !strings.Contains(p.Reason(), "idx[threadIdx.x]") {
+					t.Errorf("want unknown naming the index load, got known=%v %.2f reason %q", p.Known, p.Sectors, p.Reason())
 				}
 				return
 			}
 			if !p.Known || p.Sectors != tt.sectors || p.Ideal != tt.ideal {
-				t.Errorf("got %.3f sectors (ideal %.3f, known %v, %s), want %.3f (ideal %.3f)", p.Sectors, p.Ideal, p.Known, p.Reason, tt.sectors, tt.ideal)
+				t.Errorf("got %.3f sectors (ideal %.3f, known %v, %s), want %.3f (ideal %.3f)", p.Sectors, p.Ideal, p.Known, p.Reason(), tt.sectors, tt.ideal)
 			}
 		})
 	}

@@ -168,7 +168,7 @@ func (p *Program) findLaunches() {
 				if t := p.types.Resolve(param.Type); t.Kind == TPointer {
 					in.vars[param.Name] = in.zeroValue(t, param.Name, Local)
 				} else {
-					in.vars[param.Name] = in.dataValue("parameter " + param.Name)
+					in.vars[param.Name] = in.dataValue(symbolic.CauseNotModelled, "parameter "+param.Name)
 				}
 			}
 			in.block(fn.Body)
@@ -263,7 +263,7 @@ func (in *interp) launch(e *parser.Launch) value {
 		case vInt:
 			return [3]symbolic.Expr{v.x, symbolic.Const(1), symbolic.Const(1)}
 		}
-		unknown := in.freshSym("launch dimension", symbolic.Data)
+		unknown := in.unknown(symbolic.CauseNotModelled, "launch dimension", parser.Pos{}, "launch dimension", symbolic.Data)
 		return [3]symbolic.Expr{unknown, unknown, unknown}
 	}
 	if len(e.Config) >= 2 {

@@ -1,8 +1,6 @@
 package analyzer
 
 import (
-	"strings"
-
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -38,21 +36,21 @@ func (m *warpModel) residueTerms(base symbolic.Expr, loopIters []string) (int64,
 	var terms []uniformTerm
 	ok := true
 	symbolic.Symbols(base, func(v *symbolic.Var) {
-		if _, done := zero[v.Name]; done {
+		if _, done := zero[v.Key()]; done {
 			return
 		}
-		n, known := ranges[v.Name]
+		n, known := ranges[v.Key()]
 		if !known {
 			ok = false
 			return
 		}
-		coeff, affine := symbolic.Coefficient(base, v.Name)
+		coeff, affine := symbolic.Coefficient(base, v.Key())
 		k, isConst := symbolic.IsConst(coeff)
 		if !affine || !isConst {
 			ok = false
 			return
 		}
-		zero[v.Name] = symbolic.Const(0)
+		zero[v.Key()] = symbolic.Const(0)
 		terms = append(terms, uniformTerm{k: k, n: n})
 	})
 	if !ok {
@@ -135,7 +133,7 @@ func gcd(a, b int64) int64 {
 func alwaysUnknown(c symbolic.Expr) bool {
 	switch x := c.(type) {
 	case *symbolic.Var:
-		return !isThreadOrBlock(x.Name) && !strings.HasPrefix(x.Name, "iter@")
+		return !x.IsLaneOrBlockIndex() && x.Kind != symbolic.KindLoopIter
 	case *symbolic.Op:
 		if x.Kind == symbolic.OpLAnd || x.Kind == symbolic.OpLOr {
 			return alwaysUnknown(x.X) && alwaysUnknown(x.Y)
@@ -157,7 +155,7 @@ func alwaysUnknown(c symbolic.Expr) bool {
 
 func mentionsThreadOrBlock(e symbolic.Expr) bool {
 	found := false
-	symbolic.Symbols(e, func(v *symbolic.Var) { found = found || isThreadOrBlock(v.Name) })
+	symbolic.Symbols(e, func(v *symbolic.Var) { found = found || v.IsLaneOrBlockIndex() })
 	return found
 }
 

@@ -89,6 +89,9 @@ type value struct {
 	typ    *Type
 	path   string // for struct parameters: the name prefix of lazily made fields
 	param  bool   // a kernel parameter (fields of a parameter struct are parameters too)
+	// constant is set for a variable declared const or constexpr integer:
+	// nothing, not even a statement the parser skipped, can change it.
+	constant bool
 }
 
 type pointer struct {

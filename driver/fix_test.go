@@ -230,4 +230,3 @@ func TestDryRunWritesNothing(t *testing.T) {
 		t.Errorf("a dry run wrote %q", got)
 	}
 }
-

@@ -260,9 +260,12 @@ type (
 	// Empty is ';' or a label.
 	Empty struct{ P Pos }
 	// BadStmt is a statement the parser could not read; Note says why.
+	// Idents are the identifiers it mentions, each once, in order: what
+	// it may change (an asm output, a lambda's capture).
 	BadStmt struct {
-		P    Pos
-		Note string
+		P      Pos
+		Note   string
+		Idents []string
 	}
 )
 

@@ -352,5 +352,22 @@ func (u *unit) bad(i, end int, host bool, why string) Stmt {
 	if !host {
 		u.note(p, "statement not understood (%s); skipped", why)
 	}
-	return &BadStmt{P: p, Note: why}
+	return &BadStmt{P: p, Note: why, Idents: u.idents(i, end)}
+}
+
+// idents lists the distinct identifiers among tokens [from, to), member
+// names (after . or ->) left out: qrm.x does not mention a variable x.
+func (u *unit) idents(from, to int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for k := from; k < to && k < len(u.toks); k++ {
+		if k > from && (u.isPunct(k-1, ".") || u.isPunct(k-1, "->")) {
+			continue
+		}
+		if t := u.toks[k]; t.Kind == KIdent && !seen[t.Text] {
+			seen[t.Text] = true
+			out = append(out, t.Text)
+		}
+	}
+	return out
 }

@@ -9,7 +9,7 @@ type Env struct {
 // NewEnv returns an empty environment.
 func NewEnv() *Env { return &Env{slots: map[string]int{}} }
 
-// Slot returns the slot of a symbol, adding it when new.
+// Slot returns the slot of a symbol (by its key), adding it when new.
 func (e *Env) Slot(name string) int {
 	if s, ok := e.slots[name]; ok {
 		return s
@@ -59,7 +59,7 @@ type Func func(v *Values) (int64, bool)
 func Compile(e Expr, env *Env) Func {
 	switch x := e.(type) {
 	case *Var:
-		s := env.Slot(x.Name)
+		s := env.Slot(x.key)
 		return func(v *Values) (int64, bool) { return v.V[s], v.Known[s] }
 	case *Op:
 		fx, fy := Compile(x.X, env), Compile(x.Y, env)

@@ -35,16 +35,35 @@ type Expr interface {
 	String() string
 	// class is the largest class of the symbols in the expression.
 	class() Class
+	// ident is the expression's identity: its printed form with each
+	// symbol's key for its name. Equal expressions have equal identities.
+	ident() string
+	// plain reports whether every symbol's key is its name: the identity
+	// is then the printed form, computed once for both.
+	plain() bool
 }
 
-// Var is a symbol.
+// Key returns e's identity: two expressions are the same when their keys are.
+func Key(e Expr) string { return e.ident() }
+
+// Var is a symbol. What it stands for is in Kind, Axis, Site, Of and
+// Cause; its identity is Key. Name is for printing only.
 type Var struct {
 	Name  string
 	Class Class
+	Kind  SymKind
+	Axis  int8         // 0, 1, 2 for x, y, z: the builtins' axis
+	Site  Site         // the loop, load or statement it comes from, when it has one
+	Of    string       // the parameter, variable, function, type or expression it concerns
+	Cause UnknownCause // for KindUnknown
+	ID    int          // tells apart unknowns (each is distinct) and symbols of one site
+	key   string
 }
 
 func (v *Var) String() string { return v.Name }
 func (v *Var) class() Class   { return v.Class }
+func (v *Var) ident() string  { return v.key }
+func (v *Var) plain() bool    { return v.key == v.Name }
 
 // OpKind names a non-polynomial operator.
 type OpKind uint8
@@ -71,11 +90,13 @@ var opText = [...]string{"/", "%", ">>", "<<", "&", "|", "^", "<", "<=", "==", "
 
 // Op is a binary operator that is not polynomial.
 type Op struct {
-	Kind OpKind
-	X, Y Expr
-	str  lazyString
-	cls  Class
-	size int
+	Kind    OpKind
+	X, Y    Expr
+	str     lazyString
+	id      lazyString
+	cls     Class
+	size    int
+	isPlain bool
 }
 
 // lazyString caches an expression's printed form. Expressions are shared
@@ -92,30 +113,58 @@ func (l *lazyString) get(compute func() string) string {
 	return s
 }
 
-func (o *Op) String() string {
-	return o.str.get(func() string {
-		if o.Kind == OpMin || o.Kind == OpMax {
-			return opText[o.Kind] + "(" + o.X.String() + ", " + o.Y.String() + ")"
-		}
-		return paren(o.X) + " " + opText[o.Kind] + " " + paren(o.Y)
-	})
+func (o *Op) String() string { return o.str.get(func() string { return o.format(text) }) }
+
+func (o *Op) format(t textOf) string {
+	if o.Kind == OpMin || o.Kind == OpMax {
+		return opText[o.Kind] + "(" + t(o.X) + ", " + t(o.Y) + ")"
+	}
+	return paren(o.X, t) + " " + opText[o.Kind] + " " + paren(o.Y, t)
+}
+
+func (o *Op) ident() string {
+	if o.isPlain {
+		return o.String()
+	}
+	return o.id.get(func() string { return o.format(ident) })
 }
 func (o *Op) class() Class { return o.cls }
+func (o *Op) plain() bool  { return o.isPlain }
+
+// textOf is how a subexpression is written: printed (text) or as its
+// identity (ident).
+type textOf func(Expr) string
+
+func text(e Expr) string  { return e.String() }
+func ident(e Expr) string { return e.ident() }
 
 // Select is Cond ? Then : Else.
 type Select struct {
 	Cond, Then, Else Expr
 	str              lazyString
+	id               lazyString
 	cls              Class
 	size             int
+	isPlain          bool
 }
 
-func (s *Select) String() string {
-	return s.str.get(func() string { return paren(s.Cond) + " ? " + paren(s.Then) + " : " + paren(s.Else) })
+func (s *Select) String() string { return s.str.get(func() string { return s.format(text) }) }
+
+func (s *Select) format(t textOf) string {
+	return paren(s.Cond, t) + " ? " + paren(s.Then, t) + " : " + paren(s.Else, t)
+}
+
+func (s *Select) ident() string {
+	if s.isPlain {
+		return s.String()
+	}
+	return s.id.get(func() string { return s.format(ident) })
 }
 func (s *Select) class() Class { return s.cls }
+func (s *Select) plain() bool  { return s.isPlain }
 
-// Mono is Coeff times the product of Atoms (sorted by their text).
+// Mono is Coeff times the product of Atoms (sorted by their identity;
+// key is the identity of the product).
 type Mono struct {
 	Coeff int64
 	Atoms []Expr
@@ -125,15 +174,25 @@ type Mono struct {
 // Poly is a sum of monomials plus a constant: the canonical form of every
 // polynomial expression, constants and single symbols included.
 type Poly struct {
-	Const int64
-	Terms []Mono // sorted by key, no zero coefficients
-	str   lazyString
-	cls   Class
-	size  int
+	Const   int64
+	Terms   []Mono // sorted by key, no zero coefficients
+	str     lazyString
+	id      lazyString
+	cls     Class
+	size    int
+	isPlain bool
 }
 
-func (p *Poly) String() string { return p.str.get(p.format) }
+func (p *Poly) String() string { return p.str.get(func() string { return p.format(text) }) }
 func (p *Poly) class() Class   { return p.cls }
+func (p *Poly) plain() bool    { return p.isPlain }
+
+func (p *Poly) ident() string {
+	if p.isPlain {
+		return p.String()
+	}
+	return p.id.get(func() string { return p.format(ident) })
+}
 
 // Size limits: a polynomial with more terms, or a monomial with more
 // factors, is replaced by TooComplex. Index arithmetic never comes close;
@@ -169,13 +228,14 @@ var tooComplexCount atomic.Int64
 // TooComplex is a data-class value nothing can be computed from. Each is
 // a distinct unknown: two of them must not cancel.
 func TooComplex() Expr {
-	return Sym(fmt.Sprintf("%s#%d", TooComplexName, tooComplexCount.Add(1)), Data)
+	id := int(tooComplexCount.Add(1))
+	return NewSym(Var{Name: fmt.Sprintf("%s#%d", TooComplexName, id), Class: Data, Kind: KindUnknown, Cause: CauseTooComplex, ID: id})
 }
 
 // IsTooComplex reports whether e mentions a value over the size limits.
 func IsTooComplex(e Expr) bool {
 	found := false
-	Symbols(e, func(v *Var) { found = found || strings.HasPrefix(v.Name, TooComplexName) })
+	Symbols(e, func(v *Var) { found = found || v.Cause == CauseTooComplex })
 	return found
 }
 
@@ -213,13 +273,13 @@ var smallConst = func() []Expr {
 	return out
 }()
 
-// Sym returns the symbol name of the given class.
+// Sym returns a symbol of kind KindOther called name, of the given class.
 func Sym(name string, c Class) Expr {
-	return atomPoly(&Var{Name: name, Class: c})
+	return NewSym(Var{Name: name, Class: c})
 }
 
 func atomPoly(a Expr) Expr {
-	return finishPoly(&Poly{Terms: []Mono{{Coeff: 1, Atoms: []Expr{a}, key: a.String()}}})
+	return finishPoly(&Poly{Terms: []Mono{{Coeff: 1, Atoms: []Expr{a}, key: monoKey([]Expr{a}, ident)}}})
 }
 
 // IsConst reports whether e is a constant, and its value.
@@ -251,11 +311,13 @@ func asAtom(e Expr) Expr {
 func finishPoly(p *Poly) Expr {
 	p.cls = Uniform
 	p.size = 1
+	p.isPlain = true
 	for _, t := range p.Terms {
 		p.size++
 		for _, a := range t.Atoms {
 			p.cls = max(p.cls, a.class())
 			p.size += sizeOf(a)
+			p.isPlain = p.isPlain && a.plain()
 		}
 	}
 	if p.size > MaxSize {
@@ -264,12 +326,13 @@ func finishPoly(p *Poly) Expr {
 	return p
 }
 
-// format prints the polynomial; String caches it (printing every
-// intermediate expression of a simplification would dominate its cost).
-func (p *Poly) format() string {
+// format prints the polynomial, its subexpressions written by t; String
+// and ident cache it (printing every intermediate expression of a
+// simplification would dominate its cost).
+func (p *Poly) format(t textOf) string {
 	var b strings.Builder
-	for i, t := range p.Terms {
-		c := t.Coeff
+	for i, term := range p.Terms {
+		c := term.Coeff
 		switch {
 		case i == 0 && c < 0:
 			b.WriteString("-")
@@ -284,7 +347,11 @@ func (p *Poly) format() string {
 			b.WriteString(strconv.FormatInt(c, 10))
 			b.WriteString("*")
 		}
-		b.WriteString(t.key)
+		if p.isPlain {
+			b.WriteString(term.key) // the identity is the printed form
+		} else {
+			b.WriteString(monoKey(term.Atoms, t))
+		}
 	}
 	switch {
 	case len(p.Terms) == 0:
@@ -297,10 +364,15 @@ func (p *Poly) format() string {
 	return b.String()
 }
 
-func monoKey(atoms []Expr) string {
+// monoKey writes a product of atoms, each written by t: a lone atom as
+// it is, the factors of a product in parentheses unless symbols.
+func monoKey(atoms []Expr, t textOf) string {
+	if len(atoms) == 1 {
+		return t(atoms[0])
+	}
 	parts := make([]string, len(atoms))
 	for i, a := range atoms {
-		s := a.String()
+		s := t(a)
 		if _, ok := a.(*Var); !ok {
 			s = "(" + s + ")"
 		}
@@ -394,8 +466,8 @@ func Mul(a, b Expr) Expr {
 			}
 			atoms := make([]Expr, 0, len(ta.Atoms)+len(tb.Atoms))
 			atoms = append(append(atoms, ta.Atoms...), tb.Atoms...)
-			slices.SortStableFunc(atoms, func(x, y Expr) int { return strings.Compare(x.String(), y.String()) })
-			terms = append(terms, Mono{Coeff: ta.Coeff * tb.Coeff, Atoms: atoms, key: monoKey(atoms)})
+			slices.SortStableFunc(atoms, func(x, y Expr) int { return strings.Compare(x.ident(), y.ident()) })
+			terms = append(terms, Mono{Coeff: ta.Coeff * tb.Coeff, Atoms: atoms, key: monoKey(atoms, ident)})
 		}
 	}
 	return sumTerms(pa.Const*pb.Const, terms)
@@ -454,26 +526,26 @@ func Binary(k OpKind, x, y Expr) Expr {
 	}
 	if k == OpShr || k == OpShl || k == OpDiv || k == OpRem || k == OpLt || k == OpLe {
 		// not commutative
-	} else if x.String() > y.String() {
+	} else if x.ident() > y.ident() {
 		x, y = y, x
 	}
 	size := 1 + sizeOf(x) + sizeOf(y)
 	if size > MaxSize {
 		return TooComplex()
 	}
-	return atomPoly(&Op{Kind: k, X: x, Y: y, cls: max(x.class(), y.class()), size: size})
+	return atomPoly(&Op{Kind: k, X: x, Y: y, cls: max(x.class(), y.class()), size: size, isPlain: x.plain() && y.plain()})
 }
 
-func paren(e Expr) string {
+func paren(e Expr, t textOf) string {
 	if p, ok := e.(*Poly); ok && (len(p.Terms) > 1 || (len(p.Terms) == 1 && (p.Const != 0 || p.Terms[0].Coeff != 1 || len(p.Terms[0].Atoms) > 1))) {
-		return "(" + e.String() + ")"
+		return "(" + t(e) + ")"
 	}
 	if a := asAtom(e); a != nil {
 		if _, ok := a.(*Var); !ok {
-			return "(" + e.String() + ")"
+			return "(" + t(e) + ")"
 		}
 	}
-	return e.String()
+	return t(e)
 }
 
 // Cond builds c ? a : b.
@@ -488,10 +560,11 @@ func Cond(c, a, b Expr) Expr {
 	if size > MaxSize {
 		return TooComplex()
 	}
-	if sizeOf(a) == sizeOf(b) && a.String() == b.String() {
+	if sizeOf(a) == sizeOf(b) && a.ident() == b.ident() {
 		return a
 	}
-	return atomPoly(&Select{Cond: c, Then: a, Else: b, cls: max(c.class(), a.class(), b.class()), size: size})
+	return atomPoly(&Select{Cond: c, Then: a, Else: b, cls: max(c.class(), a.class(), b.class()), size: size,
+		isPlain: c.plain() && a.plain() && b.plain()})
 }
 
 // Not returns !a.

@@ -1,7 +1,7 @@
 package symbolic
 
-// Subst replaces symbols by expressions and re-simplifies. Symbols not in
-// the map stay; subexpressions that mention none of them are kept as they
+// Subst replaces symbols, keyed by their identity (Var.Key), by
+// expressions and re-simplifies. Symbols not in the map stay; subexpressions that mention none of them are kept as they
 // are.
 func Subst(e Expr, m map[string]Expr) Expr {
 	if len(m) == 0 || !mentionsAny(e, m) {
@@ -9,7 +9,7 @@ func Subst(e Expr, m map[string]Expr) Expr {
 	}
 	switch x := e.(type) {
 	case *Var:
-		return m[x.Name]
+		return m[x.key]
 	case *Op:
 		return Binary(x.Kind, Subst(x.X, m), Subst(x.Y, m))
 	case *Select:
@@ -50,7 +50,7 @@ func termMentions(t Mono, m map[string]Expr) bool {
 func mentionsAny(e Expr, m map[string]Expr) bool {
 	switch x := e.(type) {
 	case *Var:
-		_, ok := m[x.Name]
+		_, ok := m[x.key]
 		return ok
 	case *Op:
 		return mentionsAny(x.X, m) || mentionsAny(x.Y, m)
@@ -87,14 +87,14 @@ func Symbols(e Expr, f func(*Var)) {
 	}
 }
 
-// Mentions reports whether e mentions the symbol name.
-func Mentions(e Expr, name string) bool {
+// Mentions reports whether e mentions the symbol whose key is key.
+func Mentions(e Expr, key string) bool {
 	found := false
-	Symbols(e, func(v *Var) { found = found || v.Name == name })
+	Symbols(e, func(v *Var) { found = found || v.key == key })
 	return found
 }
 
-// Coefficient returns the coefficient of symbol name in e when e is affine
+// Coefficient returns the coefficient of the symbol keyed name in e when e is affine
 // in it (the symbol appears only in degree-one monomials, and inside no
 // non-polynomial operator); ok is false otherwise. A symbol e does not
 // mention has coefficient 0.
@@ -105,7 +105,7 @@ func Coefficient(e Expr, name string) (Expr, bool) {
 		count := 0
 		var rest []Expr
 		for _, a := range t.Atoms {
-			if v, ok := a.(*Var); ok && v.Name == name {
+			if v, ok := a.(*Var); ok && v.key == name {
 				count++
 				continue
 			}

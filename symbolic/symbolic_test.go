@@ -217,3 +217,40 @@ func TestValuesGrow(t *testing.T) {
 		t.Errorf("tx after growing = %d, %v; want 5", got, ok)
 	}
 }
+
+// A symbol's identity is its kind, site and ID, not its name: two loops
+// printed alike are different symbols; the same site and ID are one.
+func TestSymbolIdentity(t *testing.T) {
+	loop := func(file string, id int) Expr {
+		return NewSym(Var{Name: "iter@3:16", Kind: KindLoopIter, Site: Site{File: file, Line: 3, Col: 16}, ID: id})
+	}
+	tests := []struct {
+		name string
+		a, b Expr
+		same bool
+	}{
+		{"same site", loop("m.cu", 1), loop("m.cu", 1), true},
+		{"same line and column, other file", loop("m.cu", 1), loop("h.cuh", 1), false},
+		{"same site, other loop (a macro's two loops)", loop("m.cu", 1), loop("m.cu", 2), false},
+		{"a parameter is its name", NewSym(Var{Name: "n", Kind: KindParam}), NewSym(Var{Name: "n", Kind: KindParam}), true},
+		{"unknowns with one name, other IDs", NewSym(Var{Name: "v", Kind: KindUnknown, ID: 1}), NewSym(Var{Name: "v", Kind: KindUnknown, ID: 2}), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Sub(tt.a, tt.b)
+			_, zero := IsConst(d)
+			if zero != tt.same || (Key(tt.a) == Key(tt.b)) != tt.same {
+				t.Errorf("a - b = %s (keys %q, %q): same %v, want %v", d, Key(tt.a), Key(tt.b), zero, tt.same)
+			}
+			if tt.a.String() != tt.b.String() {
+				t.Errorf("printed %q and %q: the name alone is printed", tt.a, tt.b)
+			}
+		})
+	}
+	// Substitution and evaluation go by identity too.
+	a, b := loop("m.cu", 1), loop("h.cuh", 1)
+	va, _ := AsVar(a)
+	if got := Subst(Add(a, b), map[string]Expr{va.Key(): Const(5)}); got.String() != "iter@3:16 + 5" {
+		t.Errorf("subst: %s", got)
+	}
+}

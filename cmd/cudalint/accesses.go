@@ -170,7 +170,7 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 		row.SectorsPerRequest, row.IdealSectorsPerRequest, row.NcuIdealPerRequest, row.Efficiency = &s, &i, &n, &e
 	} else {
 		row.SectorsRange = &[2]int{1, 32}
-		row.Unknown = message(p.Reason, a.Expr)
+		row.Unknown = message(p.Reason(), a.Expr)
 	}
 	return row
 }
@@ -263,7 +263,7 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 	assumed := map[kernelCfg][]string{}
 	for _, p := range globalPredictions(res) {
 		if !p.Known {
-			fmt.Fprintf(w, "%s: %s: unknown: %s\n", lineStart(p.Access.Pos.String()), excerpt(p.Access.Expr), message(p.Reason, p.Access.Expr))
+			fmt.Fprintf(w, "%s: %s: unknown: %s\n", lineStart(p.Access.Pos.String()), excerpt(p.Access.Expr), message(p.Reason(), p.Access.Expr))
 		}
 		k := kernelCfg{p.Access.Kernel.Name, p.Config}
 		for _, a := range p.Assumptions {

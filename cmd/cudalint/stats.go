@@ -10,6 +10,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 // stats is what --stats reports about a run: how much of the code the
@@ -20,22 +21,45 @@ type stats struct {
 	KernelsFound       int // kernels the parser yielded
 	KernelsFull        int // kernels with no skipped statement
 	Accesses, Modelled int
-	NoLane             int // accesses no lane performs under their launch
-	Unknown            map[string]int
+	NoLane             int            // accesses no lane performs under their launch
+	Unknown            map[string]int // by unknownLabel of the cause
 	Notes              map[string]int
 	SkippedInKernels   int
 }
 
 var (
-	digits  = regexp.MustCompile(`[0-9]+`)
-	quoted  = regexp.MustCompile(`"[^"]*"|'[^']*'|\([^()]*\)`)
-	loadRef = regexp.MustCompile(`the value loaded by .*`)
+	digits = regexp.MustCompile(`[0-9]+`)
+	quoted = regexp.MustCompile(`"[^"]*"|'[^']*'|\([^()]*\)`)
 )
 
-// cause folds a message into its kind: numbers, quoted text and
+// unknownLabels name the causes of unknown predictions, for grouping:
+// one line per cause, whatever the variable or expression.
+var unknownLabels = map[symbolic.UnknownCause]string{
+	symbolic.CauseLoadedValue:    "the address depends on a loaded value",
+	symbolic.CauseLoadedMember:   "the address depends on a member of a value loaded from memory",
+	symbolic.CauseLoopCarried:    "the address depends on a variable that changes across loop iterations in a way not modelled",
+	symbolic.CauseCallResult:     "the address depends on the result of a call cudalint does not follow",
+	symbolic.CauseUnresolvedType: "the address depends on a value of a type cudalint cannot resolve",
+	symbolic.CauseFloatValue:     "the address depends on a floating-point value",
+	symbolic.CauseUninitialised:  "the address depends on a variable not assigned on every path",
+	symbolic.CauseTooComplex:     "the address depends on an expression too complex to model",
+	symbolic.CauseNotUnderstood:  "the address depends on a variable a statement not understood may change",
+	symbolic.CauseBranchMixed:    "the address depends on a variable that holds different kinds of values on two branches",
+	symbolic.CauseNotModelled:    "the address depends on an expression cudalint does not model",
+	symbolic.CauseUnresolvedName: "the address depends on a name cudalint cannot resolve",
+	symbolic.CauseNotEvaluable:   "the address cannot be evaluated for every lane",
+}
+
+func unknownLabel(c symbolic.UnknownCause) string {
+	if l, ok := unknownLabels[c]; ok {
+		return l
+	}
+	return c.String()
+}
+
+// cause folds a note into its kind: numbers, quoted text and
 // parenthesised detail removed.
 func cause(msg string) string {
-	msg = loadRef.ReplaceAllString(msg, "a loaded value")
 	msg = quoted.ReplaceAllString(msg, "…")
 	msg = digits.ReplaceAllString(msg, "N")
 	if i := strings.Index(msg, ":"); i > 0 && i < 40 {
@@ -76,7 +100,7 @@ func collectStats(in *inputs, res *analyzer.Result) *stats {
 		case p.NoLane:
 			s.NoLane++
 		default:
-			s.Unknown[cause(p.Reason)]++
+			s.Unknown[unknownLabel(p.Unknown.Cause)]++
 		}
 	}
 	for _, n := range allNotes(res) {

@@ -38,7 +38,7 @@ func Classify(p *analyzer.Prediction, kernel []*analyzer.Prediction) string {
 		return ""
 	}
 	if !p.Known {
-		if strings.Contains(p.Reason, "loaded by") {
+		if p.Unknown.Cause == symbolic.CauseLoadedValue {
 			return IndirectAccess
 		}
 		return ""
@@ -109,9 +109,11 @@ func coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
 	for k, v := range p.Config.Params {
 		bind[k] = v
 	}
+	// What no launch gives is assumed large, as the prediction did;
+	// unknowns stay unbound (the coefficient is then not a number).
 	symbolic.Symbols(c, func(v *symbolic.Var) {
-		if _, ok := bind[v.Name]; !ok && !strings.Contains(v.Name, "#") {
-			bind[v.Name] = analyzer.AssumedValue
+		if _, ok := bind[v.Key()]; !ok && v.Kind != symbolic.KindUnknown {
+			bind[v.Key()] = analyzer.AssumedValue
 		}
 	})
 	return symbolic.Eval(c, bind)
@@ -208,11 +210,14 @@ func AssumedStride(p *analyzer.Prediction) []string {
 	}
 	var out []string
 	symbolic.Symbols(c, func(v *symbolic.Var) {
-		if strings.HasPrefix(v.Name, "blockDim.") || strings.HasPrefix(v.Name, "gridDim.") || strings.HasPrefix(v.Name, "iter@") ||
-			strings.Contains(v.Name, "#") || v.Class == symbolic.Data {
+		switch v.Kind {
+		case symbolic.KindBlockDim, symbolic.KindGridDim, symbolic.KindLoopIter, symbolic.KindUnknown:
 			return
 		}
-		if _, given := p.Config.Params[v.Name]; !given {
+		if v.Class == symbolic.Data {
+			return
+		}
+		if _, given := p.Config.Params[v.Key()]; !given {
 			for _, seen := range out {
 				if seen == v.Name {
 					return
@@ -242,7 +247,7 @@ func Numbers(p *analyzer.Prediction) map[string]any {
 		n["efficiency"] = round(p.Efficiency())
 	} else {
 		n["sectorsRange"] = []int{1, 32}
-		n["unknownReason"] = p.Reason
+		n["unknownReason"] = p.Reason()
 	}
 	if p.LaneStride != nil {
 		n["laneStrideBytes"] = *p.LaneStride
@@ -337,7 +342,7 @@ func LaneStep(p *analyzer.Prediction) string {
 	if symbolic.ClassOf(c) == symbolic.Data || unit == "" {
 		return c.String() + " bytes"
 	}
-	if back := symbolic.Mul(per, symbolic.Const(elem)); back.String() == c.String() && !strings.Contains(per.String(), "/") {
+	if back := symbolic.Mul(per, symbolic.Const(elem)); symbolic.Key(back) == symbolic.Key(c) && !strings.Contains(per.String(), "/") {
 		return per.String() + " " + unit + "s"
 	}
 	if q, ok := divide(c, elem); ok {

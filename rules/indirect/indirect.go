@@ -12,7 +12,7 @@ var Analyzer = accesses.NewAnalyzer(accesses.IndirectAccess, "indirect", describ
 
 func describe(p *analyzer.Prediction) string {
 	return fmt.Sprintf("%s: %s; sort or bucket the indices so neighbouring lanes read neighbouring elements: 1 to 32 sectors/request depending on the data (32 for random indices), ideal %s; %s",
-		accesses.Subject(p), p.Reason, idealFor(p), p.Config.Describe())
+		accesses.Subject(p), p.Reason(), idealFor(p), p.Config.Describe())
 }
 
 // idealFor is the ideal a coalesced version of the access would reach.
