@@ -105,6 +105,50 @@ type Options struct {
 	Blocks map[string]Dim3
 	// Params maps "kernel.param" or "param" to a value.
 	Params map[string]int64
+	// Scope, when set, gives the settings that govern a file (its
+	// folder's configuration): a kernel takes those of the file that
+	// defines it, so one folder's settings never reach another's
+	// kernels. Blocks and Params above (the command line) override them.
+	Scope func(file string) Settings
+}
+
+// Settings are the blocks and parameter values one configuration gives.
+type Settings struct {
+	Blocks map[string]Dim3
+	Params map[string]int64
+}
+
+// blockOf is the block shape the user gave for kernel fn, if any.
+func (o Options) blockOf(fn *parser.Func) (Dim3, bool) {
+	if d, ok := o.Blocks[fn.Name]; ok {
+		return d, true
+	}
+	if o.Scope == nil {
+		return Dim3{}, false
+	}
+	d, ok := o.Scope(fn.P.File).Blocks[fn.Name]
+	return d, ok
+}
+
+// paramOf is the value the user gave for parameter name of kernel fn:
+// "kernel.name" before "name", the command line before the scope.
+// Qualified says whether it was given for this kernel alone.
+func (o Options) paramOf(fn *parser.Func, name string) (v int64, qualified, ok bool) {
+	var scoped map[string]int64
+	if o.Scope != nil {
+		scoped = o.Scope(fn.P.File).Params
+	}
+	for _, m := range []map[string]int64{o.Params, scoped} {
+		if v, ok := m[fn.Name+"."+name]; ok {
+			return v, true, true
+		}
+	}
+	for _, m := range []map[string]int64{o.Params, scoped} {
+		if v, ok := m[name]; ok {
+			return v, false, true
+		}
+	}
+	return 0, false, false
 }
 
 // Kernel is one analyzed kernel.
@@ -355,19 +399,18 @@ func configs(prog *Program, f *parser.File, fn *parser.Func, opts Options, usesY
 		}
 		out = append(out, cfg)
 	}
-	if d, ok := opts.Blocks[fn.Name]; ok {
+	if d, ok := opts.blockOf(fn); ok {
 		for _, c := range out {
 			c.Block, c.BlockSource = d, FromConfig
 		}
 	}
 	for _, c := range out {
 		for _, p := range fn.Params {
-			if v, ok := opts.Params[fn.Name+"."+p.Name]; ok {
+			// A value given for this kernel overrides its launches; one
+			// given by name alone fills only what no launch gives.
+			v, qualified, ok := opts.paramOf(fn, p.Name)
+			if _, known := c.Params[p.Name]; ok && (qualified || !known) {
 				c.Params[p.Name] = v
-			} else if v, ok := opts.Params[p.Name]; ok {
-				if _, known := c.Params[p.Name]; !known {
-					c.Params[p.Name] = v
-				}
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/sources"
 )
 
 // ConfigName is the file cudalint looks for, from each analyzed file's
@@ -90,6 +91,7 @@ func (d *run) configFor(file string) *Config {
 	if err != nil {
 		return nil
 	}
+	top := d.configTop(dir)
 	for {
 		if c, ok := d.configs[dir]; ok {
 			return c
@@ -102,12 +104,43 @@ func (d *run) configFor(file string) *Config {
 			return c
 		}
 		parent := filepath.Dir(dir)
-		if parent == dir {
+		if dir == top || parent == dir {
 			d.configs[dir] = nil
 			return nil
 		}
 		dir = parent
 	}
+}
+
+// configTop is the highest folder whose configuration may govern files
+// in dir: the run's root when dir is inside it, else the repository
+// holding dir, else the folder named on the command line that holds it,
+// else dir itself. A .cudalint.yaml above the repository (in a home
+// folder, or /tmp) belongs to someone else's project.
+func (d *run) configTop(dir string) string {
+	if d.root != "" && within(dir, d.root) {
+		return d.root
+	}
+	if repo := sources.RepoRoot(dir); repo != dir || isRepo(dir) {
+		return repo
+	}
+	for _, p := range d.opts.Paths {
+		if abs, err := filepath.Abs(p); err == nil && within(dir, abs) {
+			return abs
+		}
+	}
+	return dir
+}
+
+func isRepo(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
+}
+
+// within reports whether path is dir or below it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // excludes reports whether a config's patterns exclude file.

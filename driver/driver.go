@@ -58,7 +58,10 @@ type Report struct {
 }
 
 type run struct {
-	opts     Options
+	opts Options
+	// root is the run's root, absolute: no configuration above it is
+	// read for the files inside it.
+	root     string
 	explicit *Config
 	configs  map[string]*Config
 	errs     []error
@@ -70,7 +73,7 @@ type run struct {
 
 // Run analyzes the files under opts.Paths with every enabled rule.
 func Run(opts Options) *Report {
-	d := &run{opts: opts, configs: map[string]*Config{}}
+	d := &run{opts: opts, configs: map[string]*Config{}, root: runRoot(opts.Root)}
 	d.configErrs = checkOptions(opts)
 	if opts.ConfigPath != "" {
 		c, err := LoadConfig(opts.ConfigPath)
@@ -374,4 +377,20 @@ func lostPart(ie analyzer.InternalError) string {
 		return "this launch configuration was not analyzed"
 	}
 	return "the kernel was not analyzed"
+}
+
+// runRoot is --root, or the repository holding the working directory, or
+// the working directory; absolute, or "" when none can be had.
+func runRoot(root string) string {
+	if root == "" {
+		var err error
+		if root, err = sources.DefaultRoot(); err != nil {
+			return ""
+		}
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return ""
+	}
+	return abs
 }

@@ -119,3 +119,32 @@ func TestGlob(t *testing.T) {
 		}
 	}
 }
+
+// A .cudalint.yaml above the repository belongs to another project (a
+// home folder's, /tmp's): it governs nothing inside the repository,
+// whether the run starts inside it or names it from outside.
+func TestConfigAboveTheRepositoryIsNotRead(t *testing.T) {
+	top := t.TempDir()
+	write(t, top, map[string]string{
+		".cudalint.yaml": "disable: [strided-access]\n",
+		"repo/.git/HEAD": "ref: refs/heads/main\n",
+		"repo/src/k.cu":  strided,
+		"loose/k.cu":     strided, // no repository: the folder named is the top
+	})
+	repo := filepath.Join(top, "repo")
+	for _, tt := range []struct{ name, cwd, path string }{
+		{"named from outside", "", repo},
+		{"run inside", repo, "src"},
+		{"folder without a repository", "", filepath.Join(top, "loose")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.cwd != "" {
+				t.Chdir(tt.cwd)
+			}
+			rep := Run(Options{Paths: []string{tt.path}})
+			if got := rulesOf(rep.Findings); got != "strided-access" || len(rep.Errors) > 0 {
+				t.Errorf("findings %q, errors %v: the configuration above the repository was applied", got, rep.Errors)
+			}
+		})
+	}
+}

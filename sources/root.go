@@ -21,8 +21,10 @@ func DefaultRoot() (string, error) {
 	return repoRoot(cwd), nil
 }
 
-// repoRoot returns the nearest folder from dir upward that holds .git, or
-// dir when none does.
+// RepoRoot returns the nearest folder from dir upward that holds .git (a
+// folder, or a file in a worktree), or dir when none does.
+func RepoRoot(dir string) string { return repoRoot(dir) }
+
 func repoRoot(dir string) string {
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {

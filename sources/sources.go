@@ -140,6 +140,14 @@ func pathError(p string, err error) error {
 // guard): a refused one is a note at the directive. Only regular files
 // are read, each of at most MaxFileSize bytes.
 func Load(files []string, cfg parser.Config) (*Set, []error) {
+	return LoadScoped(files, cfg, nil)
+}
+
+// LoadScoped is Load where each file named (each translation unit) may
+// have its own macro definitions: definesFor, when not nil, gives the
+// whole set for a file (its folder's configuration and the command
+// line's), in place of cfg.Defines.
+func LoadScoped(files []string, cfg parser.Config, definesFor func(path string) map[string]string) (*Set, []error) {
 	cache := &readCache{read: cfg.ReadFile, files: map[string]cached{}}
 	if cache.read == nil {
 		cache.read = parser.ReadSource
@@ -190,7 +198,11 @@ func Load(files []string, cfg parser.Config) (*Set, []error) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				f, err := loadOne(files[i], cfg, cache.get)
+				unit := cfg
+				if definesFor != nil {
+					unit.Defines = definesFor(files[i])
+				}
+				f, err := loadOne(files[i], unit, cache.get)
 				results[i] <- result{f, err}
 			}
 		}()
