@@ -39,6 +39,10 @@ type Options struct {
 	IncludeDirs []string
 	// MinSeverity overrides the configuration's when set.
 	MinSeverity *accesses.Severity
+	// ModelOnly runs the model and no rule: --accesses and --stats load
+	// through the driver, under the same configuration, and print the
+	// predictions themselves.
+	ModelOnly bool
 	// ReadFile, when set, reads the files instead of sources.ReadFile:
 	// it serves standard input under the name --stdin-filename gives.
 	ReadFile func(path string) ([]byte, error)
@@ -122,6 +126,12 @@ func Run(opts Options) *Report {
 	}
 	ar := res.(*accesses.Result)
 	d.errs = append(d.errs, ar.Errors...)
+	if opts.ModelOnly {
+		if len(d.configErrs) > 0 {
+			return d.failed()
+		}
+		return &Report{Fset: fset, Result: ar, Errors: d.errs, Warnings: d.warnings(ar.Analysis), Notes: notes(ar)}
+	}
 	for _, r := range rules.All {
 		if r.Analyzer == nil || !d.cliEnabled(r.ID) {
 			continue

@@ -15,7 +15,6 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/parser"
-	"github.com/cudalint/cudalint/sources"
 )
 
 func (o *options) execute(stdin io.Reader, stdout, stderr io.Writer) int {
@@ -76,20 +75,26 @@ func (o *options) report(out, stderr io.Writer, in *inputs, color bool) int {
 	if !o.accesses && !o.stats {
 		return o.findings(out, stderr, in, color)
 	}
+	// The driver loads, under the configuration of each file's folder,
+	// exactly as for findings.
+	opts := o.driverOptions()
+	opts.Found, opts.FindErrors, opts.ReadFile, opts.ModelOnly = in.files, in.errs, in.readFile, true
+	rep := driver.Run(opts)
 	status := exitOK
-	set, loadErrs := sources.Load(in.files, parser.Config{Defines: o.defines, IncludeDirs: o.includes, Root: o.root, ReadFile: in.readFile})
-	for _, err := range append(in.errs, loadErrs...) {
+	for _, err := range rep.Errors {
 		reportError(stderr, err)
 		status = exitError
 	}
-	res := analyzer.Analyze(set.Analyzed(), analyzer.Options{Blocks: o.blocks, Params: o.params})
+	printWarnings(stderr, rep.Warnings)
+	if rep.Result == nil { // a configuration mistake stopped the run
+		return exitError
+	}
+	res := rep.Result.Analysis
 	for _, ie := range res.InternalErrors {
 		reportError(stderr, fmt.Errorf("%s: %v (a bug in cudalint: please report it)", ie.Pos, ie))
 		status = exitError
 	}
 	var err error
-	d := o.driverOptions()
-	printWarnings(stderr, driver.FlagWarnings(res, d.Blocks, d.Params))
 	switch {
 	case o.stats:
 		err = writeStats(out, collectStats(in, res))
