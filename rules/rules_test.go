@@ -15,7 +15,7 @@ import (
 
 // Rules read what symbols are, not what they are called: names that
 // look like the model's own words change nothing.
-func TestClassifyReadsKindsNotNames(t *testing.T) {
+func TestWinnerReadsKindsNotNames(t *testing.T) {
 	tests := []struct {
 		name, src, expr string
 		rule            string
