@@ -12,8 +12,6 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules"
@@ -98,50 +96,26 @@ func Run(opts Options) *Report {
 	if len(d.configErrs) > 0 {
 		return d.failed()
 	}
-	accesses.Reset()
-	set := func(name string, m map[string]string) {
-		for k, v := range m {
-			_ = accesses.Analyzer.Flags.Set(name, k+"="+v)
-		}
-	}
-	for _, c := range d.allConfigs() {
-		set("D", c.Defines)
-		set("block", c.Blocks)
-		params := map[string]string{}
-		for k, v := range c.Params {
-			params[k] = fmt.Sprint(v)
-		}
-		set("param", params)
-	}
-	set("D", opts.Defines)
-	set("block", opts.Blocks)
-	set("param", opts.Params)
-	d.setIncludes()
-
 	fset := token.NewFileSet()
-	res, err := runPass(accesses.Analyzer, fset, kept, nil, opts.ReadFile)
-	if err != nil {
-		d.errs = append(d.errs, err)
+	runner := &passRunner{fset: fset, files: kept, readFile: opts.ReadFile, model: d.modelOptions()}
+	enabled := d.cliEnabled
+	if opts.ModelOnly {
+		enabled = func(string) bool { return false }
+	}
+	ar, found, errs := runner.checkRules(enabled)
+	if ar == nil {
+		d.errs = append(d.errs, errs...)
 		return &Report{Errors: d.errs, Fset: fset}
 	}
-	ar := res.(*accesses.Result)
-	d.errs = append(d.errs, ar.Errors...)
+	d.errs = append(append(d.errs, ar.Errors...), errs...)
 	if opts.ModelOnly {
 		if len(d.configErrs) > 0 {
 			return d.failed()
 		}
 		return &Report{Fset: fset, Result: ar, Errors: d.errs, Warnings: d.warnings(ar.Analysis), Notes: notes(ar)}
 	}
-	for _, r := range rules.All {
-		if r.Analyzer == nil || !d.cliEnabled(r.ID) {
-			continue
-		}
-		if _, err := runPass(r.Analyzer, fset, kept, map[*analysis.Analyzer]any{accesses.Analyzer: ar}, opts.ReadFile); err != nil {
-			d.errs = append(d.errs, fmt.Errorf("rule %s: %v", r.ID, err))
-		}
-	}
 	rep := &Report{Fset: fset, Result: ar, Errors: d.errs}
-	rep.Findings = d.suppress(ar, ar.Findings())
+	rep.Findings = d.suppress(ar, found)
 	rep.Findings = d.filter(rep.Findings, fset)
 	if len(d.configErrs) > 0 { // a configuration found only for an included header
 		return d.failed()
@@ -170,26 +144,6 @@ func (d *run) warnings(res *analyzer.Result) []Warning {
 	return append(out, FlagWarnings(res, d.opts.Blocks, d.opts.Params)...)
 }
 
-// setIncludes hands the analyzer --root and the include folders of -I and
-// of the configurations (each relative to its file's folder).
-func (d *run) setIncludes() {
-	if d.opts.Root != "" {
-		_ = accesses.Analyzer.Flags.Set("root", d.opts.Root)
-	}
-	dirs := append([]string{}, d.opts.IncludeDirs...)
-	for _, c := range d.allConfigs() {
-		for _, dir := range c.IncludeDirs {
-			if !filepath.IsAbs(dir) {
-				dir = filepath.Join(filepath.Dir(c.path), dir)
-			}
-			dirs = append(dirs, dir)
-		}
-	}
-	for _, dir := range dirs {
-		_ = accesses.Analyzer.Flags.Set("I", dir)
-	}
-}
-
 func (d *run) allConfigs() []*Config {
 	if d.explicit != nil {
 		return []*Config{d.explicit}
@@ -213,19 +167,6 @@ func (d *run) cliEnabled(id string) bool {
 		return false
 	}
 	return !contains(d.opts.Disable, id)
-}
-
-func runPass(a *analysis.Analyzer, fset *token.FileSet, files []string, resultOf map[*analysis.Analyzer]any,
-	readFile func(string) ([]byte, error)) (any, error) {
-	pass := &analysis.Pass{
-		Analyzer:   a,
-		Fset:       fset,
-		OtherFiles: files,
-		ResultOf:   resultOf,
-		ReadFile:   readFile,
-		Report:     func(analysis.Diagnostic) {}, // findings are recorded with their numbers
-	}
-	return a.Run(pass)
 }
 
 // filter applies the configuration of each finding's file.

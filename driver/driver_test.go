@@ -148,3 +148,31 @@ func TestConfigAboveTheRepositoryIsNotRead(t *testing.T) {
 		})
 	}
 }
+
+// Two folders with a kernel of the same name and their own blocks and
+// defines: each keeps its own, as if analyzed alone.
+func TestFolderConfigsStayInTheirFolders(t *testing.T) {
+	dir := t.TempDir()
+	const src = `__global__ void k(float* a) { a[threadIdx.x * STRIDE] = 0; }
+void h(float* a) { k<<<8, 64>>>(a); }
+`
+	write(t, dir, map[string]string{
+		"a/k.cu":           src,
+		"a/.cudalint.yaml": "blocks: {k: 32}\ndefines: {STRIDE: \"2\"}\n",
+		"b/k.cu":           src,
+		"b/.cudalint.yaml": "blocks: {k: 128}\ndefines: {STRIDE: \"8\"}\n",
+	})
+	rep := Run(Options{Paths: []string{dir}})
+	if len(rep.Errors) > 0 {
+		t.Fatal(rep.Errors)
+	}
+	want := map[string][2]int64{"a": {32, 8}, "b": {128, 32}} // block, lane stride in bytes
+	got := map[string][2]int64{}
+	for _, p := range rep.Result.Analysis.Predictions {
+		folder := filepath.Base(filepath.Dir(p.Access.Kernel.P.File))
+		got[folder] = [2]int64{p.Config.Block[0], *p.LaneStride}
+	}
+	if len(got) != 2 || got["a"] != want["a"] || got["b"] != want["b"] {
+		t.Errorf("block and lane stride by folder %v, want %v", got, want)
+	}
+}

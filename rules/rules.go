@@ -5,6 +5,7 @@ package rules
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/docs"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/aosfield"
@@ -26,7 +27,8 @@ const (
 	InternalError = "internal-error"
 )
 
-// Rule is a rule's metadata: its stable ID and its analyzer.
+// Rule is a rule's metadata: its stable ID, its analyzer, and the
+// policies the driver applies to what the analyzer reports.
 type Rule struct {
 	ID        string
 	Title     string
@@ -34,6 +36,10 @@ type Rule struct {
 	Tags      []string
 	Precision string // SARIF: very-high, high, medium, low
 	Analyzer  *analysis.Analyzer
+	// Detect is the analyzer's predicate; Grade its severity policy for
+	// one prediction. Both are nil for the driver's own findings.
+	Detect accesses.Detect
+	Grade  func(p *analyzer.Prediction) accesses.Severity
 }
 
 // Doc is the rule's page.
@@ -45,18 +51,66 @@ func (r *Rule) Summary() string { return docs.Summary(r.ID) }
 // URL is where the page is published.
 func (r *Rule) URL() string { return accesses.DocsURL(r.ID) }
 
+var perf = []string{"performance", "coalescing"}
+
 // All lists the rules in a stable order.
 var All = []*Rule{
-	{accesses.SwappedAxes, "Swapped 2D axes", accesses.Warning, []string{"performance", "coalescing"}, "high", swappedaxes.Analyzer},
-	{accesses.StridedAccess, "Strided access", accesses.Warning, []string{"performance", "coalescing"}, "high", strided.Analyzer},
-	{accesses.AoSField, "Array-of-structs field access", accesses.Warning, []string{"performance", "coalescing", "layout"}, "high", aosfield.Analyzer},
-	{accesses.MisalignedAccess, "Misaligned access", accesses.Warning, []string{"performance", "alignment"}, "high", misaligned.Analyzer},
-	{accesses.IndirectAccess, "Data-dependent access", accesses.Info, []string{"performance", "gather"}, "medium", indirect.Analyzer},
-	{accesses.UncoalescedTranspose, "Uncoalesced transpose", accesses.Warning, []string{"performance", "coalescing", "transpose"}, "high", transpose.Analyzer},
-	{accesses.UnalignedVectorCast, "Unaligned vector access", accesses.Error, []string{"correctness", "alignment"}, "high", vectorcast.Analyzer},
-	{accesses.SharedBankConflict, "Shared-memory bank conflict", accesses.Warning, []string{"performance", "shared-memory"}, "high", bankconflict.Analyzer},
-	{UnusedIgnore, "Unused suppression", accesses.Warning, []string{"maintenance"}, "very-high", nil},
-	{InternalError, "Internal error", accesses.Error, []string{"tool"}, "very-high", nil},
+	{ID: accesses.SwappedAxes, Title: "Swapped 2D axes", Severity: accesses.Warning, Tags: perf, Precision: "high",
+		Analyzer: swappedaxes.Analyzer, Detect: swappedaxes.Detect, Grade: swappedaxes.Severity},
+	{ID: accesses.StridedAccess, Title: "Strided access", Severity: accesses.Warning, Tags: perf, Precision: "high",
+		Analyzer: strided.Analyzer, Detect: strided.Detect, Grade: strided.Severity},
+	{ID: accesses.AoSField, Title: "Array-of-structs field access", Severity: accesses.Warning, Tags: []string{"performance", "coalescing", "layout"}, Precision: "high",
+		Analyzer: aosfield.Analyzer, Detect: aosfield.Detect, Grade: aosfield.Severity},
+	{ID: accesses.MisalignedAccess, Title: "Misaligned access", Severity: accesses.Warning, Tags: []string{"performance", "alignment"}, Precision: "high",
+		Analyzer: misaligned.Analyzer, Detect: misaligned.Detect, Grade: misaligned.Severity},
+	{ID: accesses.IndirectAccess, Title: "Data-dependent access", Severity: accesses.Info, Tags: []string{"performance", "gather"}, Precision: "medium",
+		Analyzer: indirect.Analyzer, Detect: indirect.Detect, Grade: indirect.Severity},
+	{ID: accesses.UncoalescedTranspose, Title: "Uncoalesced transpose", Severity: accesses.Warning, Tags: []string{"performance", "coalescing", "transpose"}, Precision: "high",
+		Analyzer: transpose.Analyzer, Detect: transpose.Detect, Grade: transpose.Severity},
+	{ID: accesses.UnalignedVectorCast, Title: "Unaligned vector access", Severity: accesses.Error, Tags: []string{"correctness", "alignment"}, Precision: "high",
+		Analyzer: vectorcast.Analyzer, Detect: vectorcast.Detect, Grade: vectorcast.Severity},
+	{ID: accesses.SharedBankConflict, Title: "Shared-memory bank conflict", Severity: accesses.Warning, Tags: []string{"performance", "shared-memory"}, Precision: "high",
+		Analyzer: bankconflict.Analyzer, Detect: bankconflict.Detect, Grade: bankconflict.Severity},
+	{ID: UnusedIgnore, Title: "Unused suppression", Severity: accesses.Warning, Tags: []string{"maintenance"}, Precision: "very-high"},
+	{ID: InternalError, Title: "Internal error", Severity: accesses.Error, Tags: []string{"tool"}, Precision: "very-high"},
+}
+
+// Precedence lists the prediction rules from most to least specific. One
+// access gets one finding: when several rules report the same access
+// (under the same launch), only the earliest rule here is kept. A fault
+// outranks a cost; a diagnosis that names the cure (a transpose, swapped
+// axes, an AoS field) outranks the symptom it explains (a stride, a
+// misalignment).
+var Precedence = []string{
+	accesses.SharedBankConflict,
+	accesses.IndirectAccess,
+	accesses.UnalignedVectorCast,
+	accesses.UncoalescedTranspose,
+	accesses.SwappedAxes,
+	accesses.AoSField,
+	accesses.StridedAccess,
+	accesses.MisalignedAccess,
+}
+
+// Rank is a rule's place in Precedence; rules not listed rank after all.
+func Rank(id string) int {
+	for i, r := range Precedence {
+		if r == id {
+			return i
+		}
+	}
+	return len(Precedence)
+}
+
+// Winner is the rule that reports p when every rule runs: the earliest
+// in Precedence whose Detect holds, or "".
+func Winner(res *accesses.Result, p *analyzer.Prediction) string {
+	for _, id := range Precedence {
+		if r := ByID(id); r != nil && r.Detect != nil && r.Detect(res, p) {
+			return id
+		}
+	}
+	return ""
 }
 
 // ByID finds a rule.

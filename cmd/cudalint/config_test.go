@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,6 +91,47 @@ func TestFlagMistakes(t *testing.T) {
 		code, out, errs := runCLI(append(tt.args, dir)...)
 		if code != exitError || out != "" || !strings.Contains(errs, tt.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tt.args, code, out, errs, tt.want)
+		}
+	}
+}
+
+// --accesses and --stats load through the driver: a folder's
+// configuration (its blocks, its exclusions, its mistakes) applies to
+// them as it does to findings.
+func TestAccessesReadTheFolderConfig(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"a/k.cu":           copyKernel,
+		"a/.cudalint.yaml": "blocks: {copy: 64}\n",
+		"b/k.cu":           copyKernel,
+		"c/k.cu":           copyKernel,
+		"c/.cudalint.yaml": "exclude: [k.cu]\n",
+	})
+	t.Chdir(dir)
+	code, out, errs := runCLI("--accesses", "--format", "json", ".")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Accesses []struct {
+			File  string  `json:"file"`
+			Block []int64 `json:"block"`
+		} `json:"accesses"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	blocks := map[string]int64{}
+	for _, a := range doc.Accesses {
+		blocks[filepath.ToSlash(a.File)] = a.Block[0]
+	}
+	want := map[string]int64{"a/k.cu": 64, "b/k.cu": 256}
+	if len(blocks) != len(want) || blocks["a/k.cu"] != 64 || blocks["b/k.cu"] != 256 {
+		t.Errorf("blocks by file %v, want %v (c/k.cu excluded)", blocks, want)
+	}
+	os.WriteFile(filepath.Join(dir, "b", ".cudalint.yaml"), []byte("enable: [strided]\n"), 0o644)
+	for _, mode := range []string{"--accesses", "--stats"} {
+		if code, _, errs := runCLI(mode, "."); code != exitError || !strings.Contains(errs, "did you mean strided-access") {
+			t.Errorf("%s with a mistaken config: exit %d, stderr %q", mode, code, errs)
 		}
 	}
 }

@@ -1,18 +1,15 @@
 // Package accesses is the analyzer every cudalint rule requires: it parses
 // the CUDA files of the pass (Pass.OtherFiles), models every memory
 // access under every launch that reaches it, and hands the rules the
-// predictions, positions in the pass's token.FileSet, and a place to
-// record findings with their numbers.
+// predictions, positions in the pass's token.FileSet, facts about the
+// predictions, and the preconditions several rules share.
 package accesses
 
 import (
-	"flag"
 	"fmt"
 	"go/token"
 	"reflect"
 	"sort"
-	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -21,62 +18,60 @@ import (
 	"github.com/cudalint/cudalint/sources"
 )
 
-// Analyzer models the accesses of the CUDA files in Pass.OtherFiles.
+// Analyzer models the accesses of the CUDA files in Pass.OtherFiles with
+// default options. A driver that has options (definitions, block shapes,
+// parameters, include folders) computes the analyzer's result with Load
+// instead: options travel with the run, never through package state, so
+// that two runs in one process (an editor server) stay independent.
 var Analyzer = &analysis.Analyzer{
 	Name:       "cudaaccesses",
 	Doc:        "models every global and shared memory access of the CUDA kernels in Pass.OtherFiles",
 	URL:        "https://github.com/cudalint/cudalint#the-model",
-	Run:        run,
+	Run:        func(pass *analysis.Pass) (any, error) { return Load(pass, Options{}) },
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	Flags:      flags(),
 }
 
-// Settings the driver passes through the analyzer's flags.
-var (
-	defines     = keyValues{}
-	blocks      = keyValues{}
-	params      = keyValues{}
-	root        string
-	includeDirs = &dirList{}
-)
-
-func flags() flag.FlagSet {
-	fs := flag.NewFlagSet("cudaaccesses", flag.ContinueOnError)
-	fs.Var(defines, "D", "NAME=VALUE preprocessor definition (repeatable)")
-	fs.Var(blocks, "block", "KERNEL=16x16 block shape (repeatable)")
-	fs.Var(params, "param", "NAME=V or KERNEL.NAME=V parameter value (repeatable)")
-	fs.StringVar(&root, "root", "", "the folder includes may read")
-	fs.Var(includeDirs, "I", "a folder includes may read and are searched in (repeatable)")
-	return *fs
+// Options are one run's settings for the model.
+type Options struct {
+	Defines map[string]string // NAME=VALUE preprocessor definitions
+	Blocks  map[string]string // KERNEL=16x16 block shapes
+	Params  map[string]string // NAME=V or KERNEL.NAME=V parameter values
+	// Root and IncludeDirs are the folders includes may read; includes
+	// are searched in IncludeDirs.
+	Root        string
+	IncludeDirs []string
+	// Scope, when set, gives the settings of the configuration that
+	// governs a file: the blocks and parameter values of the kernels
+	// defined there, the defines of a translation unit rooted there. The
+	// fields above (the command line) win over them. It is called from
+	// several goroutines.
+	Scope func(file string) Scope
 }
 
-// keyValues is a repeatable NAME=VALUE flag.
-type keyValues map[string]string
-
-func (kv keyValues) String() string { return "" }
-func (kv keyValues) Set(s string) error {
-	k, v, _ := strings.Cut(s, "=")
-	if k == "" {
-		return fmt.Errorf("want NAME=VALUE, got %q", s)
-	}
-	kv[k] = v
-	return nil
+// Scope is what one folder's configuration says.
+type Scope struct {
+	Defines  map[string]string
+	Settings analyzer.Settings
 }
 
-// dirList is a repeatable folder flag.
-type dirList []string
-
-func (d *dirList) String() string     { return strings.Join(*d, ",") }
-func (d *dirList) Set(s string) error { *d = append(*d, s); return nil }
-
-// Reset clears the settings (between runs in one process).
-func Reset() {
-	for _, m := range []keyValues{defines, blocks, params} {
-		for k := range m {
-			delete(m, k)
+// analyzerOptions parses the block shapes and parameter values.
+func (o Options) analyzerOptions() (analyzer.Options, error) {
+	opts := analyzer.Options{Blocks: map[string]analyzer.Dim3{}, Params: map[string]int64{}}
+	for k, v := range o.Blocks {
+		d, err := analyzer.ParseDim3(v)
+		if err != nil {
+			return opts, err
 		}
+		opts.Blocks[k] = d
 	}
-	root, *includeDirs = "", nil
+	for k, v := range o.Params {
+		var n int64
+		if _, err := fmt.Sscan(v, &n); err != nil {
+			return opts, fmt.Errorf("parameter %s: %q is not an integer", k, v)
+		}
+		opts.Params[k] = n
+	}
+	return opts, nil
 }
 
 // Result is what the rules get.
@@ -86,28 +81,29 @@ type Result struct {
 	// Errors are the files that could not be read, each naming the file.
 	Errors []error
 	files  map[string]*token.File
-
-	mu       sync.Mutex
-	findings []*Finding
+	// kernel holds each prediction's kernel's predictions; merged the
+	// vector components the compiler loads together with a sibling.
+	kernel map[*analyzer.Prediction][]*analyzer.Prediction
+	merged map[*analyzer.Prediction]bool
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	opts := analyzer.Options{Blocks: map[string]analyzer.Dim3{}, Params: map[string]int64{}}
-	for k, v := range blocks {
-		d, err := analyzer.ParseDim3(v)
-		if err != nil {
-			return nil, err
-		}
-		opts.Blocks[k] = d
+// Load models the CUDA files of pass.OtherFiles under opts.
+func Load(pass *analysis.Pass, o Options) (*Result, error) {
+	opts, err := o.analyzerOptions()
+	if err != nil {
+		return nil, err
 	}
-	for k, v := range params {
-		var n int64
-		if _, err := fmt.Sscan(v, &n); err != nil {
-			return nil, fmt.Errorf("parameter %s: %q is not an integer", k, v)
-		}
-		opts.Params[k] = n
+	defines := o.Defines
+	if defines == nil {
+		defines = map[string]string{}
 	}
-	set, errs := sources.Load(pass.OtherFiles, parser.Config{Defines: defines, IncludeDirs: *includeDirs, Root: root, ReadFile: pass.ReadFile})
+	var definesFor func(string) map[string]string
+	if o.Scope != nil {
+		opts.Scope = func(file string) analyzer.Settings { return o.Scope(file).Settings }
+		definesFor = func(file string) map[string]string { return merged(o.Scope(file).Defines, defines) }
+	}
+	cfg := parser.Config{Defines: defines, IncludeDirs: o.IncludeDirs, Root: o.Root, ReadFile: pass.ReadFile}
+	set, errs := sources.LoadScoped(pass.OtherFiles, cfg, definesFor)
 	res := &Result{Analysis: analyzer.Analyze(set.Analyzed(), opts), Fset: pass.Fset, Errors: errs, files: map[string]*token.File{}}
 	var paths []string
 	srcs := map[string][]byte{}
@@ -125,7 +121,20 @@ func run(pass *analysis.Pass) (any, error) {
 		tf.SetLinesForContent(srcs[path])
 		res.files[path] = tf
 	}
+	res.computeFacts()
 	return res, nil
+}
+
+// merged is base with over's entries put over it.
+func merged(base, over map[string]string) map[string]string {
+	out := make(map[string]string, len(base)+len(over))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range over {
+		out[k] = v
+	}
+	return out
 }
 
 // Pos converts a source position to the pass's token.Pos.
@@ -137,8 +146,9 @@ func (r *Result) Pos(p parser.Pos) token.Pos {
 	return tf.Pos(int(p.Offset))
 }
 
-// Finding is a diagnostic with what the driver needs to print it: the
-// rule, a severity, and the prediction behind it.
+// Finding is the driver's product for printers: a rule's diagnostic with
+// the severity the rule's policy gives it, and the prediction behind it.
+// Rules never build one; they report analysis.Diagnostics.
 type Finding struct {
 	analysis.Diagnostic
 	Rule       string
@@ -167,22 +177,6 @@ func ParseSeverity(s string) (Severity, error) {
 		}
 	}
 	return Info, fmt.Errorf("unknown severity %q (want info, warning or error)", s)
-}
-
-// Report records a finding and reports its diagnostic to the pass.
-func (r *Result) Report(pass *analysis.Pass, f *Finding) {
-	f.Category = f.Rule
-	r.mu.Lock()
-	r.findings = append(r.findings, f)
-	r.mu.Unlock()
-	pass.Report(f.Diagnostic)
-}
-
-// Findings returns what the rules recorded.
-func (r *Result) Findings() []*Finding {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]*Finding(nil), r.findings...)
 }
 
 // Range is the access's position in the pass's file set.

@@ -1,6 +1,8 @@
 package accesses
 
 import (
+	"go/token"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
@@ -12,6 +14,11 @@ func DocsURL(id string) string {
 	return "https://github.com/cudalint/cudalint/blob/main/docs/rules/" + id + ".md"
 }
 
+// Detect is a rule's own predicate: does the prediction show the problem
+// the rule is about? It says nothing of other rules: when several detect
+// one access, the registry's precedence list picks the one reported.
+type Detect func(res *Result, p *analyzer.Prediction) bool
+
 // Describe writes a rule's message for one prediction.
 type Describe func(p *analyzer.Prediction) string
 
@@ -20,33 +27,28 @@ type Describe func(p *analyzer.Prediction) string
 // who expected --fix to act learns what stopped it.
 type Fix func(res *Result, p *analyzer.Prediction) (fixes []analysis.SuggestedFix, whyNot string)
 
+// Spec is what a rule whose findings come from predictions defines.
+type Spec struct {
+	ID, Name string
+	Detect   Detect
+	Describe Describe
+	Fix      Fix // nil when the rule has none
+}
+
 // NewAnalyzer builds the analyzer of a rule whose findings come from
-// predictions: it reports every prediction that Classify assigns to the
-// rule, with the rule's message and the standard figures.
-func NewAnalyzer(id, name string, describe Describe, fix Fix) *analysis.Analyzer {
+// predictions: it reports, through pass.Report, every prediction the
+// rule detects.
+func NewAnalyzer(s Spec) *analysis.Analyzer {
 	return &analysis.Analyzer{
-		Name:     name,
-		Doc:      docs.Summary(id),
-		URL:      DocsURL(id),
+		Name:     s.Name,
+		Doc:      docs.Summary(s.ID),
+		URL:      DocsURL(s.ID),
 		Requires: []*analysis.Analyzer{Analyzer},
 		Run: func(pass *analysis.Pass) (any, error) {
 			res := pass.ResultOf[Analyzer].(*Result)
-			for _, kernel := range byKernel(res.Analysis.Predictions) {
-				for _, p := range kernel {
-					if Classify(p, kernel) != id {
-						continue
-					}
-					start, end := res.Range(p.Access)
-					f := &Finding{Rule: id, Severity: SeverityOf(id, p), Prediction: p, Numbers: Numbers(p)}
-					f.Pos, f.End, f.Message = start, end, describe(p)
-					if fix != nil {
-						var why string
-						f.SuggestedFixes, why = fix(res, p)
-						if len(f.SuggestedFixes) == 0 && why != "" {
-							f.Message += "; not fixed: " + why
-						}
-					}
-					res.Report(pass, f)
+			for _, p := range res.Analysis.Predictions {
+				if s.Detect(res, p) {
+					pass.Report(s.diagnostic(res, p))
 				}
 			}
 			return nil, nil
@@ -54,20 +56,41 @@ func NewAnalyzer(id, name string, describe Describe, fix Fix) *analysis.Analyzer
 	}
 }
 
-// byKernel groups predictions by kernel, in order.
-func byKernel(ps []*analyzer.Prediction) [][]*analyzer.Prediction {
-	var out [][]*analyzer.Prediction
-	index := map[any]int{}
-	for _, p := range ps {
-		i, ok := index[p.Access.Kernel]
-		if !ok {
-			i = len(out)
-			index[p.Access.Kernel] = i
-			out = append(out, nil)
-		}
-		out[i] = append(out[i], p)
+func (s Spec) diagnostic(res *Result, p *analyzer.Prediction) analysis.Diagnostic {
+	start, end := res.Range(p.Access)
+	d := analysis.Diagnostic{Pos: start, End: end, Category: s.ID, Message: s.Describe(p), URL: DocsURL(s.ID)}
+	if rel, ok := res.ConfigRelated(p); ok {
+		d.Related = []analysis.RelatedInformation{rel}
 	}
-	return out
+	if s.Fix != nil {
+		var why string
+		d.SuggestedFixes, why = s.Fix(res, p)
+		if len(d.SuggestedFixes) == 0 && why != "" {
+			d.Message += "; not fixed: " + why
+		}
+	}
+	return d
+}
+
+// ConfigRelated points at where p's block shape comes from (the launch or
+// the annotation), when it comes from a place in the code: the same
+// access under two launches is two diagnostics, told apart by it.
+func (r *Result) ConfigRelated(p *analyzer.Prediction) (analysis.RelatedInformation, bool) {
+	c := p.Config
+	at := r.Pos(c.At)
+	if !c.At.IsValid() || at == token.NoPos {
+		return analysis.RelatedInformation{}, false
+	}
+	msg := "block " + c.Block.String() + " from this launch"
+	switch c.BlockSource {
+	case analyzer.FromAnnotation:
+		msg = "block " + c.Block.String() + " from this annotation"
+	case analyzer.FromBounds:
+		msg = "block " + c.Block.String() + " from this kernel's __launch_bounds__"
+	case analyzer.FromConfig:
+		msg = "this launch, with block " + c.Block.String() + " from configuration"
+	}
+	return analysis.RelatedInformation{Pos: at, End: at, Message: msg}, true
 }
 
 // Subject is how a message names the access: "load in[i * 2]".

@@ -8,7 +8,18 @@ import (
 )
 
 // Analyzer reports one field of an array of structs read per lane.
-var Analyzer = accesses.NewAnalyzer(accesses.AoSField, "aosfield", describe, nil)
+var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.AoSField, Name: "aosfield", Detect: Detect, Describe: describe})
+
+// Detect: lanes step by a whole struct and use one field of it. A vector
+// component loaded with its sibling is excluded by Uncoalesced: the
+// compiler loads the whole vector once.
+func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
+	a := p.Access
+	return res.Uncoalesced(p) && a.Struct != nil && accesses.LaneStrideBytes(p) == a.Struct.Size && a.Type.Size < a.Struct.Size
+}
+
+// Severity grades by cost.
+func Severity(p *analyzer.Prediction) accesses.Severity { return accesses.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
 	a := p.Access

@@ -9,7 +9,20 @@ import (
 )
 
 // Analyzer reports shared-memory bank conflicts.
-var Analyzer = accesses.NewAnalyzer(accesses.SharedBankConflict, "bankconflict", describe, nil)
+var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.SharedBankConflict, Name: "bankconflict", Detect: Detect, Describe: describe})
+
+// Detect: a shared access that takes more wavefronts than it needs.
+func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
+	return p.Access.Space == analyzer.Shared && p.Known && p.Sectors > p.Ideal
+}
+
+// Severity: a conflict of four ways or more is a warning.
+func Severity(p *analyzer.Prediction) accesses.Severity {
+	if p.Sectors >= 4*p.Ideal {
+		return accesses.Warning
+	}
+	return accesses.Info
+}
 
 func describe(p *analyzer.Prediction) string {
 	return fmt.Sprintf("%s: lanes hit the same bank at different words; %s: %s",

@@ -5,10 +5,19 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 // Analyzer reports data-dependent addresses.
-var Analyzer = accesses.NewAnalyzer(accesses.IndirectAccess, "indirect", describe, nil)
+var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.IndirectAccess, Name: "indirect", Detect: Detect, Describe: describe})
+
+// Detect: a global address that depends on loaded data (a gather).
+func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
+	return p.Access.Space == analyzer.Global && !p.Known && p.Unknown.Cause == symbolic.CauseLoadedValue
+}
+
+// Severity: the cost depends on the data, so it is information.
+func Severity(*analyzer.Prediction) accesses.Severity { return accesses.Info }
 
 func describe(p *analyzer.Prediction) string {
 	return fmt.Sprintf("%s: %s; sort or bucket the indices so neighbouring lanes read neighbouring elements: 1 to 32 sectors/request depending on the data (32 for random indices), ideal %s; %s",

@@ -8,7 +8,15 @@ import (
 )
 
 // Analyzer reports contiguous accesses that use their sectors partly.
-var Analyzer = accesses.NewAnalyzer(accesses.MisalignedAccess, "misaligned", describe, nil)
+var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.MisalignedAccess, Name: "misaligned", Detect: Detect, Describe: describe})
+
+// Detect: lanes are contiguous, yet the request wastes sectors.
+func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
+	return res.Uncoalesced(p) && accesses.LaneStrideBytes(p) == accesses.ElemBytes(p.Access)
+}
+
+// Severity grades by cost.
+func Severity(p *analyzer.Prediction) accesses.Severity { return accesses.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
 	return fmt.Sprintf("%s: lanes are contiguous but %s: %s", accesses.Subject(p), why(p), accesses.Figures(p))

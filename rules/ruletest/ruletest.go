@@ -42,20 +42,7 @@ func Run(t *testing.T, dir string, a *analysis.Analyzer) {
 			wants[key] = append(wants[key], w)
 		}
 	}
-	accesses.Reset()
-	fset := token.NewFileSet()
-	base := &analysis.Pass{Analyzer: accesses.Analyzer, Fset: fset, OtherFiles: files, Report: func(analysis.Diagnostic) {}}
-	res, err := accesses.Analyzer.Run(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []analysis.Diagnostic
-	pass := &analysis.Pass{Analyzer: a, Fset: fset, OtherFiles: files,
-		ResultOf: map[*analysis.Analyzer]any{accesses.Analyzer: res},
-		Report:   func(d analysis.Diagnostic) { got = append(got, d) }}
-	if _, err := a.Run(pass); err != nil {
-		t.Fatal(err)
-	}
+	fset, got := diagnostics(t, files, a)
 	for _, d := range got {
 		pos := fset.Position(d.Pos)
 		key := fmt.Sprintf("%s:%d", pos.Filename, pos.Line)
@@ -77,6 +64,24 @@ func Run(t *testing.T, dir string, a *analysis.Analyzer) {
 			}
 		}
 	}
+}
+
+// diagnostics runs a, after the model with default options, over files.
+func diagnostics(t *testing.T, files []string, a *analysis.Analyzer) (*token.FileSet, []analysis.Diagnostic) {
+	t.Helper()
+	fset := token.NewFileSet()
+	res, err := accesses.Load(&analysis.Pass{Analyzer: accesses.Analyzer, Fset: fset, OtherFiles: files}, accesses.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []analysis.Diagnostic
+	pass := &analysis.Pass{Analyzer: a, Fset: fset, OtherFiles: files,
+		ResultOf: map[*analysis.Analyzer]any{accesses.Analyzer: res},
+		Report:   func(d analysis.Diagnostic) { got = append(got, d) }}
+	if _, err := a.Run(pass); err != nil {
+		t.Fatal(err)
+	}
+	return fset, got
 }
 
 // pattern reads one "..." or `...` pattern at the start of s. Inside

@@ -16,7 +16,22 @@ import (
 )
 
 // Analyzer reports swapped 2D axes, with a fix when the swap is safe.
-var Analyzer = accesses.NewAnalyzer(accesses.SwappedAxes, "swappedaxes", describe, fix)
+var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.SwappedAxes, Name: "swappedaxes", Detect: Detect, Describe: describe, Fix: fix})
+
+// Detect: threadIdx.y walks the unit-stride dimension while threadIdx.x
+// steps by a row.
+func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
+	if !res.Uncoalesced(p) || (p.Config.Block[1] == 1 && p.Config.Block[2] == 1) {
+		return false
+	}
+	elem := accesses.ElemBytes(p.Access)
+	cx, okx := accesses.Coefficient(p, "threadIdx.x")
+	cy, oky := accesses.Coefficient(p, "threadIdx.y")
+	return okx && oky && accesses.Abs(cy) == elem && accesses.Abs(cx) >= 32 && accesses.Abs(cx) > elem
+}
+
+// Severity grades by cost.
+func Severity(p *analyzer.Prediction) accesses.Severity { return accesses.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
 	return fmt.Sprintf("%s: threadIdx.x steps along rows while threadIdx.y walks the contiguous dimension; let threadIdx.x drive the column: %s",

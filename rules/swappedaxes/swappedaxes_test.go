@@ -15,7 +15,7 @@ import (
 	"github.com/cudalint/cudalint/rules/ruletest"
 )
 
-func TestRule(t *testing.T) { ruletest.Run(t, "testdata", Analyzer) }
+func TestRule(t *testing.T) { ruletest.RunWithSuggestedFixes(t, "testdata", Analyzer) }
 
 // A 2D kernel with its axes swapped; %LAUNCH% is replaced per case.
 const swapped = `__global__ void sw(const float* in, float* out, int w) {
@@ -127,7 +127,7 @@ __global__ void sw(float* v, int w) {
 }
 
 // findings runs the rule over files written to a temporary folder.
-func findings(t *testing.T, files map[string]string) ([]*accesses.Finding, *token.FileSet) {
+func findings(t *testing.T, files map[string]string) ([]analysis.Diagnostic, *token.FileSet) {
 	t.Helper()
 	dir := t.TempDir()
 	var paths []string
@@ -141,23 +141,17 @@ func findings(t *testing.T, files map[string]string) ([]*accesses.Finding, *toke
 		}
 	}
 	t.Chdir(dir) // the root includes may read from is the working directory's
-	accesses.Reset()
 	fset := token.NewFileSet()
-	res, err := accesses.Analyzer.Run(&analysis.Pass{Analyzer: accesses.Analyzer, Fset: fset, OtherFiles: paths, Report: func(analysis.Diagnostic) {}})
+	r, err := accesses.Load(&analysis.Pass{Analyzer: accesses.Analyzer, Fset: fset, OtherFiles: paths}, accesses.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := res.(*accesses.Result)
+	var out []analysis.Diagnostic
 	pass := &analysis.Pass{Analyzer: Analyzer, Fset: fset, OtherFiles: paths,
-		ResultOf: map[*analysis.Analyzer]any{accesses.Analyzer: r}, Report: func(analysis.Diagnostic) {}}
+		ResultOf: map[*analysis.Analyzer]any{accesses.Analyzer: r},
+		Report:   func(d analysis.Diagnostic) { out = append(out, d) }}
 	if _, err := Analyzer.Run(pass); err != nil {
 		t.Fatal(err)
-	}
-	var out []*accesses.Finding
-	for _, f := range r.Findings() {
-		if f.Rule == accesses.SwappedAxes {
-			out = append(out, f)
-		}
 	}
 	return out, fset
 }

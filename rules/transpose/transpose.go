@@ -8,7 +8,45 @@ import (
 )
 
 // Analyzer reports the strided side of a transpose.
-var Analyzer = accesses.NewAnalyzer(accesses.UncoalescedTranspose, "transpose", describe, nil)
+var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.UncoalescedTranspose, Name: "transpose", Detect: Detect, Describe: describe})
+
+// Severity grades by cost.
+func Severity(p *analyzer.Prediction) accesses.Severity { return accesses.CostSeverity(p) }
+
+// Detect: the kernel also has an access that is coalesced along x and
+// runs along y where this one runs along x (a row read, a column write):
+// the kernel transposes.
+func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
+	if !res.Uncoalesced(p) || p.Config.Block[1] == 1 {
+		return false
+	}
+	cx, okx := accesses.Coefficient(p, "threadIdx.x")
+	cy, oky := accesses.Coefficient(p, "threadIdx.y")
+	elem := accesses.ElemBytes(p.Access)
+	if !okx || !oky || abs(cx) <= elem || abs(cx) < 32 {
+		return false
+	}
+	for _, q := range res.Kernel(p) {
+		if q != p && otherSide(p, q, cy) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherSide: q, under p's launch, goes the other way (a load for a store)
+// coalesced along x and stepping along y further than p does.
+func otherSide(p, q *analyzer.Prediction, cy int64) bool {
+	if q.Config != p.Config || q.Access.Space != analyzer.Global || q.Access.Op == p.Access.Op || !q.Known {
+		return false
+	}
+	qx, okqx := accesses.Coefficient(q, "threadIdx.x")
+	qy, okqy := accesses.Coefficient(q, "threadIdx.y")
+	qe := accesses.ElemBytes(q.Access)
+	return okqx && okqy && abs(qx) == qe && abs(qy) >= 32 && (cy == 0 || abs(cy) < abs(qy))
+}
+
+func abs(x int64) int64 { return accesses.Abs(x) }
 
 func describe(p *analyzer.Prediction) string {
 	other := "reads"

@@ -8,7 +8,15 @@ import (
 )
 
 // Analyzer reports vector accesses through misaligned pointers.
-var Analyzer = accesses.NewAnalyzer(accesses.UnalignedVectorCast, "vectorcast", describe, nil)
+var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.UnalignedVectorCast, Name: "vectorcast", Detect: Detect, Describe: describe})
+
+// Detect: some requests of a vector access are not aligned to its width.
+func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
+	return accesses.GlobalKnown(p) && p.Misaligned > 0
+}
+
+// Severity: an unaligned vector access faults.
+func Severity(*analyzer.Prediction) accesses.Severity { return accesses.Error }
 
 func describe(p *analyzer.Prediction) string {
 	width := analyzer.Pieces(p.Access.Type)[0][1]

@@ -10,7 +10,9 @@ import (
 	"github.com/cudalint/cudalint/symbolic"
 )
 
-// Rule IDs of the findings that come from predictions.
+// Rule IDs of the findings that come from predictions. They live here,
+// not in the rule packages, because printers and the registry name them
+// without importing every rule.
 const (
 	SwappedAxes          = "swapped-axes"
 	StridedAccess        = "strided-access"
@@ -22,70 +24,52 @@ const (
 	SharedBankConflict   = "shared-bank-conflict"
 )
 
-// Classify returns the one rule a global access's prediction falls under,
-// or "". Keeping precedence in one place means each access gets one
-// finding: a transpose is not also swapped axes, an AoS field not also a
-// stride.
-func Classify(p *analyzer.Prediction, kernel []*analyzer.Prediction) string {
+// Shared preconditions. Each rule states which it needs; which rule wins
+// when several report one access is the registry's precedence list.
+
+// GlobalKnown: a global access whose cost is known and whose sizes and
+// offsets rest on a layout we are sure of.
+func GlobalKnown(p *analyzer.Prediction) bool {
 	a := p.Access
-	if a.Space == analyzer.Shared {
-		if p.Known && p.Sectors > p.Ideal {
-			return SharedBankConflict
-		}
-		return ""
+	if a.Space != analyzer.Global || !p.Known {
+		return false
 	}
-	if a.Space != analyzer.Global {
-		return ""
-	}
-	if !p.Known {
-		if p.Unknown.Cause == symbolic.CauseLoadedValue {
-			return IndirectAccess
-		}
-		return ""
-	}
-	// Findings that rest on sizes and offsets need a layout we are sure of.
-	if a.Guessed || (a.Struct != nil && !a.Struct.LayoutKnown()) {
-		return ""
-	}
-	if p.Misaligned > 0 {
-		return UnalignedVectorCast
-	}
-	if p.LaneStride != nil && *p.LaneStride == 0 {
-		return "" // a broadcast is never a finding
-	}
-	if !wasteful(p) {
-		return ""
-	}
-	elem := elemBytes(a)
-	stride := int64(-1)
-	if p.LaneStride != nil {
-		stride = abs(*p.LaneStride)
-	}
-	switch {
-	case transposed(p, kernel):
-		return UncoalescedTranspose
-	case swapped(p):
-		return SwappedAxes
-	case a.Struct != nil && stride == a.Struct.Size && a.Type.Size < a.Struct.Size:
-		if a.Struct.Kind == analyzer.TVector && siblingLoaded(p, kernel) {
-			return "" // the compiler loads the vector once for both components
-		}
-		return AoSField
-	case stride > elem:
-		return StridedAccess
-	case stride == elem:
-		return MisalignedAccess
-	}
-	return ""
+	return !a.Guessed && (a.Struct == nil || a.Struct.LayoutKnown())
 }
 
-// wasteful: the request touches measurably more sectors than it needs.
-func wasteful(p *analyzer.Prediction) bool { return p.Sectors > p.Ideal*1.01+0.01 }
+// Broadcast: every lane reads the same address, never a finding.
+func Broadcast(p *analyzer.Prediction) bool { return p.LaneStride != nil && *p.LaneStride == 0 }
+
+// Wasteful: the request touches measurably more sectors than it needs.
+func Wasteful(p *analyzer.Prediction) bool { return p.Sectors > p.Ideal*1.01+0.01 }
+
+// Uncoalesced is the precondition of the coalescing rules (transpose,
+// swapped axes, AoS field, stride, misalignment): a known, wasteful,
+// global access that is not a broadcast and that the compiler does not
+// merge with a sibling component (then it costs nothing of its own).
+func (r *Result) Uncoalesced(p *analyzer.Prediction) bool {
+	return GlobalKnown(p) && !Broadcast(p) && Wasteful(p) && !r.MergedWithSibling(p)
+}
+
+// LaneStrideBytes is the absolute lane stride, or -1 when not constant.
+func LaneStrideBytes(p *analyzer.Prediction) int64 {
+	if p.LaneStride == nil {
+		return -1
+	}
+	return Abs(*p.LaneStride)
+}
+
+// ElemBytes is the width of the access's first piece: the element a lane
+// loads in one instruction.
+func ElemBytes(a *analyzer.Access) int64 { return elemBytes(a) }
 
 func elemBytes(a *analyzer.Access) int64 {
 	pieces := analyzer.Pieces(a.Type)
 	return pieces[0][1]
 }
+
+// Abs is |x|.
+func Abs(x int64) int64 { return abs(x) }
 
 func abs(x int64) int64 {
 	if x < 0 {
@@ -94,9 +78,9 @@ func abs(x int64) int64 {
 	return x
 }
 
-// coefficient is the byte step of the address per unit of a thread index,
+// Coefficient is the byte step of the address per unit of a thread index,
 // with the launch's values bound; ok is false when it is not a constant.
-func coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
+func Coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
 	c, ok := symbolic.Coefficient(p.Access.Addr, sym)
 	if !ok {
 		return 0, false
@@ -119,45 +103,6 @@ func coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
 	return symbolic.Eval(c, bind)
 }
 
-// swapped: threadIdx.y walks the unit-stride dimension while threadIdx.x
-// steps by a row.
-func swapped(p *analyzer.Prediction) bool {
-	if p.Config.Block[1] == 1 && p.Config.Block[2] == 1 {
-		return false
-	}
-	elem := elemBytes(p.Access)
-	cx, okx := coefficient(p, "threadIdx.x")
-	cy, oky := coefficient(p, "threadIdx.y")
-	return okx && oky && abs(cy) == elem && abs(cx) >= 32 && abs(cx) > elem
-}
-
-// transposed: the kernel also has an access that is coalesced along x
-// and runs along y where this one runs along x (a row read, a column
-// write): the kernel transposes.
-func transposed(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
-	if p.Config.Block[1] == 1 {
-		return false
-	}
-	cx, okx := coefficient(p, "threadIdx.x")
-	cy, oky := coefficient(p, "threadIdx.y")
-	elem := elemBytes(p.Access)
-	if !okx || !oky || abs(cx) <= elem || abs(cx) < 32 {
-		return false
-	}
-	for _, q := range kernel {
-		if q == p || q.Config != p.Config || q.Access.Space != analyzer.Global || q.Access.Op == p.Access.Op || !q.Known {
-			continue
-		}
-		qx, okqx := coefficient(q, "threadIdx.x")
-		qy, okqy := coefficient(q, "threadIdx.y")
-		qe := elemBytes(q.Access)
-		if okqx && okqy && abs(qx) == qe && abs(qy) >= 32 && (cy == 0 || abs(cy) < abs(qy)) {
-			return true
-		}
-	}
-	return false
-}
-
 // siblingLoaded reports whether the kernel also loads another component
 // of the same vector element (v[i].x and v[i].y): the compiler then reads
 // the whole vector in one instruction.
@@ -178,22 +123,12 @@ func siblingLoaded(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
 	return false
 }
 
-// Severity grades a prediction's finding: an unaligned vector access
-// faults; half the bandwidth or worse is a warning; less is information.
-func SeverityOf(rule string, p *analyzer.Prediction) Severity {
-	switch rule {
-	case UnalignedVectorCast:
-		return Error
-	case IndirectAccess:
-		return Info
-	case SharedBankConflict:
-		if p.Sectors >= 4*p.Ideal {
-			return Warning
-		}
-		return Info
-	}
+// CostSeverity is the policy of the rules that grade by cost: a cost
+// that rests on a value we assumed is information; half the bandwidth or
+// worse is a warning; less is information.
+func CostSeverity(p *analyzer.Prediction) Severity {
 	if len(AssumedStride(p)) > 0 {
-		return Info // the cost rests on a value we assumed
+		return Info
 	}
 	if p.Known && p.Sectors >= 2*p.Ideal {
 		return Warning
@@ -391,4 +326,54 @@ func plural(n int64, unit string) string {
 		return fmt.Sprintf("%d %s", n, unit)
 	}
 	return fmt.Sprintf("%d %ss", n, unit)
+}
+
+// computeFacts groups the predictions by kernel and marks, once, the
+// vector components the compiler merges with a sibling.
+func (r *Result) computeFacts() {
+	r.kernel = map[*analyzer.Prediction][]*analyzer.Prediction{}
+	r.merged = map[*analyzer.Prediction]bool{}
+	for _, kernel := range byKernel(r.Analysis.Predictions) {
+		for _, p := range kernel {
+			r.kernel[p] = kernel
+		}
+		for _, p := range kernel {
+			r.merged[p] = mergedWithSibling(p, kernel)
+		}
+	}
+}
+
+// Kernel is the predictions of p's kernel, in order: rules that compare
+// an access with its neighbours (a transpose's other side) read them.
+func (r *Result) Kernel(p *analyzer.Prediction) []*analyzer.Prediction { return r.kernel[p] }
+
+// MergedWithSibling: p is one component of a vector whose lanes step by
+// the whole vector, and the kernel loads another component of the same
+// element (v[i].x and v[i].y): the compiler reads the vector once, in one
+// coalesced instruction, so the access costs nothing of its own and no
+// rule may report it.
+func (r *Result) MergedWithSibling(p *analyzer.Prediction) bool { return r.merged[p] }
+
+func mergedWithSibling(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
+	a := p.Access
+	if a.Struct == nil || a.Struct.Kind != analyzer.TVector || a.Type == nil || a.Type.Size >= a.Struct.Size {
+		return false
+	}
+	return LaneStrideBytes(p) == a.Struct.Size && siblingLoaded(p, kernel)
+}
+
+// byKernel groups predictions by kernel, in order.
+func byKernel(ps []*analyzer.Prediction) [][]*analyzer.Prediction {
+	var out [][]*analyzer.Prediction
+	index := map[any]int{}
+	for _, p := range ps {
+		i, ok := index[p.Access.Kernel]
+		if !ok {
+			i = len(out)
+			index[p.Access.Kernel] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], p)
+	}
+	return out
 }

@@ -1,0 +1,343 @@
+package driver
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/rules"
+	"github.com/cudalint/cudalint/rules/accesses"
+)
+
+// passRunner runs go/analysis analyzers over one set of CUDA files, as
+// x/tools' checker does for Go packages: in Requires order, each with a
+// Pass whose ResultOf holds its requirements' results and whose Report
+// collects its diagnostics.
+type passRunner struct {
+	fset     *token.FileSet
+	files    []string
+	readFile func(string) ([]byte, error)
+	// model are the options the model analyzer runs with in this run.
+	model accesses.Options
+}
+
+// action is one analyzer's run.
+type action struct {
+	a     *analysis.Analyzer
+	deps  []*action
+	res   any
+	diags []analysis.Diagnostic
+	err   error
+}
+
+// run runs roots and what they require, each once, requirements first;
+// it returns the actions in the order they ran. An analyzer whose
+// requirement failed does not run, and carries the failure.
+func (c *passRunner) run(roots []*analysis.Analyzer) []*action {
+	var order []*action
+	seen := map[*analysis.Analyzer]*action{}
+	var visit func(a *analysis.Analyzer) *action
+	visit = func(a *analysis.Analyzer) *action {
+		if act, ok := seen[a]; ok {
+			return act
+		}
+		act := &action{a: a}
+		seen[a] = act
+		for _, req := range a.Requires {
+			act.deps = append(act.deps, visit(req))
+		}
+		order = append(order, act)
+		return act
+	}
+	for _, a := range roots {
+		visit(a)
+	}
+	for _, act := range order {
+		c.exec(act)
+	}
+	return order
+}
+
+func (c *passRunner) exec(act *action) {
+	resultOf := map[*analysis.Analyzer]any{}
+	for _, dep := range act.deps {
+		if dep.err != nil {
+			act.err = fmt.Errorf("%s failed: %v", dep.a.Name, dep.err)
+			return
+		}
+		resultOf[dep.a] = dep.res
+	}
+	pass := &analysis.Pass{
+		Analyzer:   act.a,
+		Fset:       c.fset,
+		OtherFiles: c.files,
+		ResultOf:   resultOf,
+		ReadFile:   c.readFile,
+		Report:     func(d analysis.Diagnostic) { act.diags = append(act.diags, d) },
+	}
+	if act.a == accesses.Analyzer {
+		// The model's options belong to this run, not to the analyzer.
+		act.res, act.err = accesses.Load(pass, c.model)
+		return
+	}
+	act.res, act.err = act.a.Run(pass)
+}
+
+// validateFix checks a suggested fix as x/tools' checker does: every edit
+// lies within one file of the file set, ends at or after its start, and
+// no two edits of the fix overlap.
+func validateFix(fset *token.FileSet, fix analysis.SuggestedFix) error {
+	var file *token.File
+	edits := append([]analysis.TextEdit(nil), fix.TextEdits...)
+	for i, e := range edits {
+		end := e.End
+		if end == token.NoPos {
+			end, edits[i].End = e.Pos, e.Pos
+		}
+		tf := fset.File(e.Pos)
+		switch {
+		case tf == nil || !e.Pos.IsValid():
+			return fmt.Errorf("edit at %d is outside every file", e.Pos)
+		case end < e.Pos:
+			return fmt.Errorf("edit at %s ends before it starts", fset.Position(e.Pos))
+		case int(end) > tf.Base()+tf.Size():
+			return fmt.Errorf("edit at %s ends past its file", fset.Position(e.Pos))
+		case file != nil && tf != file:
+			return fmt.Errorf("edits in %s and %s", file.Name(), tf.Name())
+		}
+		file = tf
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].Pos < edits[j].Pos })
+	for i := 1; i < len(edits); i++ {
+		if edits[i].Pos < edits[i-1].End {
+			return fmt.Errorf("edits at %s and %s overlap", fset.Position(edits[i-1].Pos), fset.Position(edits[i].Pos))
+		}
+	}
+	return nil
+}
+
+// dropInvalidFixes keeps the valid fixes of d, and says which it dropped.
+func dropInvalidFixes(fset *token.FileSet, rule string, d *analysis.Diagnostic) []error {
+	var errs []error
+	var kept []analysis.SuggestedFix
+	for _, fix := range d.SuggestedFixes {
+		if err := validateFix(fset, fix); err != nil {
+			errs = append(errs, fmt.Errorf("rule %s: %s: invalid fix %q dropped: %v", rule, fset.Position(d.Pos), fix.Message, err))
+			continue
+		}
+		kept = append(kept, fix)
+	}
+	d.SuggestedFixes = kept
+	return errs
+}
+
+// report is one diagnostic with the rule that reported it and the
+// prediction behind it (nil when none is found).
+type report struct {
+	rule *rules.Rule
+	d    analysis.Diagnostic
+	p    *analyzer.Prediction
+}
+
+// accessKey names an access under one launch: the diagnostic's range and
+// where its block shape came from (its first Related position).
+type accessKey struct{ pos, end, from token.Pos }
+
+func keyOf(d analysis.Diagnostic) accessKey {
+	k := accessKey{pos: d.Pos, end: d.End}
+	if len(d.Related) > 0 {
+		k.from = d.Related[0].Pos
+	}
+	return k
+}
+
+// access is what one finding is kept per: the prediction (one access of
+// one kernel under one launch) when known, else the diagnostic's range.
+// A range alone is not enough: a __device__ helper inlined into several
+// kernels has one range and a prediction per kernel, each with its rule.
+func (r report) access() any {
+	if r.p != nil {
+		return r.p
+	}
+	return keyOf(r.d)
+}
+
+// winners keeps, per access, the diagnostics of the rule that ranks
+// first in rules.Precedence: one access gets one finding.
+func winners(rs []report) []report {
+	best := map[any]int{}
+	for _, r := range rs {
+		k, rank := r.access(), rules.Rank(r.rule.ID)
+		if b, ok := best[k]; !ok || rank < b {
+			best[k] = rank
+		}
+	}
+	var out []report
+	for _, r := range rs {
+		if rules.Rank(r.rule.ID) == best[r.access()] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// finder finds the prediction behind a rule's diagnostic: among the
+// predictions of the diagnostic's access and launch, the first the rule
+// detects that no earlier diagnostic of the rule took.
+type finder struct {
+	res   *accesses.Result
+	byKey map[accessKey][]*analyzer.Prediction
+	taken map[string]map[*analyzer.Prediction]bool
+}
+
+func newFinder(res *accesses.Result) *finder {
+	f := &finder{res: res, byKey: map[accessKey][]*analyzer.Prediction{}, taken: map[string]map[*analyzer.Prediction]bool{}}
+	for _, p := range res.Analysis.Predictions {
+		k := accessKey{}
+		k.pos, k.end = res.Range(p.Access)
+		if rel, ok := res.ConfigRelated(p); ok {
+			k.from = rel.Pos
+		}
+		f.byKey[k] = append(f.byKey[k], p)
+	}
+	return f
+}
+
+func (f *finder) find(r *rules.Rule, d analysis.Diagnostic) *analyzer.Prediction {
+	if f.taken[r.ID] == nil {
+		f.taken[r.ID] = map[*analyzer.Prediction]bool{}
+	}
+	for _, p := range f.byKey[keyOf(d)] {
+		if !f.taken[r.ID][p] && (r.Detect == nil || r.Detect(f.res, p)) {
+			f.taken[r.ID][p] = true
+			return p
+		}
+	}
+	return nil
+}
+
+// checkRules runs the enabled rules' analyzers and turns what they
+// reported into findings: fixes validated, precedence applied, severity
+// from each rule's policy and numbers from the model.
+func (c *passRunner) checkRules(enabled func(id string) bool) (*accesses.Result, []*accesses.Finding, []error) {
+	var roots []*analysis.Analyzer
+	byAnalyzer := map[*analysis.Analyzer]*rules.Rule{}
+	for _, r := range rules.All {
+		if r.Analyzer != nil && enabled(r.ID) {
+			roots = append(roots, r.Analyzer)
+			byAnalyzer[r.Analyzer] = r
+		}
+	}
+	acts := c.run(append([]*analysis.Analyzer{accesses.Analyzer}, roots...))
+	if acts[0].err != nil {
+		return nil, nil, []error{acts[0].err}
+	}
+	res := acts[0].res.(*accesses.Result)
+	var errs []error
+	var reported []report
+	find := newFinder(res)
+	for _, act := range acts[1:] {
+		r := byAnalyzer[act.a]
+		if act.err != nil {
+			errs = append(errs, fmt.Errorf("rule %s: %v", r.ID, act.err))
+			continue
+		}
+		for _, d := range act.diags {
+			errs = append(errs, dropInvalidFixes(c.fset, r.ID, &d)...)
+			reported = append(reported, report{r, d, find.find(r, d)})
+		}
+	}
+	return res, findingsOf(winners(reported)), errs
+}
+
+// findingsOf makes the printers' findings from the kept diagnostics.
+func findingsOf(rs []report) []*accesses.Finding {
+	var out []*accesses.Finding
+	for _, r := range rs {
+		f := &accesses.Finding{Diagnostic: r.d, Rule: r.rule.ID, Severity: r.rule.Severity}
+		if p := r.p; p != nil {
+			f.Prediction, f.Numbers = p, accesses.Numbers(p)
+			if r.rule.Grade != nil {
+				f.Severity = r.rule.Grade(p)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// modelOptions are the model's options for this run: the definitions,
+// blocks and params of every configuration used, then the command line's
+// (which win), and the include folders of -I and of the configurations
+// (each relative to its file's folder).
+func (d *run) modelOptions() accesses.Options {
+	o := accesses.Options{Defines: map[string]string{}, Blocks: map[string]string{}, Params: map[string]string{}, Root: d.opts.Root}
+	o.IncludeDirs = append(o.IncludeDirs, d.opts.IncludeDirs...)
+	for _, c := range d.allConfigs() {
+		for _, dir := range c.IncludeDirs {
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(filepath.Dir(c.path), dir)
+			}
+			o.IncludeDirs = append(o.IncludeDirs, dir)
+		}
+	}
+	copyInto(o.Defines, d.opts.Defines)
+	copyInto(o.Blocks, d.opts.Blocks)
+	copyInto(o.Params, d.opts.Params)
+	o.Scope = d.scopes()
+	return o
+}
+
+// scopes gives each file the settings of the configuration governing
+// it. Configurations were found while the files were listed; the lookup
+// only reads what that found, so the analysis may call it concurrently.
+func (d *run) scopes() func(file string) accesses.Scope {
+	if d.explicit != nil { // --config governs every file
+		s := scopeOf(d.explicit)
+		return func(string) accesses.Scope { return s }
+	}
+	byConfig := map[*Config]accesses.Scope{}
+	for _, c := range d.configs {
+		if c != nil {
+			byConfig[c] = scopeOf(c)
+		}
+	}
+	return func(file string) accesses.Scope {
+		dir, err := filepath.Abs(filepath.Dir(file))
+		if err != nil {
+			return accesses.Scope{}
+		}
+		for {
+			if c, ok := d.configs[dir]; ok {
+				return byConfig[c] // the zero Scope for nil
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				return accesses.Scope{}
+			}
+			dir = parent
+		}
+	}
+}
+
+// scopeOf is a configuration's settings, parsed (its blocks were
+// checked when it was loaded).
+func scopeOf(c *Config) accesses.Scope {
+	s := accesses.Scope{Defines: c.Defines, Settings: analyzer.Settings{Blocks: map[string]analyzer.Dim3{}, Params: c.Params}}
+	for k, v := range c.Blocks {
+		if d, err := analyzer.ParseDim3(v); err == nil {
+			s.Settings.Blocks[k] = d
+		}
+	}
+	return s
+}
+
+func copyInto(dst, src map[string]string) {
+	for k, v := range src {
+		dst[k] = v
+	}
+}
