@@ -158,6 +158,9 @@ func Load(files []string, cfg parser.Config) (*Set, []error) {
 	if cfg.Items == nil {
 		cfg.Items = parser.NewItemCache()
 	}
+	if cfg.Headers == nil {
+		cfg.Headers = parser.NewHeaderCache()
+	}
 	set := &Set{Included: includedFiles(files, cfg, cache)}
 	var roots []string
 	for _, f := range files {
