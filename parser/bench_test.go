@@ -44,3 +44,25 @@ func BenchmarkPreprocessMixed1MB(b *testing.B) { benchStage(b, gen.Mixed(1<<20),
 
 func BenchmarkParseDense1MB(b *testing.B) { benchStage(b, gen.KernelDense(1<<20), parseOnly) }
 func BenchmarkParseMixed1MB(b *testing.B) { benchStage(b, gen.Mixed(1<<20), parseOnly) }
+
+// benchTemplateProject parses a generated template-instance project (60
+// files of 80 bytes, each including a 140 kB header library) and reports
+// the time per file, with or without a HeaderCache shared by the files.
+func benchTemplateProject(b *testing.B, memo bool) {
+	fs, mains := templateProject(60, 600)
+	b.SetBytes(int64(len(fs["lib.cuh"]) * len(mains)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		cfg := Config{ReadFile: fs.read, Items: NewItemCache()}
+		if memo {
+			cfg.Headers = NewHeaderCache()
+		}
+		for _, m := range mains {
+			Parse(m, []byte(fs[m]), cfg)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(mains)), "µs/file")
+}
+
+func BenchmarkTemplateProjectNoHeaderCache(b *testing.B) { benchTemplateProject(b, false) }
+func BenchmarkTemplateProjectHeaderCache(b *testing.B)   { benchTemplateProject(b, true) }

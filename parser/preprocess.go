@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Limits bound the work the preprocessor does on hostile input. Each limit,
@@ -65,6 +66,9 @@ type Config struct {
 	// Items, when set, shares the parsed items of included files between
 	// the files of a run.
 	Items *ItemCache
+	// Headers, when set, shares the preprocessed output of included files
+	// between the files of a run (see HeaderCache).
+	Headers *HeaderCache
 }
 
 // Preprocessed is the output of Preprocess.
@@ -86,17 +90,20 @@ type macro struct {
 	funcLike bool
 	body     []Token
 	// origins[i] says where body token i was written, for the tokens an
-	// expansion produces; made once per macro, not once per expansion.
-	origins []*MacroOrigin
+	// expansion produces; made once per macro, not once per expansion,
+	// under a sync.Once because a HeaderCache shares macros between the
+	// files of a run.
+	origins     []*MacroOrigin
+	originsOnce sync.Once
 }
 
 func (m *macro) origin(i int) *MacroOrigin {
-	if m.origins == nil {
+	m.originsOnce.Do(func() {
 		m.origins = make([]*MacroOrigin, len(m.body))
 		for k, bt := range m.body {
 			m.origins[k] = &MacroOrigin{Name: m.name, Def: bt.Pos}
 		}
-	}
+	})
 	return m.origins[i]
 }
 
@@ -125,7 +132,8 @@ func (h *hideSet) with(name string) *hideSet {
 
 type ptok struct {
 	Token
-	hs *hideSet
+	hs   *hideSet
+	done bool // replayed from a HeaderCache: already expanded
 }
 
 // fileFrame is a file being read. Its tokens are scanned as they are
@@ -135,12 +143,29 @@ type fileFrame struct {
 	sc   *scanner
 	next Token
 	more bool // next holds a token
+	// replay, when set, holds the finished tokens of a header taken from a
+	// HeaderCache, in segments; seg and at index the next one. Such a
+	// frame has no scanner.
+	replay  [][]Token
+	seg, at int
 }
 
 func (p *preprocessor) openFile(path string, src []byte) *fileFrame {
 	f := &fileFrame{path: path, sc: newScanner(path, src, &p.out.Notes, &p.out.Directives)}
 	f.next, f.more = f.sc.next()
 	return f
+}
+
+// replayed returns the next token of a replay frame.
+func (f *fileFrame) replayed() (ptok, bool) {
+	for f.seg < len(f.replay) {
+		if s := f.replay[f.seg]; f.at < len(s) {
+			f.at++
+			return ptok{Token: s[f.at-1], done: true}, true
+		}
+		f.seg, f.at = f.seg+1, 0
+	}
+	return ptok{}, false
 }
 
 // take returns the frame's next token and scans the one after it.
@@ -167,6 +192,15 @@ type preprocessor struct {
 	produced int
 	limitHit bool
 	budget   budget
+	// expanding counts the macro invocations being read: a header that
+	// starts or ends inside one mixes its tokens with its includer's.
+	expanding int
+	// recs are the headers being recorded for the HeaderCache, outermost
+	// first; their tokens and includes go to the logs while any is open.
+	recs      []*recording
+	logSegs   [][]Token
+	logSealed bool
+	logEvents []includeEvent
 }
 
 // budget is what a unit has spent of its Limits.
@@ -221,6 +255,9 @@ func (p *preprocessor) nextToken() (Token, bool) {
 		p.budget.tokensOut = true
 		return Token{}, false
 	}
+	if len(p.recs) > 0 && !t.done { // a replayed header logged its tokens whole
+		p.logToken(t.Token)
+	}
 	return t.Token, true
 }
 
@@ -264,10 +301,10 @@ func (p *preprocessor) next() (ptok, bool) {
 		if !ok {
 			return t, false
 		}
-		if t.Kind != KIdent || p.limitHit {
+		if t.Kind != KIdent || p.limitHit || t.done {
 			return t, true
 		}
-		m := p.macros[t.Text]
+		m := p.lookup(t.Text)
 		if m == nil || t.hs.has(t.Text) {
 			return t, true
 		}
@@ -287,8 +324,15 @@ func (p *preprocessor) read() (ptok, bool) {
 	}
 	for len(p.files) > 0 {
 		f := p.files[len(p.files)-1]
-		if !f.more {
+		if f.replay != nil {
+			if t, ok := f.replayed(); ok {
+				return t, true
+			}
 			p.files = p.files[:len(p.files)-1]
+			continue
+		}
+		if !f.more {
+			p.popFile(f)
 			continue
 		}
 		if t := f.next; t.BOL && t.Text == "#" && t.Kind == KPunct {
@@ -318,6 +362,8 @@ func (p *preprocessor) active() bool {
 // expansion, pushed back to be read again. It reports false when t is a
 // function-like macro's name without arguments.
 func (p *preprocessor) expand(t ptok, m *macro) bool {
+	p.expanding++
+	defer func() { p.expanding-- }()
 	hs := t.hs.with(m.name)
 	var args [][]ptok
 	if m.funcLike {
@@ -577,7 +623,7 @@ func (p *preprocessor) directive(f *fileFrame) {
 		if parent {
 			switch name {
 			case "ifdef", "ifndef":
-				v = len(rest) > 0 && p.macros[rest[0].Text] != nil
+				v = len(rest) > 0 && p.lookup(rest[0].Text) != nil
 				if name == "ifndef" {
 					v = !v
 				}
@@ -588,6 +634,7 @@ func (p *preprocessor) directive(f *fileFrame) {
 		p.conds = append(p.conds, cond{active: parent && v, taken: v, parentActive: parent, pos: hash.Pos})
 		return
 	case "elif", "else", "endif":
+		p.touchCond()
 		if len(p.conds) == 0 {
 			p.out.Notes.add(hash.Pos, "#%s without #if", name)
 			return
@@ -621,13 +668,13 @@ func (p *preprocessor) directive(f *fileFrame) {
 		p.define(rest, line[0].Pos)
 	case "undef":
 		if len(rest) > 0 {
-			delete(p.macros, rest[0].Text)
+			p.setMacro(rest[0].Text, nil)
 		}
 	case "include":
 		p.include(f, rest, line[0].Pos)
 	case "pragma":
 		if len(rest) > 0 && rest[0].Text == "once" {
-			p.once[f.path] = true
+			p.setOnce(f.path)
 		}
 	case "error":
 		p.out.Notes.add(hash.Pos, "#error %s", joinTokens(rest))
@@ -673,7 +720,7 @@ func (p *preprocessor) define(rest []Token, pos Pos) {
 		body = body[i+1:]
 	}
 	m.body = body
-	p.macros[m.name] = m
+	p.setMacro(m.name, m)
 }
 
 func (p *preprocessor) include(f *fileFrame, rest []Token, pos Pos) {
@@ -698,7 +745,7 @@ func (p *preprocessor) include(f *fileFrame, rest []Token, pos Pos) {
 		// Rodinia's #include <srad_kernel.cu>): a system header, skipped.
 		return
 	}
-	if p.once[path] {
+	if p.isOnce(path) {
 		return
 	}
 	if len(p.files) >= maxIncludeDepth {
@@ -708,12 +755,8 @@ func (p *preprocessor) include(f *fileFrame, rest []Token, pos Pos) {
 	if !p.spend(rest[0].Pos, len(src)) {
 		return
 	}
-	if !p.seen[path] {
-		p.seen[path] = true
-		p.out.Sources[path] = src
-		p.out.Includes = append(p.out.Includes, path)
-	}
-	p.files = append(p.files, p.openFile(path, src))
+	p.noteInclude(path, src)
+	p.enterHeader(path, src)
 }
 
 // sizeText writes a byte count the way a budget is set: in MiB when whole.
@@ -739,6 +782,7 @@ func includeName(rest []Token) (name string, angled, ok bool) {
 // noteTooDeep notes an include past the depth limit once per directive: a
 // cycle reaches the same directive again and again.
 func (p *preprocessor) noteTooDeep(at Pos, path string) {
+	p.invalidateAll() // the note depends on the includer's depth
 	if p.budget.deepNoted[at] {
 		return
 	}
@@ -815,7 +859,7 @@ func (p *preprocessor) evalCond(ts []Token, pos Pos) bool {
 				j++
 			}
 			v := "0"
-			if j < len(ts) && p.macros[ts[j].Text] != nil {
+			if j < len(ts) && p.lookup(ts[j].Text) != nil {
 				v = "1"
 			}
 			if paren {

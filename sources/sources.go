@@ -166,6 +166,9 @@ func LoadScoped(files []string, cfg parser.Config, definesFor func(path string) 
 	if cfg.Items == nil {
 		cfg.Items = parser.NewItemCache()
 	}
+	if cfg.Headers == nil {
+		cfg.Headers = parser.NewHeaderCache()
+	}
 	set := &Set{Included: includedFiles(files, cfg, cache)}
 	var roots []string
 	for _, f := range files {
