@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -150,23 +149,7 @@ func near(got, want float64) bool {
 	return d <= 0.05 || d <= 0.02*want
 }
 
-func readMeasured(t *testing.T) []ncu.Line {
-	t.Helper()
-	f, err := os.Open(measured)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, err := ncu.Read(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return lines
-}
+func readMeasured(t *testing.T) []ncu.Line { return readMeasuredFile(t, measured) }
 
 // accessDoc is the --accesses JSON document.
 type accessDoc struct {
