@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-const stridedKernel = "__global__ void k(float* a) { a[2 * threadIdx.x] = 0; }\n"
+const stridedKernel = "__global__ void k(float* a) { a[4 * threadIdx.x] = 0; }\n"
 
 // runWithStdin runs cudalint with stdin, failing instead of hanging.
 func runWithStdin(t *testing.T, stdin string, args ...string) (int, string, string) {
@@ -49,7 +49,7 @@ func TestStdin(t *testing.T) {
 		wantOut    string
 		notWantOut string
 	}{
-		{"default name", stridedKernel, []string{"-"}, exitFindings, "<stdin>:1:31: warning: store a[2 * threadIdx.x]", ""},
+		{"default name", stridedKernel, []string{"-"}, exitFindings, "<stdin>:1:31: warning: store a[4 * threadIdx.x]", ""},
 		{"named", stridedKernel, []string{"--stdin-filename", "src/k.cu", "-"}, exitFindings, "src/k.cu:1:31: warning", "<stdin>"},
 		{"config of its folder", stridedKernel, []string{"--stdin-filename", filepath.Join(dir, "quiet", "k.cu"), "-"}, exitOK, "no findings in 1 file", ""},
 		{"includes from its folder", "#include \"part.cuh\"\n", []string{"--root", dir, "--stdin-filename", filepath.Join(dir, "inc", "main.cu"), "-"}, exitFindings, "part.cuh:1:34: warning", ""},

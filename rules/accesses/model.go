@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -81,6 +82,12 @@ func abs(x int64) int64 {
 // Coefficient is the byte step of the address per unit of a thread index,
 // with the launch's values bound; ok is false when it is not a constant.
 func Coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
+	return coefficientWith(p, sym, nil)
+}
+
+// coefficientWith is Coefficient with the symbols of over given those
+// values instead.
+func coefficientWith(p *analyzer.Prediction, sym string, over map[string]int64) (int64, bool) {
 	c, ok := symbolic.Coefficient(p.Access.Addr, sym)
 	if !ok {
 		return 0, false
@@ -91,6 +98,9 @@ func Coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
 		bind["gridDim."+axis] = p.Config.Grid[d]
 	}
 	for k, v := range p.Config.Params {
+		bind[k] = v
+	}
+	for k, v := range over {
 		bind[k] = v
 	}
 	// What no launch gives is assumed large, as the prediction did;
@@ -123,17 +133,96 @@ func siblingLoaded(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
 	return false
 }
 
-// CostSeverity is the policy of the rules that grade by cost: a cost
-// that rests on a value we assumed is information; half the bandwidth or
-// worse is a warning; less is information.
+// CostSeverity is the policy of the rules that grade by cost
+// (docs/severity.md): severity follows the waste, not the certainty.
+//
+//   - more than twice the ideal sectors is a warning, even when the lane
+//     stride rests on an assumed size: a stride that grows with the problem
+//     size wastes at least as much for every large size, and the message
+//     says what was assumed. A size is a parameter the kernel compares
+//     against (a loop bound, a guard); a parameter used only as a stride
+//     in the address may well be 1 (a tensor's innermost stride), so a
+//     cost resting on it alone is info;
+//   - at most twice the ideal (a shifted row, a stride of two) is info;
+//   - set-up code, a launch of one block, is info;
+//   - a cost that holds only under a guessed block shape is info (see
+//     ShapeMatters).
 func CostSeverity(p *analyzer.Prediction) Severity {
-	if len(AssumedStride(p)) > 0 {
+	switch {
+	case !p.Known || p.Sectors <= 2*p.Ideal+0.01:
+		return Info
+	case restsOnUnknownStride(p):
+		return Info
+	case OneBlock(p.Config):
+		return Info
+	case GuessedBlock(p.Config) && ShapeMatters(p):
 		return Info
 	}
-	if p.Known && p.Sectors >= 2*p.Ideal {
-		return Warning
+	return Warning
+}
+
+// restsOnUnknownStride: the lane stride depends on assumed parameters and
+// none of them is a size the kernel compares against.
+func restsOnUnknownStride(p *analyzer.Prediction) bool {
+	names := AssumedStride(p)
+	if len(names) == 0 {
+		return false
 	}
-	return Info
+	sizes := comparedNames(p.Access.Kernel)
+	for _, n := range names {
+		if sizes[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// comparedNames are the names a kernel compares against in its body (loop
+// bounds, guards): what it treats as sizes.
+func comparedNames(fn *parser.Func) map[string]bool {
+	out := map[string]bool{}
+	if fn == nil || fn.Body == nil {
+		return out
+	}
+	parser.WalkStmt(fn.Body, func(e parser.Expr) {
+		b, ok := e.(*parser.Binary)
+		if !ok || (b.Op != "<" && b.Op != "<=" && b.Op != ">" && b.Op != ">=") {
+			return
+		}
+		for _, side := range []parser.Expr{b.X, b.Y} {
+			parser.WalkExpr(side, func(x parser.Expr) {
+				if id, ok := x.(*parser.Ident); ok {
+					out[id.Name] = true
+				}
+			})
+		}
+	})
+	return out
+}
+
+// OneBlock: the launch is known to run a single block (set-up code).
+func OneBlock(c *analyzer.LaunchConfig) bool {
+	return c.GridKnown == [3]bool{true, true, true} && c.Grid[0]*c.Grid[1]*c.Grid[2] == 1
+}
+
+// GuessedBlock: no launch, annotation or setting gave the block's shape:
+// the default, or __launch_bounds__ with a 2D shape made up from its count.
+func GuessedBlock(c *analyzer.LaunchConfig) bool {
+	return c.BlockSource == analyzer.FromDefault || (c.BlockSource == analyzer.FromBounds && c.Block[1] > 1)
+}
+
+// ShapeMatters: the cost depends on the block's shape, which a guess may
+// have wrong. An address of threadIdx.x alone costs the same in any block
+// of a warp or more; one whose lanes along x are a sector or more apart
+// (a column walk) wastes for any shape. What remains, a 2D or 3D mapping
+// with rows contiguous along x, costs what the guessed row width makes it.
+func ShapeMatters(p *analyzer.Prediction) bool {
+	a := p.Access.Addr
+	if !symbolic.Mentions(a, "threadIdx.y") && !symbolic.Mentions(a, "threadIdx.z") {
+		return false
+	}
+	c, ok := Coefficient(p, "threadIdx.x")
+	return !ok || abs(c) < 32
 }
 
 // AssumedStride lists the parameters the lane stride depends on whose
@@ -209,10 +298,52 @@ func Figures(p *analyzer.Prediction) string {
 	}
 	b.WriteString("; " + p.Config.Describe())
 	if names := AssumedStride(p); len(names) > 0 {
-		fmt.Fprintf(&b, "; assuming %s = %d, as no launch gives %s (if it is small, say so with --param %s=N or params in .cudalint.yaml)",
-			strings.Join(names, ", "), analyzer.AssumedValue, pronoun(len(names)), names[0])
+		fmt.Fprintf(&b, "; assuming %s = %d, as no launch gives %s", strings.Join(names, ", "), analyzer.AssumedValue, pronoun(len(names)))
+		if from := sectorApartFrom(p, names); from > 0 {
+			fmt.Fprintf(&b, ": the same for any %s of %d or more, where neighbouring lanes are a sector apart", names[0], from)
+		}
+		fmt.Fprintf(&b, " (give the value with --param %s=N or params in .cudalint.yaml)", names[0])
 	}
 	return b.String()
+}
+
+// sectorApartFrom is, for a stride resting on one assumed parameter, the
+// smallest value of it from which neighbouring lanes are 32 bytes or more
+// apart: from there on each lane has a sector of its own and the cost is
+// the one predicted, so the finding holds for every large size. 0 when
+// there is no such value (or several parameters were assumed).
+func sectorApartFrom(p *analyzer.Prediction, names []string) int64 {
+	if len(names) != 1 || p.Sectors < float64(activeLanes(p)) {
+		return 0
+	}
+	apart := func(v int64) bool {
+		c, ok := coefficientWith(p, "threadIdx.x", map[string]int64{names[0]: v})
+		return ok && abs(c) >= 32
+	}
+	lo, hi := int64(1), int64(analyzer.AssumedValue)
+	if !apart(hi) {
+		return 0
+	}
+	for lo < hi { // the stride grows with the size: bisect
+		mid := lo + (hi-lo)/2
+		if apart(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// activeLanes counts the lanes of the first request's warp.
+func activeLanes(p *analyzer.Prediction) int {
+	n := 0
+	for _, a := range p.Warp {
+		if a >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 var iterSym = regexp.MustCompile(`iter@(\d+):\d+`)

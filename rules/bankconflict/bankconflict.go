@@ -18,7 +18,9 @@ func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
 
 // Severity: a conflict of four ways or more is a warning.
 func Severity(p *analyzer.Prediction) accesses.Severity {
-	if p.Sectors >= 4*p.Ideal {
+	// Bank conflicts depend on which lanes share a warp: under a guessed
+	// block they are a hint, not a verdict (docs/severity.md).
+	if p.Sectors >= 4*p.Ideal && !(accesses.GuessedBlock(p.Config) && accesses.ShapeMatters(p)) {
 		return accesses.Warning
 	}
 	return accesses.Info

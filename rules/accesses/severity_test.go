@@ -1,0 +1,50 @@
+package accesses
+
+import (
+	"testing"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/parser"
+)
+
+// The severity policy of docs/severity.md, one row per clause: severity
+// follows the waste, not the certainty of the sizes behind it.
+func TestCostSeverity(t *testing.T) {
+	const launch1D = "\nvoid h(float* a, int n) { k<<<64, 256>>>(a, n); }\n"
+	const launch2D = "\nvoid h(float* a, int n) { k<<<dim3(8, 8), dim3(16, 16)>>>(a, n); }\n"
+	tests := []struct {
+		name, src string
+		want      Severity
+	}{
+		{"stride 4: four times the ideal", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }" + launch1D, Warning},
+		{"stride 2: at most twice the ideal", "__global__ void k(float* a, int n) { a[2 * threadIdx.x] = 0; }" + launch1D, Info},
+		{"shifted by one: small", "__global__ void k(float* a, int n) { a[blockIdx.x * blockDim.x + threadIdx.x + 1] = 0; }" + launch1D, Info},
+		{"column walk of an assumed size", "__global__ void k(float* a, int n) { for (int j = 0; j < n; j++) a[threadIdx.x * n + j] = 0; }", Warning},
+		{"column walk under a guessed 2D block", "__global__ void k(float* a, int n) { if (threadIdx.y < n) a[threadIdx.x * n + threadIdx.y] = 0; }", Warning},
+		{"an assumed stride that may be 1", "__global__ void k(float* a, long s00) { a[threadIdx.x * s00] = 0; }", Info},
+		{"1D stride under the default block: any block of a warp", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }", Warning},
+		{"2D rows under a guessed block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x + 4096 * threadIdx.y] = 0; }", Info},
+		{"2D rows under a launched block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x + 4096 * threadIdx.y] = 0; }" + launch2D, Warning},
+		{"set-up code: one block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }\nvoid h(float* a, int n) { k<<<1, 256>>>(a, n); }\n", Info},
+		{"data-dependent", "__global__ void k(float* a, int* idx) { a[idx[threadIdx.x]] = 0; }", Info},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := parser.Parse("k.cu", []byte(tt.src), parser.Config{})
+			r := analyzer.Analyze([]*parser.File{f}, analyzer.Options{})
+			var p *analyzer.Prediction
+			for _, q := range r.Predictions {
+				if q.Access.Op == analyzer.Store {
+					p = q
+				}
+			}
+			if p == nil {
+				t.Fatal("no store predicted")
+			}
+			if got := CostSeverity(p); got != tt.want {
+				t.Errorf("%s: %.2f sectors, ideal %.2f, block %v from %s: %v, want %v",
+					p.Access.Expr, p.Sectors, p.Ideal, p.Config.Block, p.Config.BlockSource, got, tt.want)
+			}
+		})
+	}
+}
