@@ -9,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/docs"
 	"github.com/cudalint/cudalint/driver"
@@ -168,6 +170,9 @@ func writeFindingsText(w io.Writer, rep *driver.Report, color bool) error {
 		if len(f.SuggestedFixes) > 0 {
 			fmt.Fprintf(w, "    fix: %s (cudalint --fix applies it)\n", message(f.SuggestedFixes[0].Message, quotedExpr(f)))
 		}
+		for _, r := range foldedRelated(rep, f) {
+			fmt.Fprintf(w, "    %s %s: %s\n", paint(ansiDim, "note:"), lineStart(rep.Fset.Position(r.Pos).String()), escape(r.Message))
+		}
 	}
 	_, err := fmt.Fprintln(w, summary(rep))
 	return err
@@ -286,3 +291,20 @@ func printWarnings(stderr io.Writer, ws []driver.Warning) {
 // hasInternalError: cudalint failed on some kernel. That is exit 2 even
 // with --exit-zero, which is about findings in the code, not the tool.
 func hasInternalError(rep *driver.Report) bool { return countRule(rep, rules.InternalError) > 0 }
+
+// foldedRelated are the related places text output shows as notes: the
+// accesses folded into the finding. The launch that gave the block is
+// left out, as the message names it already.
+func foldedRelated(rep *driver.Report, f *accesses.Finding) []analysis.RelatedInformation {
+	var launch token.Pos
+	if f.Prediction != nil && rep.Result != nil {
+		launch = rep.Result.Pos(f.Prediction.Config.At)
+	}
+	var out []analysis.RelatedInformation
+	for _, r := range f.Related {
+		if r.Pos.IsValid() && r.Pos != launch {
+			out = append(out, r)
+		}
+	}
+	return out
+}

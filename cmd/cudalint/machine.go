@@ -21,6 +21,16 @@ type findingJSON struct {
 	Message   string         `json:"message"`
 	Numbers   map[string]any `json:"numbers,omitempty"`
 	Fixes     []fixJSON      `json:"fixes,omitempty"`
+	Related   []relatedJSON  `json:"related,omitempty"`
+}
+
+// relatedJSON is a place related to a finding: the launch that gave the
+// block, another access with the same cause.
+type relatedJSON struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
 }
 
 type fixJSON struct {
@@ -48,6 +58,11 @@ func findingsJSON(rep *driver.Report) []findingJSON {
 				fj.Edits = append(fj.Edits, editJSON{File: a.Filename, Offset: a.Offset, End: b.Offset, NewText: string(te.NewText)})
 			}
 			j.Fixes = append(j.Fixes, fj)
+		}
+		for _, r := range f.Related {
+			if p := rep.Fset.Position(r.Pos); p.IsValid() {
+				j.Related = append(j.Related, relatedJSON{File: p.Filename, Line: p.Line, Column: p.Column, Message: escape(r.Message)})
+			}
 		}
 		out = append(out, j)
 	}

@@ -81,6 +81,7 @@ func writeSARIF(w io.Writer, rep *driver.Report) error {
 			fix.ArtifactChanges = []*sarif.ArtifactChange{change}
 			res.Fixes = append(res.Fixes, fix)
 		}
+		res.RelatedLocations = relatedLocations(rep, f, cwd)
 		run.Results = append(run.Results, res)
 	}
 	if run.Results == nil {
@@ -157,3 +158,25 @@ func fingerprint(key string, n int) string {
 }
 
 func str(s string) *string { return &s }
+
+// relatedLocations are a finding's related places: the launch that gave
+// the block, the other accesses of a cause folded into it.
+func relatedLocations(rep *driver.Report, f *accesses.Finding, cwd string) []*sarif.Location {
+	var out []*sarif.Location
+	for i, r := range f.Related {
+		s, e := rep.Fset.Position(r.Pos), rep.Fset.Position(r.End)
+		if !s.IsValid() {
+			continue
+		}
+		if !e.IsValid() {
+			e = s
+		}
+		id := uint(i)
+		out = append(out, &sarif.Location{Id: &id, Message: &sarif.Message{Text: str(escape(r.Message))},
+			PhysicalLocation: &sarif.PhysicalLocation{
+				ArtifactLocation: &sarif.ArtifactLocation{URI: str(relURI(cwd, s.Filename)), URIBaseId: str(srcRoot)},
+				Region:           region(s.Line, s.Column, e.Line, e.Column),
+			}})
+	}
+	return out
+}

@@ -1,0 +1,247 @@
+package driver
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/rules/accesses"
+)
+
+// One root cause, one finding. A maintainer fixes a layout once, not once
+// per line, launch or template instance, so findings that share a cause
+// are folded into the first of them, the others named as related
+// locations:
+//
+//   - the same access under several launch configurations or template
+//     instances, or read and written by one statement (x += ...): one
+//     finding, the costliest;
+//   - the fields of one array of structs read one by one in a kernel: one
+//     aos-field finding;
+//   - one array walked with the same lane stride by many accesses of a
+//     kernel (a per-thread layout, state[tid * K + j]): one
+//     strided-access finding.
+
+// maxListed bounds the accesses a grouped message names; the related
+// locations hold them all.
+const maxListed = 4
+
+// causeKey says which findings share a root cause; "" for none.
+type causeKey struct {
+	kernel *parser.Func
+	rule   string
+	base   string
+	detail string // the struct, or the lane stride
+}
+
+// group folds findings that share a cause. Findings are in a stable order
+// (sorted by position) before grouping so the first of a group is the
+// first in the file.
+func group(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
+	sortFindings(fs, fset)
+	fs = foldSameAccess(fs)
+	return foldSameCause(fs, fset)
+}
+
+// foldSameAccess keeps one finding per access range and rule.
+func foldSameAccess(fs []*accesses.Finding) []*accesses.Finding {
+	type key struct {
+		pos, end token.Pos
+		rule     string
+	}
+	index := map[key]int{}
+	var out []*accesses.Finding
+	var members [][]*accesses.Finding
+	for _, f := range fs {
+		if f.Prediction == nil {
+			out = append(out, f)
+			members = append(members, nil)
+			continue
+		}
+		k := key{f.Pos, f.End, f.Rule}
+		i, ok := index[k]
+		if !ok {
+			index[k] = len(out)
+			out = append(out, f)
+			members = append(members, []*accesses.Finding{f})
+			continue
+		}
+		members[i] = append(members[i], f)
+		if worse(f, out[i]) {
+			out[i] = f
+		}
+	}
+	for i, m := range members {
+		if len(m) > 1 {
+			out[i] = mergeAccess(out[i], m)
+		}
+	}
+	return out
+}
+
+// worse: a costs more than b (excess sectors per request), or as much at
+// a higher severity.
+func worse(a, b *accesses.Finding) bool {
+	ea, eb := excess(a.Prediction), excess(b.Prediction)
+	if ea != eb {
+		return ea > eb
+	}
+	return a.Severity > b.Severity
+}
+
+func excess(p *analyzer.Prediction) float64 {
+	if p == nil || !p.Known {
+		return 0
+	}
+	return p.Sectors - p.Ideal
+}
+
+// mergeAccess is the worst finding of one access, saying it stands for
+// the others: "load and store" when a statement reads and writes it, and
+// how many other configurations share the cause.
+func mergeAccess(worst *accesses.Finding, m []*accesses.Finding) *accesses.Finding {
+	f := *worst
+	ops := map[analyzer.Op]bool{}
+	configs := map[*analyzer.LaunchConfig]bool{}
+	for _, x := range m {
+		ops[x.Prediction.Access.Op] = true
+		configs[x.Prediction.Config] = true
+		if x.Severity > f.Severity {
+			f.Severity = x.Severity
+		}
+	}
+	if ops[analyzer.Load] && ops[analyzer.Store] {
+		for _, op := range []string{"load ", "store "} {
+			if strings.HasPrefix(f.Message, op) {
+				f.Message = "load and store " + strings.TrimPrefix(f.Message, op)
+				break
+			}
+		}
+	}
+	if n := len(configs) - 1; n > 0 {
+		f.Message += fmt.Sprintf("; the same under %d other launch configuration%s or template instance%s", n, plural(n), plural(n))
+	}
+	f.Numbers = withGrouped(f.Numbers, len(m))
+	return &f
+}
+
+// foldSameCause folds the accesses of one kernel that share a layout.
+func foldSameCause(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
+	index := map[causeKey]int{}
+	var out []*accesses.Finding
+	var members [][]*accesses.Finding
+	for _, f := range fs {
+		k, ok := causeOf(f)
+		if !ok {
+			out = append(out, f)
+			members = append(members, nil)
+			continue
+		}
+		i, seen := index[k]
+		if !seen {
+			index[k] = len(out)
+			out = append(out, f)
+			members = append(members, []*accesses.Finding{f})
+			continue
+		}
+		members[i] = append(members[i], f)
+	}
+	for i, m := range members {
+		if len(m) > 1 {
+			out[i] = mergeCause(m, fset)
+		}
+	}
+	return out
+}
+
+// causeOf is the layout a finding is about, for the rules whose findings
+// repeat once per field or per element of a per-thread layout.
+func causeOf(f *accesses.Finding) (causeKey, bool) {
+	p := f.Prediction
+	if p == nil || p.Access.Base == "" {
+		return causeKey{}, false
+	}
+	a := p.Access
+	switch f.Rule {
+	case accesses.AoSField:
+		if a.Struct == nil {
+			return causeKey{}, false
+		}
+		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, detail: a.Struct.Name}, true
+	case accesses.StridedAccess:
+		if p.LaneStride == nil {
+			return causeKey{}, false
+		}
+		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, detail: fmt.Sprint(*p.LaneStride)}, true
+	}
+	return causeKey{}, false
+}
+
+// mergeCause is the first finding of a layout, naming the others as
+// related locations, with their combined cost.
+func mergeCause(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
+	f := *m[0]
+	var sectors, ideal float64
+	var lines []string
+	f.Related = append([]analysis.RelatedInformation(nil), f.Related...)
+	for i, x := range m {
+		p := x.Prediction
+		sectors += p.Sectors
+		ideal += p.Ideal
+		if x.Severity > f.Severity {
+			f.Severity = x.Severity
+		}
+		if i == 0 {
+			continue
+		}
+		what := accesses.Subject(p)
+		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: what + " has the same cause"})
+		lines = append(lines, fmt.Sprintf("%s at line %d", what, fset.Position(x.Pos).Line))
+	}
+	n := len(m) - 1
+	base := m[0].Prediction.Access.Base
+	what := fmt.Sprintf("access%s to %s with the same lane stride", pluralES(n), base)
+	if f.Rule == accesses.AoSField {
+		what = fmt.Sprintf("access%s to fields of %s", pluralES(n), base)
+	}
+	if len(lines) > maxListed {
+		lines = append(lines[:maxListed], fmt.Sprintf("%d more", len(lines)-maxListed))
+	}
+	f.Message += fmt.Sprintf("; %d more %s in this kernel (%s): together %s sectors per request where %s would do",
+		n, what, strings.Join(lines, ", "), trimFloat(sectors), trimFloat(ideal))
+	f.Numbers = withGrouped(f.Numbers, len(m))
+	return &f
+}
+
+func withGrouped(n map[string]any, count int) map[string]any {
+	out := make(map[string]any, len(n)+1)
+	for k, v := range n {
+		out[k] = v
+	}
+	out["grouped"] = count
+	return out
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func pluralES(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "es"
+}
+
+func trimFloat(x float64) string {
+	s := fmt.Sprintf("%.2f", x)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s
+}

@@ -1,0 +1,72 @@
+package driver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cudalint/cudalint/rules/accesses"
+)
+
+// One root cause, one finding: a table of the causes that repeat.
+func TestOneFindingPerCause(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // a substring of each finding's message, in order
+		related   int      // related locations of the first finding
+	}{
+		{"fields of an array of structs", `struct P { float x, y, z, vx, vy, vz, m; int id; };
+__global__ void k(P* p, float dt) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    p[i].x += p[i].vx * dt;
+    p[i].y += p[i].vy * dt;
+}
+void h(P* p) { k<<<64, 256>>>(p, 0.1f); }
+`, []string{"load and store p[i].x: each lane uses 4 of the 32 bytes of struct P (field x)"}, 4},
+		{"read and written by one statement", `__global__ void k(float* a) { a[4 * threadIdx.x] += 1; }
+void h(float* a) { k<<<64, 256>>>(a); }
+`, []string{"load and store a[4 * threadIdx.x]"}, 1},
+		{"a per-thread layout", `__global__ void k(float* s, float* out) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    float a = s[t * 8 + 0];
+    float b = s[t * 8 + 1];
+    float c = s[t * 8 + 2];
+    out[t] = a + b + c;
+}
+void h(float* s, float* o) { k<<<64, 256>>>(s, o); }
+`, []string{"load s[t * 8 + 0]: neighbouring lanes are 32 bytes apart"}, 3},
+		{"two launches of one kernel", `__global__ void k(float* a) { a[8 * threadIdx.x] = 0; }
+void h(float* a) { k<<<64, 256>>>(a); k<<<64, 128>>>(a); }
+`, []string{"the same under 1 other launch configuration"}, 1},
+		{"two arrays are two causes", `__global__ void k(float* a, float* b) { int t = threadIdx.x; a[8 * t] = 0; b[8 * t] = 0; }
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
+`, []string{"store a[8 * t]", "store b[8 * t]"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, map[string]string{"k.cu": tt.src})
+			rep := Run(Options{Paths: []string{dir}})
+			var got []*accesses.Finding
+			for _, f := range rep.Findings {
+				if f.Rule == accesses.AoSField || f.Rule == accesses.StridedAccess {
+					got = append(got, f)
+				}
+			}
+			if len(got) != len(tt.want) {
+				for _, f := range rep.Findings {
+					t.Log(f.Message)
+				}
+				t.Fatalf("%d findings, want %d", len(got), len(tt.want))
+			}
+			for i, f := range got {
+				if !strings.Contains(f.Message, tt.want[i]) {
+					t.Errorf("finding %d: %s\nwant it to contain %q", i, f.Message, tt.want[i])
+				}
+			}
+			// Related: the launch that gave the block, then the folded accesses.
+			if n := len(got[0].Related); n != tt.related {
+				t.Errorf("%d related locations, want %d: %v", n, tt.related, got[0].Related)
+			}
+		})
+	}
+}
