@@ -3,6 +3,7 @@ package accesses
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"regexp"
 	"strings"
 
@@ -406,15 +407,15 @@ func LaneStep(p *analyzer.Prediction) string {
 	}
 	per := symbolic.Binary(symbolic.OpDiv, c, symbolic.Const(elem))
 	if symbolic.ClassOf(c) == symbolic.Data || unit == "" {
-		return c.String() + " bytes"
+		return mathString(c) + " bytes"
 	}
 	if back := symbolic.Mul(per, symbolic.Const(elem)); symbolic.Key(back) == symbolic.Key(c) && !strings.Contains(per.String(), "/") {
-		return per.String() + " " + unit + "s"
+		return mathString(per) + " " + unit + "s"
 	}
 	if q, ok := divide(c, elem); ok {
-		return q.String() + " " + unit + "s"
+		return mathString(q) + " " + unit + "s"
 	}
-	return c.String() + " bytes"
+	return mathString(c) + " bytes"
 }
 
 // divide divides every coefficient of a polynomial by d, when it can.
@@ -507,4 +508,39 @@ func byKernel(ps []*analyzer.Prediction) [][]*analyzer.Prediction {
 		out[i] = append(out[i], p)
 	}
 	return out
+}
+
+// mathString writes a stride as a reader writes math: a doubling stride
+// k << i is k·2^i, and a power-of-two k folds into the exponent, so
+// 2*(1 << i) reads 2^(i+1). Anything else prints as the model prints it.
+func mathString(e symbolic.Expr) string {
+	p, ok := e.(*symbolic.Poly)
+	if !ok || p.Const != 0 || len(p.Terms) != 1 || len(p.Terms[0].Atoms) != 1 {
+		return e.String()
+	}
+	t := p.Terms[0]
+	op, ok := t.Atoms[0].(*symbolic.Op)
+	if !ok || op.Kind != symbolic.OpShl {
+		return e.String()
+	}
+	base, ok := symbolic.IsConst(op.X)
+	if !ok || base <= 0 {
+		return e.String()
+	}
+	coeff := t.Coeff * base
+	exp := op.Y.String()
+	if coeff > 0 && coeff&(coeff-1) == 0 { // a power of two: 2^(exp + log2 coeff)
+		if k := bits.TrailingZeros64(uint64(coeff)); k > 0 {
+			return fmt.Sprintf("2^(%s+%d)", exp, k)
+		}
+		return "2^" + parenthesize(exp)
+	}
+	return fmt.Sprintf("%d·2^%s", coeff, parenthesize(exp))
+}
+
+func parenthesize(s string) string {
+	if strings.ContainsAny(s, " +-*/") {
+		return "(" + s + ")"
+	}
+	return s
 }

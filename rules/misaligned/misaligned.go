@@ -42,13 +42,16 @@ func why(p *analyzer.Prediction) string {
 		}
 		prev = a
 	}
-	for i, s := range starts {
+	if off, same := sameOffset(starts); off != 0 && same {
+		if len(starts) == 1 {
+			return fmt.Sprintf("the warp starts %d bytes into a 32-byte sector", off)
+		}
+		return fmt.Sprintf("every row starts %d bytes into a 32-byte sector (an offset in the index)", off)
+	}
+	for _, s := range starts {
 		if off := mod(s, 32); off != 0 {
-			if i == 0 && len(starts) == 1 {
-				return fmt.Sprintf("the warp starts %d bytes past a 32-byte boundary", off)
-			}
-			return fmt.Sprintf("its rows start at varying places within a sector (a row starts %d bytes past a 32-byte boundary: the row pitch, %d bytes, is not a multiple of 32)",
-				off, starts[1]-starts[0])
+			pitch := starts[1] - starts[0]
+			return fmt.Sprintf("its rows start at varying places within a sector (a row starts %d bytes into a sector: the row pitch, %d bytes, is not a multiple of 32)", off, pitch)
 		}
 	}
 	if len(starts) > 1 && !regular(p.Warp, width, rowBytes) {
@@ -59,6 +62,21 @@ func why(p *analyzer.Prediction) string {
 			len(starts), rowBytes, 32/width)
 	}
 	return "its requests do not start on 32-byte boundaries"
+}
+
+// sameOffset is the offset within a sector of the first row, and whether
+// every row starts at that offset.
+func sameOffset(starts []int64) (int64, bool) {
+	if len(starts) == 0 {
+		return 0, false
+	}
+	off := mod(starts[0], 32)
+	for _, s := range starts[1:] {
+		if mod(s, 32) != off {
+			return off, false
+		}
+	}
+	return off, true
 }
 
 // regular reports whether the warp's active lanes form equal rows of

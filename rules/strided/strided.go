@@ -19,8 +19,23 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 func Severity(p *analyzer.Prediction) accesses.Severity { return accesses.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
-	return fmt.Sprintf("%s: neighbouring lanes are %d bytes apart, so each request moves %.1fx the bytes it uses: %s",
-		accesses.Subject(p), abs(*p.LaneStride), p.Sectors/p.Ideal, accesses.Figures(p))
+	return fmt.Sprintf("%s: neighbouring lanes are %d bytes apart, so each request moves %.1fx the bytes it uses; %s: %s",
+		accesses.Subject(p), abs(*p.LaneStride), p.Sectors/p.Ideal, advice(p), accesses.Figures(p))
+}
+
+// advice says what to change, by how far apart lanes are: a few
+// elements each is a vector per lane; more is a layout to interleave, or
+// a tile to stage through shared memory.
+func advice(p *analyzer.Prediction) string {
+	stride, elem := abs(*p.LaneStride), accesses.ElemBytes(p.Access)
+	if k := stride / elem; stride%elem == 0 && stride <= 16 && k&(k-1) == 0 {
+		vector := fmt.Sprintf("one %d-byte vector", stride)
+		if p.Access.Type != nil && p.Access.Type.Name == "float" {
+			vector += fmt.Sprintf(" (float%d)", k)
+		}
+		return fmt.Sprintf("if each lane uses its %d neighbouring elements, read them as %s, or interleave the layout so lanes read neighbouring elements", k, vector)
+	}
+	return "interleave the layout so neighbouring lanes read neighbouring elements (index [j * n + i] rather than [i * K + j]), or read a tile coalesced into shared memory and pick the elements there"
 }
 
 func abs(x int64) int64 {

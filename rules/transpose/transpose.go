@@ -13,9 +13,12 @@ var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.UncoalescedTransp
 // Severity grades by cost.
 func Severity(p *analyzer.Prediction) accesses.Severity { return accesses.CostSeverity(p) }
 
-// Detect: the kernel also has an access that is coalesced along x and
-// runs along y where this one runs along x (a row read, a column write):
-// the kernel transposes.
+// Detect: this access walks a column along x while its rows run along y
+// (contiguous in threadIdx.y), and the kernel has an access the other way
+// that is coalesced along x and steps by rows along y: the same layout
+// read by rows and written by columns, a transpose. A matrix product
+// whose operand walks a column along x but does not run along y (SYRK's
+// A[j*m + k]) is not a transpose: that is a strided access.
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 	if !res.Uncoalesced(p) || p.Config.Block[1] == 1 {
 		return false
@@ -23,7 +26,7 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 	cx, okx := accesses.Coefficient(p, "threadIdx.x")
 	cy, oky := accesses.Coefficient(p, "threadIdx.y")
 	elem := accesses.ElemBytes(p.Access)
-	if !okx || !oky || abs(cx) <= elem || abs(cx) < 32 {
+	if !okx || !oky || abs(cx) <= elem || abs(cx) < 32 || abs(cy) != elem {
 		return false
 	}
 	for _, q := range res.Kernel(p) {
@@ -43,7 +46,7 @@ func otherSide(p, q *analyzer.Prediction, cy int64) bool {
 	qx, okqx := accesses.Coefficient(q, "threadIdx.x")
 	qy, okqy := accesses.Coefficient(q, "threadIdx.y")
 	qe := accesses.ElemBytes(q.Access)
-	return okqx && okqy && abs(qx) == qe && abs(qy) >= 32 && (cy == 0 || abs(cy) < abs(qy))
+	return okqx && okqy && abs(qx) == qe && abs(qy) >= 32 && abs(cy) < abs(qy)
 }
 
 func abs(x int64) int64 { return accesses.Abs(x) }

@@ -25,7 +25,7 @@ __global__ void interleaved(float* g) {
     __syncthreads();
     for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
         unsigned int index = 2 * stride * tid;
-        if (index < blockDim.x) s[index] += s[index + stride]; // want "load s\[index\]: lanes hit the same bank at different words; have neighbouring lanes use neighbouring words.*3.92-way bank conflict.*lanes step by 2\*1 << i floats \(i counts the iterations of the loop at line 26\)" "load s\[index \+ stride\]: .*3.92-way" "store s\[index\]: .*3.92-way"
+        if (index < blockDim.x) s[index] += s[index + stride]; // want "load s\[index\]: lanes hit the same bank at different words; have neighbouring lanes use neighbouring words.*3.92-way bank conflict.*lanes step by 2\^\(i\+1\) floats \(i counts the iterations of the loop at line 26\)" "load s\[index \+ stride\]: .*3.92-way" "store s\[index\]: .*3.92-way"
         __syncthreads();
     }
     if (tid == 0) g[blockIdx.x] = s[0];

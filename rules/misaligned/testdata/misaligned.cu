@@ -1,6 +1,6 @@
 __global__ void shifted(const float* in, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i + 1]; // want "load in\[i \+ 1\]: lanes are contiguous but the warp starts 4 bytes past a 32-byte boundary: 5 sectors/request, ideal 4 \(80%\)"
+    out[i] = in[i + 1]; // want "load in\[i \+ 1\]: lanes are contiguous but the warp starts 4 bytes into a 32-byte sector: 5 sectors/request, ideal 4 \(80%\)"
 }
 __global__ void rows(float* img, int w) {
     int x = blockIdx.x * blockDim.x + threadIdx.x;
