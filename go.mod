@@ -10,4 +10,7 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require golang.org/x/text v0.14.0 // indirect
+require (
+	github.com/sourcegraph/jsonrpc2 v0.2.3 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)
