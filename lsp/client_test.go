@@ -18,7 +18,7 @@ import (
 
 // client drives a server over pipes as an editor does, byte for byte.
 type client struct {
-	t      *testing.T
+	t      testing.TB
 	w      io.WriteCloser
 	mu     sync.Mutex
 	nextID int
@@ -26,7 +26,13 @@ type client struct {
 	notes  chan message
 	done   chan int
 	enc    string
+	opts   Options
+	start  func()
+	once   sync.Once
 }
+
+// debounce sets the server's debounce interval, before initialize.
+func (c *client) debounce(d time.Duration) { c.opts.Debounce = d }
 
 type message struct {
 	ID     json.RawMessage `json:"id,omitempty"`
@@ -44,7 +50,7 @@ type pipes struct {
 	io.WriteCloser
 }
 
-func newClient(t *testing.T) *client {
+func newClient(t testing.TB) *client {
 	t.Helper()
 	sr, cw := io.Pipe() // client → server
 	cr, sw := io.Pipe() // server → client
@@ -53,11 +59,12 @@ func newClient(t *testing.T) *client {
 	if testing.Verbose() {
 		logw = os.Stderr
 	}
-	go func() {
-		code := Serve(context.Background(), pipes{sr, sw}, Options{Debounce: 20 * time.Millisecond, Log: logw})
+	c.opts = Options{Debounce: 20 * time.Millisecond, Log: logw}
+	c.start = func() {
+		code := Serve(context.Background(), pipes{sr, sw}, c.opts)
 		sw.Close()
 		c.done <- code
-	}()
+	}
 	go c.read(bufio.NewReader(cr))
 	t.Cleanup(func() { cw.Close() })
 	return c
@@ -117,6 +124,7 @@ func (c *client) response(id string) chan message {
 
 func (c *client) writeRaw(body string) {
 	c.t.Helper()
+	c.once.Do(func() { go c.start() })
 	if _, err := fmt.Fprintf(c.w, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
 		c.t.Fatalf("writing to the server: %v", err)
 	}
@@ -239,7 +247,7 @@ func (c *client) shutdown() {
 }
 
 // apply applies a client-side edit to text, as an editor would.
-func apply(t *testing.T, src string, edits []TextEdit, enc string) string {
+func apply(t testing.TB, src string, edits []TextEdit, enc string) string {
 	t.Helper()
 	tx := newText([]byte(src))
 	type span struct {
@@ -257,7 +265,7 @@ func apply(t *testing.T, src string, edits []TextEdit, enc string) string {
 	return src
 }
 
-func writeFile(t *testing.T, dir, name, text string) string {
+func writeFile(t testing.TB, dir, name, text string) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
