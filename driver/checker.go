@@ -289,6 +289,7 @@ func (d *run) modelOptions() accesses.Options {
 	copyInto(o.Blocks, d.opts.Blocks)
 	copyInto(o.Params, d.opts.Params)
 	o.Scope = d.scopes()
+	o.Items, o.Headers = d.opts.Items, d.opts.Headers
 	return o
 }
 

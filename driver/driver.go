@@ -44,6 +44,12 @@ type Options struct {
 	// ReadFile, when set, reads the files instead of sources.ReadFile:
 	// it serves standard input under the name --stdin-filename gives.
 	ReadFile func(path string) ([]byte, error)
+	// Items and Headers, when set, keep parsed items and preprocessed
+	// headers across runs: a language server passes the same caches to
+	// every run, so an edit re-reads only what changed. Both key their
+	// entries by content, so a changed file is never served stale.
+	Items   *parser.ItemCache
+	Headers *parser.HeaderCache
 }
 
 // Report is the outcome of a run.

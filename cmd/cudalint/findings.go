@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"io"
 	"os"
-	"strings"
 	"text/tabwriter"
 
 	"golang.org/x/tools/go/analysis"
@@ -14,6 +13,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/docs"
 	"github.com/cudalint/cudalint/driver"
+	"github.com/cudalint/cudalint/internal/report"
 	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
@@ -164,7 +164,7 @@ func writeFindingsText(w io.Writer, rep *driver.Report, color bool) error {
 			text, caret := snippet(line, start.Offset-lineOffset, to-lineOffset)
 			fmt.Fprintf(w, "    %s\n    %s\n", text, paint(ansiGreen, caret))
 		}
-		if pic := warpPicture(f.Prediction); pic != "" {
+		if pic := report.WarpPicture(f.Prediction); pic != "" {
 			fmt.Fprintf(w, "    %s\n", pic)
 		}
 		if len(f.SuggestedFixes) > 0 {
@@ -213,71 +213,6 @@ func sourceLine(rep *driver.Report, pos token.Pos) []byte {
 		end = start + i
 	}
 	return bytes.TrimRight(src[start:end], "\r")
-}
-
-// warpPicture draws the sectors the first warp touches, one character
-// each by how much of it the lanes use (█ all, ▆ ¾, ▄ ½, ▂ ¼, ▁ less),
-// with · where the touched sectors are not adjacent.
-func warpPicture(p *analyzer.Prediction) string {
-	if p == nil || !p.Known || p.Warp == nil || p.Access.Space != analyzer.Global {
-		return ""
-	}
-	pc := analyzer.Pieces(p.Access.Type)[0]
-	used := map[int64]int64{} // sector -> bytes used
-	seen := map[int64]bool{}
-	for _, a := range p.Warp {
-		if a < 0 {
-			continue
-		}
-		for b := a + pc[0]; b < a+pc[0]+pc[1]; b++ {
-			if !seen[b] {
-				seen[b] = true
-				used[b>>5]++
-			}
-		}
-	}
-	var secs []int64
-	for s := range used {
-		secs = append(secs, s)
-	}
-	sortInts(secs)
-	var b strings.Builder
-	total := int64(0)
-	for i, s := range secs {
-		if i > 0 && s != secs[i-1]+1 {
-			b.WriteString("·")
-		}
-		if i == 48 {
-			b.WriteString("…")
-			break
-		}
-		u := used[s]
-		total += u
-		switch {
-		case u >= 32:
-			b.WriteString("█")
-		case u >= 24:
-			b.WriteString("▆")
-		case u >= 16:
-			b.WriteString("▄")
-		case u >= 8:
-			b.WriteString("▂")
-		default:
-			b.WriteString("▁")
-		}
-	}
-	for _, s := range secs[min(len(secs), 48):] {
-		total += used[s]
-	}
-	return fmt.Sprintf("first warp: %s  %d sectors, %d of %d bytes used", b.String(), len(secs), total, int64(len(secs))*32)
-}
-
-func sortInts(s []int64) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 // printWarnings says which settings took no effect; they do not change

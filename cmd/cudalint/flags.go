@@ -74,6 +74,7 @@ func (m multiFlag) Set(s string) error { return m.set(s) }
 const usageHead = `usage: cudalint [flags] PATH...
        cudalint explain RULE
        cudalint rules
+       cudalint lsp [--log FILE]
 
 PATH is a .cu/.cuh file or a folder searched for them; - reads standard
 input (name it with --stdin-filename). -- ends the flags.
@@ -81,6 +82,7 @@ input (name it with --stdin-filename). -- ends the flags.
 commands:
   explain RULE   print a rule's documentation
   rules          list the rules
+  lsp            run the language server on stdin/stdout (docs/editors.md)
 
 flags:
 `

@@ -33,6 +33,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return buffered(stdout, stderr, func(w io.Writer) int { return explain(args[1:], w, stderr) })
 		case "rules":
 			return buffered(stdout, stderr, listRules)
+		case "lsp":
+			return serveLSP(args[1:], stdin, stdout, stderr)
 		}
 	}
 	opts, err := parseFlags(args)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +10,7 @@ import (
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/cudalint/cudalint/driver"
+	findingreport "github.com/cudalint/cudalint/internal/report"
 	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
@@ -59,9 +58,9 @@ func writeSARIF(w io.Writer, rep *driver.Report) error {
 			ArtifactLocation: &sarif.ArtifactLocation{URI: str(uri), URIBaseId: str(srcRoot)},
 			Region:           region(s.Line, s.Column, e.Line, e.Column),
 		}}}
-		key := fingerprintKey(f, uri)
+		key := findingreport.FingerprintKey(f, uri)
 		occurrences[key]++
-		res.PartialFingerprints = map[string]interface{}{"cudalint/v1": fingerprint(key, occurrences[key])}
+		res.PartialFingerprints = map[string]interface{}{"cudalint/v1": findingreport.Fingerprint(key, occurrences[key])}
 		if len(f.Numbers) > 0 {
 			res.Properties = sarif.Properties{}
 			for k, v := range f.Numbers {
@@ -137,24 +136,6 @@ func relURI(cwd, file string) string {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(abs)
-}
-
-// fingerprintKey identifies a finding without its line: the rule, the
-// file, the kernel, the access and its operation. Moving code up or down
-// keeps it; the occurrence count tells repeats apart.
-func fingerprintKey(f *accesses.Finding, uri string) string {
-	parts := []string{f.Rule, uri}
-	if p := f.Prediction; p != nil {
-		parts = append(parts, p.Access.Kernel.Name, p.Access.Op.String(), strings.Join(strings.Fields(p.Access.Expr), ""))
-	} else {
-		parts = append(parts, f.Message)
-	}
-	return strings.Join(parts, "\x00")
-}
-
-func fingerprint(key string, n int) string {
-	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", key, n)))
-	return hex.EncodeToString(sum[:16])
 }
 
 func str(s string) *string { return &s }

@@ -46,6 +46,10 @@ type Options struct {
 	// fields above (the command line) win over them. It is called from
 	// several goroutines.
 	Scope func(file string) Scope
+	// Items and Headers, when set, are parser caches kept across runs
+	// (see parser.Config); each run makes its own otherwise.
+	Items   *parser.ItemCache
+	Headers *parser.HeaderCache
 }
 
 // Scope is what one folder's configuration says.
@@ -102,7 +106,8 @@ func Load(pass *analysis.Pass, o Options) (*Result, error) {
 		opts.Scope = func(file string) analyzer.Settings { return o.Scope(file).Settings }
 		definesFor = func(file string) map[string]string { return merged(o.Scope(file).Defines, defines) }
 	}
-	cfg := parser.Config{Defines: defines, IncludeDirs: o.IncludeDirs, Root: o.Root, ReadFile: pass.ReadFile}
+	cfg := parser.Config{Defines: defines, IncludeDirs: o.IncludeDirs, Root: o.Root, ReadFile: pass.ReadFile,
+		Items: o.Items, Headers: o.Headers}
 	set, errs := sources.LoadScoped(pass.OtherFiles, cfg, definesFor)
 	res := &Result{Analysis: analyzer.Analyze(set.Analyzed(), opts), Fset: pass.Fset, Errors: errs, files: map[string]*token.File{}}
 	var paths []string

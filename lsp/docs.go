@@ -1,0 +1,395 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cudalint/cudalint/driver"
+	"github.com/cudalint/cudalint/internal/report"
+	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/sources"
+)
+
+// document is an open file.
+type document struct {
+	uri, path string
+	version   int
+	src       []byte
+	timer     *time.Timer
+	res       *result // the latest analysis, possibly of an older version
+}
+
+// result is one analysis of a document.
+type result struct {
+	version  int
+	text     *text
+	rep      *driver.Report
+	findings []*accesses.Finding // in this document, in diags' order
+	diags    []Diagnostic
+	deps     map[string]bool // every file the analysis read
+	path     string
+}
+
+// cacheRuns is how many analyses share one pair of parser caches: the
+// item cache keeps every version of every edited item, so it is dropped
+// now and then rather than grown without end.
+const cacheRuns = 500
+
+func (s *Server) didOpen(ctx context.Context, p *DidOpenTextDocumentParams) error {
+	path, err := uriToPath(p.TextDocument.URI)
+	if err != nil {
+		return invalidParams(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := &document{uri: p.TextDocument.URI, path: path, version: p.TextDocument.Version, src: []byte(p.TextDocument.Text)}
+	s.docs[d.uri] = d
+	s.lint(ctx, d)
+	if !sameAsDisk(d) {
+		s.relintDependents(ctx, d.path)
+	}
+	return nil
+}
+
+func (s *Server) didChange(ctx context.Context, p *DidChangeTextDocumentParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[p.TextDocument.URI]
+	if d == nil {
+		return invalidParams(errorf("didChange: %s is not open", p.TextDocument.URI))
+	}
+	for _, c := range p.ContentChanges {
+		d.src = applyChange(d.src, c, s.enc)
+	}
+	d.version = p.TextDocument.Version
+	if s.settings.onSave() {
+		return nil
+	}
+	s.schedule(ctx, d)
+	return nil
+}
+
+// schedule analyzes d once edits pause for the debounce interval.
+func (s *Server) schedule(ctx context.Context, d *document) {
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	d.timer = time.AfterFunc(s.debounce, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.docs[d.uri] != d || s.shutdown {
+			return
+		}
+		s.lint(ctx, d)
+		s.relintDependents(ctx, d.path)
+	})
+}
+
+func (s *Server) didSave(ctx context.Context, p *DidSaveTextDocumentParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[p.TextDocument.URI]
+	if d == nil {
+		return nil
+	}
+	if p.Text != nil {
+		d.src = []byte(*p.Text)
+	}
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	// What the disk holds changed: replayed headers may be stale.
+	s.headersChanged()
+	s.lint(ctx, d)
+	s.relintDependents(ctx, d.path)
+	return nil
+}
+
+func (s *Server) didClose(ctx context.Context, p *DidCloseTextDocumentParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[p.TextDocument.URI]
+	if d == nil {
+		return nil
+	}
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	delete(s.docs, d.uri)
+	s.publish(ctx, &PublishDiagnosticsParams{URI: d.uri, Diagnostics: []Diagnostic{}})
+	// Files including it read the disk again.
+	if !sameAsDisk(d) {
+		s.relintDependents(ctx, d.path)
+	}
+	return nil
+}
+
+// didChangeWatchedFiles re-analyzes the open files a changed header
+// feeds, and every open file when a configuration changed.
+func (s *Server) didChangeWatchedFiles(ctx context.Context, p *DidChangeWatchedFilesParams) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.headersChanged()
+	all := false
+	changed := map[string]bool{}
+	for _, c := range p.Changes {
+		path, err := uriToPath(c.URI)
+		if err != nil {
+			continue
+		}
+		if filepath.Base(path) == ".cudalint.yaml" {
+			all = true
+		}
+		changed[path] = true
+	}
+	for _, d := range s.docs {
+		if all || d.res == nil || dependsOn(d, changed) {
+			s.lint(ctx, d)
+		}
+	}
+}
+
+// sameAsDisk: d's buffer holds what its file does, so the files that
+// include it see no change when it opens or closes.
+func sameAsDisk(d *document) bool {
+	disk, err := sources.ReadFile(d.path)
+	return err == nil && bytes.Equal(disk, d.src)
+}
+
+func dependsOn(d *document, changed map[string]bool) bool {
+	for path := range changed {
+		if d.res.deps[path] && path != d.path {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) didChangeConfiguration(ctx context.Context, p *DidChangeConfigurationParams) error {
+	if len(p.Settings) == 0 || string(p.Settings) == "null" {
+		return nil
+	}
+	set, err := parseSettings(p.Settings)
+	if err != nil {
+		return invalidParams(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settings = set
+	s.resetCaches()
+	for _, d := range s.docs {
+		s.lint(ctx, d)
+	}
+	return nil
+}
+
+// headersChanged drops the header cache: a replayed header is checked
+// against its own text, but not against the headers it includes.
+func (s *Server) headersChanged() {
+	s.resetCaches()
+}
+
+// relintDependents re-analyzes the other open files that read path (an
+// open header whose buffer changed, was opened or was closed).
+func (s *Server) relintDependents(ctx context.Context, path string) {
+	for _, o := range s.docs {
+		if o.path != path && o.res != nil && o.res.deps[path] {
+			s.headersChanged()
+			s.lint(ctx, o)
+		}
+	}
+}
+
+// fresh returns d's analysis of its current text, analyzing now when the
+// latest is older (an edit still in its debounce interval).
+func (s *Server) fresh(ctx context.Context, uri string) *document {
+	d := s.docs[uri]
+	if d == nil {
+		return nil
+	}
+	if d.res == nil || d.res.version != d.version || len(d.res.text.src) != len(d.src) {
+		if d.timer != nil {
+			d.timer.Stop()
+		}
+		s.lint(ctx, d)
+	}
+	return d
+}
+
+// analyze runs the driver over d, open buffers standing for their files.
+func (s *Server) analyze(d *document) *result {
+	overlay := map[string][]byte{}
+	for _, o := range s.docs {
+		overlay[o.path] = o.src
+	}
+	set := s.settings
+	opts := driver.Options{
+		Paths: []string{d.path}, Found: []string{d.path}, Root: s.rootFor(d.path),
+		ConfigPath: set.ConfigPath, Defines: set.Defines, Blocks: set.Blocks, Params: set.Params,
+		IncludeDirs: set.IncludeDirs, Items: s.items, Headers: s.headers,
+		ReadFile: func(path string) ([]byte, error) {
+			if src, ok := overlay[filepath.Clean(path)]; ok {
+				return src, nil
+			}
+			return sources.ReadFile(path)
+		},
+	}
+	if set.Severity != "" {
+		sev, _ := accesses.ParseSeverity(set.Severity)
+		opts.MinSeverity = &sev
+	}
+	if s.runs++; s.runs > cacheRuns {
+		s.resetCaches()
+	}
+	start := time.Now()
+	rep := driver.Run(opts)
+	res := &result{version: d.version, text: newText(d.src), rep: rep, deps: map[string]bool{}, path: d.path}
+	if rep.Result != nil {
+		for _, f := range rep.Result.Analysis.Program.Files {
+			for path := range f.Sources {
+				res.deps[filepath.Clean(path)] = true
+			}
+		}
+	}
+	res.diags, res.findings = s.diagnostics(d, res)
+	s.log.Printf("analyzed %s v%d: %d diagnostics in %v", d.path, d.version, len(res.diags), time.Since(start).Round(time.Microsecond))
+	return res
+}
+
+// lint analyzes d and publishes its diagnostics.
+func (s *Server) lint(ctx context.Context, d *document) {
+	d.res = s.analyze(d)
+	v := d.res.version
+	s.publish(ctx, &PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: d.res.diags})
+}
+
+func (s *Server) publish(ctx context.Context, p *PublishDiagnosticsParams) {
+	if err := s.conn.Notify(ctx, "textDocument/publishDiagnostics", p); err != nil {
+		s.log.Printf("publishing diagnostics: %v", err)
+	}
+}
+
+// diagnostics converts the findings in d's file.
+func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*accesses.Finding) {
+	diags := []Diagnostic{}
+	var kept []*accesses.Finding
+	rep := res.rep
+	for _, err := range rep.Errors {
+		// A configuration or file the run could not use: said at the top
+		// of the file, never a silently emptier list.
+		diags = append(diags, Diagnostic{Severity: SeverityError, Code: "configuration", Source: "cudalint", Message: err.Error()})
+		kept = append(kept, nil)
+	}
+	occurrences := map[string]int{}
+	for _, f := range rep.Findings {
+		start, end := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
+		if filepath.Clean(start.Filename) != d.path {
+			continue
+		}
+		if end.Filename != start.Filename || end.Offset < start.Offset {
+			end = start
+		}
+		key := report.FingerprintKey(f, relURI(s.rootFor(d.path), d.path))
+		occurrences[key]++
+		diag := Diagnostic{
+			Range:           res.text.rangeOf(start.Offset, end.Offset, s.enc),
+			Severity:        severity(f.Severity),
+			Code:            f.Rule,
+			CodeDescription: &CodeDescription{Href: accesses.DocsURL(f.Rule)},
+			Source:          "cudalint",
+			Message:         f.Message,
+			Data:            map[string]any{"fingerprint": report.Fingerprint(key, occurrences[key])},
+		}
+		for _, r := range f.Related {
+			if loc, ok := s.location(res, r.Pos, r.End); ok {
+				diag.RelatedInformation = append(diag.RelatedInformation, DiagnosticRelatedInformation{Location: loc, Message: r.Message})
+			}
+		}
+		diag.RelatedInformation = append(diag.RelatedInformation, s.siblingFields(res, f)...)
+		diags = append(diags, diag)
+		kept = append(kept, f)
+	}
+	return diags, kept
+}
+
+// siblingFields points an aos-field finding at the other fields of the
+// same array of structs that the kernel reads or writes.
+func (s *Server) siblingFields(res *result, f *accesses.Finding) []DiagnosticRelatedInformation {
+	p := f.Prediction
+	if f.Rule != accesses.AoSField || p == nil || p.Access.Struct == nil {
+		return nil
+	}
+	var out []DiagnosticRelatedInformation
+	seen := map[string]bool{}
+	for _, q := range res.rep.Result.Analysis.Predictions {
+		a := q.Access
+		if a.Kernel != p.Access.Kernel || a.Struct != p.Access.Struct || a.BaseExpr != p.Access.BaseExpr ||
+			a.Field == p.Access.Field || a.Pos == p.Access.Pos || seen[a.Expr+a.Op.String()] {
+			continue
+		}
+		seen[a.Expr+a.Op.String()] = true
+		start, end := res.rep.Result.Range(a)
+		if loc, ok := s.location(res, start, end); ok {
+			out = append(out, DiagnosticRelatedInformation{Location: loc,
+				Message: a.Op.String() + " of field ." + a.Field + " of the same array of structs"})
+		}
+	}
+	return out
+}
+
+func severity(s accesses.Severity) int {
+	switch s {
+	case accesses.Error:
+		return SeverityError
+	case accesses.Warning:
+		return SeverityWarning
+	}
+	return SeverityInformation
+}
+
+func relURI(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(path)
+}
+
+// textOf is the text the analysis saw for path.
+func (s *Server) textOf(res *result, path string) *text {
+	if res.rep.Result == nil {
+		return nil
+	}
+	src := res.rep.Result.Analysis.Program.Source(path)
+	if src == nil {
+		return nil
+	}
+	return newText(src)
+}
+
+// location converts a span of the report's file set.
+func (s *Server) location(res *result, pos, end token.Pos) (Location, bool) {
+	fset := res.rep.Fset
+	if !pos.IsValid() || fset.File(pos) == nil {
+		return Location{}, false
+	}
+	a := fset.Position(pos)
+	b := a
+	if end.IsValid() && fset.File(end) == fset.File(pos) && end >= pos {
+		b = fset.Position(end)
+	}
+	path := filepath.Clean(a.Filename)
+	t := res.text
+	if path != filepath.Clean(res.path) {
+		if t = s.textOf(res, a.Filename); t == nil {
+			return Location{}, false
+		}
+	}
+	return Location{URI: pathToURI(path), Range: t.rangeOf(a.Offset, b.Offset, s.enc)}, true
+}
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
