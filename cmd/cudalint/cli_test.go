@@ -235,3 +235,25 @@ func TestSummaryLine(t *testing.T) {
 		t.Errorf("summary of the folder:\n%s", out)
 	}
 }
+
+// --sort impact puts the finding that wastes the most bytes per launch
+// first, whatever its place in the file; the summary names its kernel.
+func TestSortByImpact(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"k.cu": `__global__ void small(float* a) { a[4 * threadIdx.x] = 0; }
+__global__ void big(float* a) { for (int j = 0; j < 100; j++) a[8 * threadIdx.x + 4096 * j] = 0; }
+void h(float* a) { small<<<64, 256>>>(a); big<<<64, 256>>>(a); }
+`})
+	k := filepath.Join(dir, "k.cu")
+	_, byPos, _ := runCLI(k)
+	code, byImpact, _ := runCLI("--sort", "impact", k)
+	first := func(out string) string { return out[:strings.Index(out, ":")+12] }
+	if code != exitFindings || !strings.Contains(byPos, "k.cu:1:") || strings.Index(byImpact, "k.cu:2:") > strings.Index(byImpact, "k.cu:1:") {
+		t.Errorf("--sort impact did not put big first (%s):\n%s", first(byImpact), byImpact)
+	}
+	if !strings.Contains(byImpact, "most waste: kernel big,") {
+		t.Errorf("summary does not name the costliest kernel:\n%s", byImpact)
+	}
+	if code, _, errs := runCLI("--sort", "size", k); code != exitError || !strings.Contains(errs, "unknown --sort") {
+		t.Errorf("--sort size: exit %d, %s", code, errs)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"io"
 	"os"
+	"sort"
 	"text/tabwriter"
 
 	"golang.org/x/tools/go/analysis"
@@ -53,6 +54,9 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 	opts := o.driverOptions()
 	opts.Found, opts.FindErrors, opts.ReadFile = in.files, in.errs, in.readFile
 	rep := driver.Run(opts)
+	if o.sortBy == "impact" {
+		sortByImpact(rep.Findings)
+	}
 	// A file --fix could not write is an error (exit 2), but the other
 	// files are still fixed and what remains is still reported.
 	fixFailed := false
@@ -242,4 +246,22 @@ func foldedRelated(rep *driver.Report, f *accesses.Finding) []analysis.RelatedIn
 		}
 	}
 	return out
+}
+
+// sortByImpact orders findings by the bytes they waste per launch,
+// largest first; findings whose waste is not known keep their order,
+// after the others.
+func sortByImpact(fs []*accesses.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, okA := impact(fs[i])
+		b, okB := impact(fs[j])
+		return okA && (!okB || a > b)
+	})
+}
+
+func impact(f *accesses.Finding) (int64, bool) {
+	if f.Prediction == nil {
+		return 0, false
+	}
+	return accesses.ExcessBytesPerLaunch(f.Prediction)
 }

@@ -52,6 +52,7 @@ type options struct {
 	disable    []string
 	ruleArgs   rawArgs // -D, --block, --param as given, for the rules' driver
 	format     string
+	sortBy     string // --sort: position or impact
 	defines    map[string]string
 	blocks     map[string]analyzer.Dim3
 	params     map[string]int64
@@ -98,6 +99,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.accesses, "accesses", false, "list every global load and store with its predicted sectors per request")
 	fs.BoolVar(&o.stats, "stats", false, "report how much of the code was analyzed: kernels found, accesses modelled, notes by cause")
 	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif or github (sarif and github for findings only)")
+	fs.StringVar(&o.sortBy, "sort", "position", "order findings by `position` in the files, or by impact: the bytes each wastes per launch, largest first")
 	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of standard output")
 	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes in place, then report what remains")
 	fs.BoolVar(&o.diff, "diff", false, "print the unified diff of what --fix would change, and write nothing (exit 1 when it is not empty)")
@@ -225,6 +227,9 @@ func (o *options) check() error {
 		}
 	default:
 		return fmt.Errorf("unknown --format %q (want text, json, sarif or github)", o.format)
+	}
+	if o.sortBy != "position" && o.sortBy != "impact" {
+		return fmt.Errorf("unknown --sort %q (want position or impact)", o.sortBy)
 	}
 	if o.diff && (o.fix || o.accesses || o.stats || o.format != "text") {
 		return errors.New("--diff prints a diff of the fixes: it goes with none of --fix, --accesses, --stats, --format")

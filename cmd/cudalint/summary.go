@@ -36,6 +36,9 @@ func summary(rep *driver.Report) string {
 	if len(gaps) > 0 {
 		fmt.Fprintf(&b, "; %s: see --stats", strings.Join(gaps, ", "))
 	}
+	if f, n, ok := costliest(rep); ok {
+		fmt.Fprintf(&b, "; most waste: kernel %s, %s per launch (--sort impact)", escape(f.Prediction.Access.Kernel.Name), bytesText(n))
+	}
 	return b.String()
 }
 
@@ -97,4 +100,29 @@ func countRule(rep *driver.Report, id string) int {
 		}
 	}
 	return n
+}
+
+// costliest is the finding that wastes the most bytes per launch.
+func costliest(rep *driver.Report) (*accesses.Finding, int64, bool) {
+	var best *accesses.Finding
+	var most int64
+	for _, f := range rep.Findings {
+		if n, ok := impact(f); ok && n > most {
+			best, most = f, n
+		}
+	}
+	return best, most, best != nil
+}
+
+// bytesText writes a byte count as people read it: 15 GB, 12.6 MB.
+func bytesText(n int64) string {
+	units := []string{"bytes", "kB", "MB", "GB", "TB"}
+	x, u := float64(n), 0
+	for x >= 1000 && u < len(units)-1 {
+		x, u = x/1000, u+1
+	}
+	if u == 0 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.1f", x), "0"), ".") + " " + units[u]
 }

@@ -140,10 +140,10 @@ func siblingLoaded(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
 //   - more than twice the ideal sectors is a warning, even when the lane
 //     stride rests on an assumed size: a stride that grows with the problem
 //     size wastes at least as much for every large size, and the message
-//     says what was assumed. A size is a parameter the kernel compares
-//     against (a loop bound, a guard); a parameter used only as a stride
-//     in the address may well be 1 (a tensor's innermost stride), so a
-//     cost resting on it alone is info;
+//     says what was assumed. A parameter named as a stride (stride_x,
+//     s00, nb01, pitch, lda) that the kernel never compares against (as a
+//     loop bound or a guard) may well be 1, a tensor's innermost stride,
+//     so a cost resting on such parameters alone is info;
 //   - at most twice the ideal (a shifted row, a stride of two) is info;
 //   - set-up code, a launch of one block, is info;
 //   - a cost that holds only under a guessed block shape is info (see
@@ -162,21 +162,24 @@ func CostSeverity(p *analyzer.Prediction) Severity {
 	return Warning
 }
 
-// restsOnUnknownStride: the lane stride depends on assumed parameters and
-// none of them is a size the kernel compares against.
+// restsOnUnknownStride: the lane stride depends on assumed parameters,
+// all of them named as strides and none compared against as a size.
 func restsOnUnknownStride(p *analyzer.Prediction) bool {
 	names := AssumedStride(p)
 	if len(names) == 0 {
 		return false
 	}
-	sizes := comparedNames(p.Access.Kernel)
+	compared := comparedNames(p.Access.Kernel)
 	for _, n := range names {
-		if sizes[n] {
+		if compared[n] || !strideName.MatchString(n) {
 			return false
 		}
 	}
 	return true
 }
+
+// strideName matches the names code gives strides rather than sizes.
+var strideName = regexp.MustCompile(`(?i)stride|pitch|step|^inc|^nb\d*$|^s[a-z]?\d+$|^ld[a-z]?$`)
 
 // comparedNames are the names a kernel compares against in its body (loop
 // bounds, guards): what it treats as sizes.
@@ -276,6 +279,9 @@ func Numbers(p *analyzer.Prediction) map[string]any {
 	}
 	if p.LaneStride != nil {
 		n["laneStrideBytes"] = *p.LaneStride
+	}
+	if b, ok := ExcessBytesPerLaunch(p); ok {
+		n["excessBytesPerLaunch"] = b
 	}
 	if len(p.Assumptions) > 0 {
 		n["assumptions"] = p.Assumptions
@@ -543,4 +549,33 @@ func parenthesize(s string) string {
 		return "(" + s + ")"
 	}
 	return s
+}
+
+// ExcessBytesPerLaunch is what an access moves beyond its ideal in one
+// launch: sectors above the ideal, times 32 bytes, times the requests the
+// launch makes. Known only when the whole launch was counted (the grid
+// and every size from the code, no sampling); a finding without it is
+// ranked after those with it.
+func ExcessBytesPerLaunch(p *analyzer.Prediction) (int64, bool) {
+	requests, ok := RequestsPerLaunch(p)
+	if !ok || !p.Known || p.Sectors <= p.Ideal {
+		return 0, false
+	}
+	return int64((p.Sectors - p.Ideal) * 32 * float64(requests)), true
+}
+
+// RequestsPerLaunch is the memory instructions a launch executes for the
+// access, when the model counted them all: every block, or one block
+// standing for all (BlocksEvaluated), or the closed form, which counts
+// the whole grid.
+func RequestsPerLaunch(p *analyzer.Prediction) (int64, bool) {
+	c := p.Config
+	if !p.Exact || c.GridKnown != [3]bool{true, true, true} || len(p.Assumptions) > 0 || len(AssumedStride(p)) > 0 {
+		return 0, false
+	}
+	blocks := c.Grid[0] * c.Grid[1] * c.Grid[2]
+	if p.BlocksEvaluated == 0 { // closed form: already the whole launch
+		return int64(p.Requests), true
+	}
+	return int64(p.Requests) * blocks / p.BlocksEvaluated, true
 }

@@ -20,6 +20,8 @@ func TestCostSeverity(t *testing.T) {
 		{"stride 2: at most twice the ideal", "__global__ void k(float* a, int n) { a[2 * threadIdx.x] = 0; }" + launch1D, Info},
 		{"shifted by one: small", "__global__ void k(float* a, int n) { a[blockIdx.x * blockDim.x + threadIdx.x + 1] = 0; }" + launch1D, Info},
 		{"column walk of an assumed size", "__global__ void k(float* a, int n) { for (int j = 0; j < n; j++) a[threadIdx.x * n + j] = 0; }", Warning},
+		{"a row pitch never compared", "__global__ void k(float* a, int height) { a[threadIdx.x * height] = 0; }", Warning},
+		{"a stride compared as a bound", "__global__ void k(float* a, int stride) { if (threadIdx.x < stride) a[threadIdx.x * stride] = 0; }", Warning},
 		{"column walk under a guessed 2D block", "__global__ void k(float* a, int n) { if (threadIdx.y < n) a[threadIdx.x * n + threadIdx.y] = 0; }", Warning},
 		{"an assumed stride that may be 1", "__global__ void k(float* a, long s00) { a[threadIdx.x * s00] = 0; }", Info},
 		{"1D stride under the default block: any block of a warp", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }", Warning},
