@@ -50,6 +50,9 @@ type Options struct {
 	// entries by content, so a changed file is never served stale.
 	Items   *parser.ItemCache
 	Headers *parser.HeaderCache
+	// NoContext analyzes files named alone without the rest of their
+	// project (see contextFiles).
+	NoContext bool
 }
 
 // Report is the outcome of a run.
@@ -63,6 +66,13 @@ type Report struct {
 	Fset     *token.FileSet
 	Result   *accesses.Result
 	Notes    []parser.Note
+	// Root is the run's root, absolute: the base of every path a report
+	// prints ("" when none could be had).
+	Root string
+	// Reported, when not nil, says whether a file's findings are
+	// reported: files named alone are read with others of their project
+	// (see contextFiles), whose findings are not.
+	Reported func(file string) bool
 }
 
 type run struct {
@@ -102,8 +112,29 @@ func Run(opts Options) *Report {
 	if len(d.configErrs) > 0 {
 		return d.failed()
 	}
+	// Files named alone are analyzed within their project; only the
+	// run's own files are reported.
+	var reported map[string]bool
+	analyzed := kept
+	if named := underRoot(d.root, namedFiles(opts.Paths, kept)); len(named) > 0 && !opts.NoContext && !opts.ModelOnly {
+		read := opts.ReadFile
+		if read == nil {
+			read = sources.ReadFile
+		}
+		reported = map[string]bool{}
+		for _, f := range kept {
+			reported[absPath(f)] = true
+		}
+		analyzed = append([]string(nil), kept...)
+		for _, f := range contextFiles(d.root, named, kept, read) {
+			if !d.configFor(f).excludes(f) {
+				analyzed = append(analyzed, f)
+			}
+		}
+		sort.Strings(analyzed)
+	}
 	fset := token.NewFileSet()
-	runner := &passRunner{fset: fset, files: kept, readFile: opts.ReadFile, model: d.modelOptions()}
+	runner := &passRunner{fset: fset, files: analyzed, readFile: opts.ReadFile, model: d.modelOptions()}
 	enabled := d.cliEnabled
 	if opts.ModelOnly {
 		enabled = func(string) bool { return false }
@@ -118,9 +149,9 @@ func Run(opts Options) *Report {
 		if len(d.configErrs) > 0 {
 			return d.failed()
 		}
-		return &Report{Fset: fset, Result: ar, Errors: d.errs, Warnings: d.warnings(ar.Analysis), Notes: notes(ar)}
+		return &Report{Fset: fset, Result: ar, Errors: d.errs, Warnings: d.warnings(ar.Analysis), Notes: notes(ar, reported), Root: d.root}
 	}
-	rep := &Report{Fset: fset, Result: ar, Errors: d.errs}
+	rep := &Report{Fset: fset, Result: ar, Errors: d.errs, Root: d.root}
 	rep.Findings = d.suppress(ar, found)
 	rep.Findings = group(rep.Findings, fset)
 	rep.Findings = d.filter(rep.Findings, fset)
@@ -129,8 +160,20 @@ func Run(opts Options) *Report {
 	}
 	rep.Warnings = d.warnings(ar.Analysis)
 	rep.Findings = append(rep.Findings, InternalErrorFindings(ar)...)
+	if reported != nil {
+		var own []*accesses.Finding
+		for _, f := range rep.Findings {
+			if inNamed(reported, fset.Position(f.Pos).Filename) {
+				own = append(own, f)
+			}
+		}
+		rep.Findings = own
+	}
 	sortFindings(rep.Findings, fset)
-	rep.Notes = notes(ar)
+	rep.Notes = notes(ar, reported)
+	if reported != nil {
+		rep.Reported = func(file string) bool { return inNamed(reported, file) }
+	}
 	return rep
 }
 
@@ -213,9 +256,27 @@ func sortFindings(fs []*accesses.Finding, fset *token.FileSet) {
 	})
 }
 
-func notes(ar *accesses.Result) []parser.Note {
+// notes are the parse and model notes, of the reported files only when
+// reported is not nil.
+func notes(ar *accesses.Result, reported map[string]bool) []parser.Note {
 	var out []parser.Note
 	seen := map[parser.Note]bool{}
+	if reported != nil {
+		for _, f := range ar.Analysis.Program.Files {
+			for _, n := range f.Notes {
+				if !inNamed(reported, n.Pos.File) {
+					seen[n] = true
+				}
+			}
+		}
+		for _, k := range ar.Analysis.Kernels {
+			for _, n := range k.Notes {
+				if !inNamed(reported, n.Pos.File) {
+					seen[n] = true
+				}
+			}
+		}
+	}
 	for _, f := range ar.Analysis.Program.Files {
 		for _, n := range f.Notes {
 			if !seen[n] {

@@ -52,7 +52,9 @@ func TestStdin(t *testing.T) {
 		{"default name", stridedKernel, []string{"-"}, exitFindings, "<stdin>:1:31: warning: store a[4 * threadIdx.x]", ""},
 		{"named", stridedKernel, []string{"--stdin-filename", "src/k.cu", "-"}, exitFindings, "src/k.cu:1:31: warning", "<stdin>"},
 		{"config of its folder", stridedKernel, []string{"--stdin-filename", filepath.Join(dir, "quiet", "k.cu"), "-"}, exitOK, "no findings in 1 file", ""},
-		{"includes from its folder", "#include \"part.cuh\"\n", []string{"--root", dir, "--stdin-filename", filepath.Join(dir, "inc", "main.cu"), "-"}, exitFindings, "part.cuh:1:34: warning", ""},
+		{"includes from its folder", "#include \"part.cuh\"\n", []string{"--root", dir, "--stdin-filename", filepath.Join(dir, "inc", "main.cu"), "-"}, exitOK, "no findings", "part.cuh:1:34: warning"},
+		// A header's findings are reported when it is named too.
+		{"includes named", "#include \"part.cuh\"\n", []string{"--root", dir, "--stdin-filename", filepath.Join(dir, "inc", "main.cu"), "-", filepath.Join(dir, "inc", "part.cuh")}, exitFindings, "inc/part.cuh:1:34: warning", ""},
 		{"empty", "", []string{"-"}, exitOK, "no findings in 1 file", ""},
 		{"json", stridedKernel, []string{"--format", "json", "-"}, exitFindings, `"file": "\u003cstdin\u003e"`, ""},
 		{"with a file", stridedKernel, []string{"-", filepath.Join(dir, "inc", "part.cuh")}, exitFindings, "2 findings", ""},

@@ -74,12 +74,19 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 		reportError(stderr, err)
 	}
 	printWarnings(stderr, rep.Warnings)
-	var err error
+	// An internal error fails the run even where only new findings are
+	// reported: it is about the tool, not the change.
+	internalError := hasInternalError(rep)
+	fps, err := o.onlyNew(rep, stderr)
+	if err != nil {
+		reportError(stderr, err)
+		return exitError
+	}
 	switch o.format {
 	case "json":
 		err = writeFindingsJSON(out, rep)
 	case "sarif":
-		err = writeSARIF(out, rep)
+		err = writeSARIFWith(out, rep, fps)
 	case "github":
 		err = writeGitHub(out, rep)
 	default:
@@ -90,12 +97,31 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 		return exitError
 	}
 	switch {
-	case len(rep.Errors) > 0 || fixFailed || hasInternalError(rep):
+	case len(rep.Errors) > 0 || fixFailed || internalError:
 		return exitError
-	case len(rep.Findings) > 0 && !o.exitZero:
+	case !o.exitZero && o.fails(rep.Findings):
 		return exitFindings
 	}
 	return exitOK
+}
+
+// fails reports whether the findings make the run fail (exit 1): any
+// finding reported, or with --fail-level one at or above that severity,
+// or never with --fail-level none.
+func (o *options) fails(fs []*accesses.Finding) bool {
+	switch o.failLevel {
+	case "":
+		return len(fs) > 0
+	case "none":
+		return false
+	}
+	min, _ := accesses.ParseSeverity(o.failLevel)
+	for _, f := range fs {
+		if f.Severity >= min {
+			return true
+		}
+	}
+	return false
 }
 
 func explain(args []string, stdout, stderr io.Writer) int {
@@ -157,7 +183,7 @@ func writeFindingsText(w io.Writer, rep *driver.Report, color bool) error {
 	}
 	for _, f := range rep.Findings {
 		start, end := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
-		fmt.Fprintf(w, "%s: %s %s %s\n", paint(ansiBold, lineStart(start.String())), paint(severityColor[f.Severity], f.Severity.String()+":"),
+		fmt.Fprintf(w, "%s: %s %s %s\n", paint(ansiBold, lineStart(shownPosition(rep, start))), paint(severityColor[f.Severity], f.Severity.String()+":"),
 			message(f.Message, quotedExpr(f)), paint(ansiDim, "["+f.Rule+"]"))
 		if line := sourceLine(rep, f.Pos); line != nil {
 			to := start.Offset // one character when the span leaves the line

@@ -38,29 +38,34 @@ func (l listFlag) Set(s string) error {
 type rawArgs struct{ defines []string }
 
 type options struct {
-	accesses   bool
-	stats      bool
-	cpuprofile string
-	memprofile string
-	output     string
-	fix        bool
-	diff       bool
-	exitZero   bool
-	config     string
-	severity   string
-	enable     []string
-	disable    []string
-	ruleArgs   rawArgs // -D, --block, --param as given, for the rules' driver
-	format     string
-	sortBy     string // --sort: position or impact
-	defines    map[string]string
-	blocks     map[string]analyzer.Dim3
-	params     map[string]int64
-	paths      []string
-	version    bool
-	stdinName  string   // --stdin-filename
-	root       string   // --root: the folder includes may read
-	includes   []string // -I: more folders includes may read
+	accesses      bool
+	stats         bool
+	cpuprofile    string
+	memprofile    string
+	output        string
+	fix           bool
+	diff          bool
+	exitZero      bool
+	config        string
+	severity      string
+	enable        []string
+	disable       []string
+	ruleArgs      rawArgs // -D, --block, --param as given, for the rules' driver
+	format        string
+	sortBy        string // --sort: position or impact
+	defines       map[string]string
+	blocks        map[string]analyzer.Dim3
+	params        map[string]int64
+	paths         []string
+	version       bool
+	stdinName     string   // --stdin-filename
+	root          string   // --root: the folder includes may read
+	includes      []string // -I: more folders includes may read
+	failLevel     string   // --fail-level: info, warning, error or none
+	newFromRev    string   // --new-from-rev: only findings on lines changed since REV
+	newFromPatch  string   // --new-from-patch: only findings on lines the diff adds
+	baseline      string   // --baseline: drop findings recorded in FILE
+	writeBaseline string   // --write-baseline: record the findings in FILE
 }
 
 // multiFlag collects a repeatable NAME=VALUE flag.
@@ -104,6 +109,11 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes in place, then report what remains")
 	fs.BoolVar(&o.diff, "diff", false, "print the unified diff of what --fix would change, and write nothing (exit 1 when it is not empty)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when there are findings (errors still exit 2)")
+	fs.StringVar(&o.failLevel, "fail-level", "", "exit 1 only for findings at or above this severity: info, warning, error, or none (never; errors still exit 2). Default: any finding reported")
+	fs.StringVar(&o.newFromRev, "new-from-rev", "", "report only findings on lines changed since git `REV` (committed, staged or not)")
+	fs.StringVar(&o.newFromPatch, "new-from-patch", "", "report only findings on lines the unified diff `FILE` adds")
+	fs.StringVar(&o.baseline, "baseline", "", "do not report the findings recorded in `FILE` (see --write-baseline)")
+	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record the findings in `FILE`, for --baseline, and exit 0")
 	fs.StringVar(&o.config, "config", "", "use this configuration `FILE` instead of finding .cudalint.yaml files")
 	fs.StringVar(&o.severity, "severity", "", "report findings at or above this severity: info, warning or error")
 	fs.Var(listFlag{&o.enable}, "enable", "run only these rules (comma-separated, repeatable)")
@@ -238,6 +248,19 @@ func (o *options) check() error {
 		if _, err := accesses.ParseSeverity(o.severity); err != nil {
 			return fmt.Errorf("--severity: %v", err)
 		}
+	}
+	switch o.failLevel {
+	case "", "none":
+	default:
+		if _, err := accesses.ParseSeverity(o.failLevel); err != nil {
+			return fmt.Errorf("--fail-level %q: want info, warning, error or none", o.failLevel)
+		}
+	}
+	if o.newFromRev != "" && o.newFromPatch != "" {
+		return errors.New("--new-from-rev and --new-from-patch both say what is new: give one")
+	}
+	if (o.newFromRev != "" || o.newFromPatch != "" || o.baseline != "" || o.writeBaseline != "") && (o.accesses || o.stats || o.fix || o.diff) {
+		return errors.New("--new-from-rev, --new-from-patch, --baseline and --write-baseline filter findings: they go with none of --accesses, --stats, --fix, --diff")
 	}
 	if err := checkRules("--enable", o.enable); err != nil {
 		return err

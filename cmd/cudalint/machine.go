@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"go/token"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/cudalint/cudalint/driver"
@@ -49,13 +51,13 @@ func findingsJSON(rep *driver.Report) []findingJSON {
 	out := []findingJSON{}
 	for _, f := range rep.Findings {
 		s, e := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
-		j := findingJSON{File: s.Filename, Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
+		j := findingJSON{File: shownPath(rep, s.Filename), Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
 			Rule: f.Rule, Severity: f.Severity.String(), Message: message(f.Message, quotedExpr(f)), Numbers: f.Numbers}
 		for _, fx := range f.SuggestedFixes {
 			fj := fixJSON{Message: message(fx.Message, quotedExpr(f))}
 			for _, te := range fx.TextEdits {
 				a, b := rep.Fset.Position(te.Pos), rep.Fset.Position(te.End)
-				fj.Edits = append(fj.Edits, editJSON{File: a.Filename, Offset: a.Offset, End: b.Offset, NewText: string(te.NewText)})
+				fj.Edits = append(fj.Edits, editJSON{File: shownPath(rep, a.Filename), Offset: a.Offset, End: b.Offset, NewText: string(te.NewText)})
 			}
 			j.Fixes = append(j.Fixes, fj)
 		}
@@ -110,4 +112,28 @@ func ghData(s string) string {
 // ghProperty escapes a workflow command's property value.
 func ghProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// shownPath is how a report prints a file: relative to the run's root
+// when the file lies under it, whatever the working folder, else as the
+// run spelled it.
+func shownPath(rep *driver.Report, name string) string {
+	if rep.Root == "" || name == "" || strings.HasPrefix(name, "<") { // <stdin>
+		return name
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return name
+	}
+	rel, err := filepath.Rel(rep.Root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return name
+	}
+	return rel
+}
+
+// shownPosition is a position as text output prints it: file:line:col.
+func shownPosition(rep *driver.Report, p token.Position) string {
+	p.Filename = shownPath(rep, p.Filename)
+	return p.String()
 }

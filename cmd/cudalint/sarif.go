@@ -2,15 +2,16 @@ package main
 
 import (
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/cudalint/cudalint/driver"
-	findingreport "github.com/cudalint/cudalint/internal/report"
 	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
@@ -26,6 +27,22 @@ const srcRoot = "%SRCROOT%"
 // PropertyBag.Add panics), so every object is filled in field by field
 // and written with Write.
 func writeSARIF(w io.Writer, rep *driver.Report) error {
+	return writeSARIFWith(w, rep, fingerprints(rep))
+}
+
+// sarifBase is the folder SARIF URIs are relative to: the run's root.
+func sarifBase(rep *driver.Report) string {
+	if rep.Root != "" {
+		return rep.Root
+	}
+	cwd, _ := os.Getwd()
+	return cwd
+}
+
+// writeSARIFWith writes the log with the fingerprints given, one a
+// finding: those of the run before --baseline or --new-from-rev dropped
+// some, so that a finding keeps its fingerprint whatever is dropped.
+func writeSARIFWith(w io.Writer, rep *driver.Report, fps []string) error {
 	report, err := sarif.New(sarif.Version210, false)
 	if err != nil {
 		return err
@@ -33,19 +50,23 @@ func writeSARIF(w io.Writer, rep *driver.Report) error {
 	run := sarif.NewRunWithInformationURI("cudalint", "https://github.com/cudalint/cudalint")
 	run.Tool.Driver.Version = str(version)
 	run.Tool.Driver.SemanticVersion = str(version)
-	run.ColumnKind = "unicodeCodePoints"
+	// go/token columns count bytes; the log declares UTF-16 code units
+	// (SARIF's default, what code scanning reads) and converts to them.
+	run.ColumnKind = "utf16CodeUnits"
 	run.AutomationDetails = &sarif.RunAutomationDetails{ID: str("cudalint/")}
-	cwd, _ := os.Getwd()
+	// Every URI is relative to the run's root (--root, else the
+	// repository), whatever the working folder: code scanning resolves
+	// them against the repository's checkout.
+	base := sarifBase(rep)
 	run.OriginalUriBaseIDs = map[string]*sarif.ArtifactLocation{
-		srcRoot: {URI: str("file://" + filepath.ToSlash(cwd) + "/")},
+		srcRoot: {URI: str("file://" + filepath.ToSlash(base) + "/")},
 	}
 	index := map[string]uint{}
 	for i, r := range rules.All {
 		index[r.ID] = uint(i)
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, ruleDescriptor(r))
 	}
-	occurrences := map[string]int{}
-	for _, f := range rep.Findings {
+	for n, f := range rep.Findings {
 		i, ok := index[f.Rule]
 		if !ok {
 			return fmt.Errorf("finding for unregistered rule %q", f.Rule)
@@ -53,14 +74,12 @@ func writeSARIF(w io.Writer, rep *driver.Report) error {
 		res := &sarif.Result{RuleID: str(f.Rule), RuleIndex: &i, Level: str(level(f.Severity)),
 			Message: sarif.Message{Text: str(message(f.Message, quotedExpr(f)))}}
 		s, e := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
-		uri := relURI(cwd, s.Filename)
+		uri := relURI(base, s.Filename)
 		res.Locations = []*sarif.Location{{PhysicalLocation: &sarif.PhysicalLocation{
 			ArtifactLocation: &sarif.ArtifactLocation{URI: str(uri), URIBaseId: str(srcRoot)},
-			Region:           region(s.Line, s.Column, e.Line, e.Column),
+			Region:           region(s.Line, utf16Column(rep, f.Pos, s.Column), e.Line, utf16Column(rep, f.End, e.Column)),
 		}}}
-		key := findingreport.FingerprintKey(f, uri)
-		occurrences[key]++
-		res.PartialFingerprints = map[string]interface{}{"cudalint/v1": findingreport.Fingerprint(key, occurrences[key])}
+		res.PartialFingerprints = map[string]interface{}{"cudalint/v1": fps[n]}
 		if len(f.Numbers) > 0 {
 			res.Properties = sarif.Properties{}
 			for k, v := range f.Numbers {
@@ -73,14 +92,14 @@ func writeSARIF(w io.Writer, rep *driver.Report) error {
 			for _, te := range fx.TextEdits {
 				a, b := rep.Fset.Position(te.Pos), rep.Fset.Position(te.End)
 				change.Replacements = append(change.Replacements, &sarif.Replacement{
-					DeletedRegion:   *region(a.Line, a.Column, b.Line, b.Column),
+					DeletedRegion:   *region(a.Line, utf16Column(rep, te.Pos, a.Column), b.Line, utf16Column(rep, te.End, b.Column)),
 					InsertedContent: &sarif.ArtifactContent{Text: str(string(te.NewText))},
 				})
 			}
 			fix.ArtifactChanges = []*sarif.ArtifactChange{change}
 			res.Fixes = append(res.Fixes, fix)
 		}
-		res.RelatedLocations = relatedLocations(rep, f, cwd)
+		res.RelatedLocations = relatedLocations(rep, f, base)
 		run.Results = append(run.Results, res)
 	}
 	if run.Results == nil {
@@ -127,6 +146,24 @@ func region(line, col, endLine, endCol int) *sarif.Region {
 	return r
 }
 
+// utf16Column converts the byte column col of pos to UTF-16 code units,
+// counted on the source line; it stays as it is when the line is not to
+// be had.
+func utf16Column(rep *driver.Report, pos token.Pos, col int) int {
+	if !pos.IsValid() {
+		return col
+	}
+	line := sourceLine(rep, pos)
+	if line == nil || col-1 > len(line) {
+		return col
+	}
+	n := 0
+	for _, r := range string(line[:col-1]) {
+		n += len(utf16.Encode([]rune{r}))
+	}
+	return n + 1
+}
+
 func relURI(cwd, file string) string {
 	abs, err := filepath.Abs(file)
 	if err != nil {
@@ -142,7 +179,7 @@ func str(s string) *string { return &s }
 
 // relatedLocations are a finding's related places: the launch that gave
 // the block, the other accesses of a cause folded into it.
-func relatedLocations(rep *driver.Report, f *accesses.Finding, cwd string) []*sarif.Location {
+func relatedLocations(rep *driver.Report, f *accesses.Finding, base string) []*sarif.Location {
 	var out []*sarif.Location
 	for i, r := range f.Related {
 		s, e := rep.Fset.Position(r.Pos), rep.Fset.Position(r.End)
@@ -155,8 +192,8 @@ func relatedLocations(rep *driver.Report, f *accesses.Finding, cwd string) []*sa
 		id := uint(i)
 		out = append(out, &sarif.Location{Id: &id, Message: &sarif.Message{Text: str(escape(r.Message))},
 			PhysicalLocation: &sarif.PhysicalLocation{
-				ArtifactLocation: &sarif.ArtifactLocation{URI: str(relURI(cwd, s.Filename)), URIBaseId: str(srcRoot)},
-				Region:           region(s.Line, s.Column, e.Line, e.Column),
+				ArtifactLocation: &sarif.ArtifactLocation{URI: str(relURI(base, s.Filename)), URIBaseId: str(srcRoot)},
+				Region:           region(s.Line, utf16Column(rep, r.Pos, s.Column), e.Line, utf16Column(rep, r.End, e.Column)),
 			}})
 	}
 	return out

@@ -21,7 +21,7 @@ func summary(rep *driver.Report) string {
 	} else {
 		fmt.Fprintf(&b, "%d finding%s (%s)", n, plural(n), bySeverity(rep.Findings))
 	}
-	files := countFiles(rep.Fset)
+	files := countFiles(rep.Fset, rep.Reported)
 	fmt.Fprintf(&b, " in %d file%s", files, plural(files))
 	var gaps []string
 	if n := countRule(rep, rules.InternalError); n > 0 {
@@ -63,11 +63,17 @@ func bySeverity(fs []*accesses.Finding) string {
 }
 
 // countFiles is the files read, headers included: each has its place in
-// the file set.
-func countFiles(fset *token.FileSet) int {
+// the file set. When files named alone were read with their project, it
+// is the files reported on.
+func countFiles(fset *token.FileSet, reported func(string) bool) int {
 	n := 0
 	if fset != nil {
-		fset.Iterate(func(*token.File) bool { n++; return true })
+		fset.Iterate(func(f *token.File) bool {
+			if reported == nil || reported(f.Name()) {
+				n++
+			}
+			return true
+		})
 	}
 	return n
 }

@@ -1,0 +1,263 @@
+package driver
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cudalint/cudalint/sources"
+)
+
+// A file named alone (what pre-commit and editors pass) is analyzed
+// within its project: the other files under the root that launch its
+// kernels or include it are loaded too, so that its kernels get their
+// real block shapes, and its findings are reported as if its folder had
+// been checked. Only the named files' findings are reported.
+
+// namedFiles returns the files of the run that were named themselves
+// rather than found in a folder named: those get a project context.
+func namedFiles(paths, files []string) []string {
+	var dirs []string
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			dirs = append(dirs, filepath.Clean(p))
+		}
+	}
+	var named []string
+	for _, f := range files {
+		walked := false
+		for _, d := range dirs {
+			if d == "." && !filepath.IsAbs(f) || strings.HasPrefix(filepath.Clean(f), d+string(filepath.Separator)) {
+				walked = true
+				break
+			}
+		}
+		if !walked {
+			named = append(named, f)
+		}
+	}
+	return named
+}
+
+// contextFiles returns the CUDA files under root, other than those of
+// the run already, that launch a kernel defined in a named file or
+// include a named file (or, in turn, a file so included): a text
+// prefilter, read-only, that parses nothing. The files are spelled
+// relative to the working folder when the root is, as the named files
+// usually are, so that an include resolves to the same name.
+func contextFiles(root string, named, files []string, read func(string) ([]byte, error)) []string {
+	if root == "" || len(named) == 0 {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, f := range files {
+		have[absPath(f)] = true
+	}
+	var kernels [][]byte
+	var bases []string
+	for _, f := range named {
+		src, err := read(f)
+		if err != nil {
+			continue
+		}
+		kernels = append(kernels, kernelNames(src)...)
+		bases = append(bases, filepath.Base(f))
+	}
+	walkRoot := root
+	if cwd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(cwd, root); err == nil {
+			walkRoot = rel
+		}
+	}
+	all, _ := sources.Find([]string{walkRoot})
+	texts := map[string][]byte{}
+	var candidates []string
+	for _, f := range all {
+		if have[absPath(f)] {
+			continue
+		}
+		src, err := sources.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		texts[f] = src
+		candidates = append(candidates, f)
+	}
+	var out []string
+	taken := map[string]bool{}
+	for {
+		added := false
+		for _, f := range candidates {
+			if taken[f] || !(launchesAny(texts[f], kernels) || includesAny(texts[f], bases)) {
+				continue
+			}
+			taken[f] = true
+			out = append(out, f)
+			bases = append(bases, filepath.Base(f))
+			added = true
+		}
+		if !added {
+			return out
+		}
+	}
+}
+
+// underRoot keeps the files that lie under root: a file outside it has
+// no project there to give it context.
+func underRoot(root string, files []string) []string {
+	var out []string
+	for _, f := range files {
+		if rel, err := filepath.Rel(root, absPath(f)); root != "" && err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func absPath(f string) string {
+	if abs, err := filepath.Abs(f); err == nil {
+		return abs
+	}
+	return filepath.Clean(f)
+}
+
+// kernelNames returns the names of the __global__ functions defined or
+// declared in src: the first identifier followed by '(' after each
+// __global__, skipping attributes such as __launch_bounds__(...).
+func kernelNames(src []byte) [][]byte {
+	var names [][]byte
+	const kw = "__global__"
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte(kw))
+		if j < 0 {
+			return names
+		}
+		i += j + len(kw)
+		for k := i; k < len(src) && k < i+512; {
+			c := src[k]
+			switch {
+			case isIdent(c):
+				s := k
+				for k < len(src) && isIdent(src[k]) {
+					k++
+				}
+				word := src[s:k]
+				n := k
+				for n < len(src) && (src[n] == ' ' || src[n] == '\t' || src[n] == '\n' || src[n] == '\r') {
+					n++
+				}
+				if n < len(src) && src[n] == '(' {
+					if bytes.HasPrefix(word, []byte("__")) {
+						k = skipParens(src, n)
+						continue
+					}
+					names = append(names, word)
+					k = len(src) // done with this __global__
+				}
+			case c == ';' || c == '{':
+				k = len(src)
+			default:
+				k++
+			}
+		}
+	}
+}
+
+func skipParens(src []byte, i int) int {
+	depth := 0
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return i
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// launchesAny reports whether src launches one of the kernels: the name,
+// as a word, in the statement before a <<<.
+func launchesAny(src []byte, kernels [][]byte) bool {
+	if len(kernels) == 0 {
+		return false
+	}
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte("<<<"))
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		start := max(bytes.LastIndexAny(src[:at], ";{}"), -1) + 1
+		stmt := src[start:at]
+		for _, k := range kernels {
+			if containsWord(stmt, k) {
+				return true
+			}
+		}
+		i = at + 3
+	}
+}
+
+func containsWord(s, w []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		a, b := i+j, i+j+len(w)
+		if (a == 0 || !isIdent(s[a-1])) && (b == len(s) || !isIdent(s[b])) {
+			return true
+		}
+		i = b
+	}
+}
+
+// includesAny reports whether src has an #include whose name ends in one
+// of the base names.
+func includesAny(src []byte, bases []string) bool {
+	if len(bases) == 0 || !bytes.Contains(src, []byte("include")) {
+		return false
+	}
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		t := bytes.TrimSpace(line)
+		if !bytes.HasPrefix(t, []byte("#")) {
+			continue
+		}
+		t = bytes.TrimSpace(t[1:])
+		if !bytes.HasPrefix(t, []byte("include")) {
+			continue
+		}
+		t = bytes.TrimSpace(t[len("include"):])
+		if len(t) < 2 {
+			continue
+		}
+		end := bytes.IndexAny(t[1:], "\">")
+		if end < 0 {
+			continue
+		}
+		name := filepath.Base(string(t[1 : 1+end]))
+		for _, b := range bases {
+			if name == b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inNamed reports whether a finding's file is one of the named files.
+func inNamed(named map[string]bool, file string) bool {
+	return named[absPath(file)]
+}
