@@ -306,7 +306,7 @@ func Figures(p *analyzer.Prediction) string {
 	b.WriteString("; " + p.Config.Describe())
 	if names := AssumedStride(p); len(names) > 0 {
 		fmt.Fprintf(&b, "; assuming %s = %d, as no launch gives %s", strings.Join(names, ", "), analyzer.AssumedValue, pronoun(len(names)))
-		if from := sectorApartFrom(p, names); from > 0 {
+		if from := sectorApartFrom(p, names); from > 0 && p.Access.Space == analyzer.Global {
 			fmt.Fprintf(&b, ": the same for any %s of %d or more, where neighbouring lanes are a sector apart", names[0], from)
 		}
 		fmt.Fprintf(&b, " (give the value with --param %s=N or params in .cudalint.yaml)", names[0])

@@ -58,10 +58,33 @@ func why(p *analyzer.Prediction) string {
 		return fmt.Sprintf("the warp's lanes form %d separate runs of contiguous addresses", len(starts))
 	}
 	if len(starts) > 1 && rowBytes < 32 {
-		return fmt.Sprintf("each warp covers %d rows of %d bytes, less than a 32-byte sector; make the block wider in x (at least %d threads)",
-			len(starts), rowBytes, 32/width)
+		return narrowRuns(p, len(starts), rowBytes, width)
 	}
-	return "its requests do not start on 32-byte boundaries"
+	return "in some warps the lanes start mid-sector (where they start depends on the block or the iteration)"
+}
+
+// narrowRuns explains runs of contiguous lanes narrower than a sector: a
+// block narrower than a sector in x (each row of the block its own run),
+// or a guard that leaves lanes out between the runs.
+func narrowRuns(p *analyzer.Prediction, runs int, rowBytes, width int64) string {
+	active, idle := 0, 0
+	for _, a := range p.Warp {
+		if a < 0 {
+			idle++
+		} else {
+			active++
+		}
+	}
+	b := p.Config.Block
+	switch {
+	case b[1] > 1 && b[0]*width == rowBytes:
+		return fmt.Sprintf("each warp covers %d rows of %d bytes, less than a 32-byte sector; make the block wider in x (at least %d threads)",
+			runs, rowBytes, 32/width)
+	case idle > 0:
+		return fmt.Sprintf("only %d of the warp's %d lanes take part, in %d runs of %d bytes: a guard leaves lanes out between them (such as id %% 2 == 0), and each sector is shared with lanes that do nothing",
+			active, active+idle, runs, rowBytes)
+	}
+	return fmt.Sprintf("the warp's lanes form %d runs of %d contiguous bytes, each less than a 32-byte sector", runs, rowBytes)
 }
 
 // sameOffset is the offset within a sector of the first row, and whether
