@@ -1,3 +1,10 @@
+// Package analyzer is the model's orchestration: Analyze finds the
+// program's kernels and launches (launch), interprets each kernel once
+// per set of template arguments it is launched with (interp), derives its
+// launch configurations (launch) with the user's answers applied
+// (Options), and predicts every global and shared access under each of
+// them (warp), concurrently, a bug costing one kernel or configuration
+// (InternalError) and never the run. C layout is ctype's.
 package analyzer
 
 import (
@@ -8,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -357,12 +365,12 @@ func hasTypeParams(fn *parser.Func) bool {
 
 // typeArgsOf binds the kernel's type parameters to the types of the
 // first launch with the given instance.
-func typeArgsOf(prog *Program, fn *parser.Func, instance string) map[string]*Type {
+func typeArgsOf(prog *Program, fn *parser.Func, instance string) map[string]*ctype.Type {
 	for _, l := range prog.launchesOf[fn.Name] {
 		if !l.Reaches(fn) || l.instance() != instance {
 			continue
 		}
-		m := map[string]*Type{}
+		m := map[string]*ctype.Type{}
 		for i, tp := range fn.Template {
 			if tp.IsType && i < len(l.TypeArgs) && l.TypeArgs[i] != nil {
 				m[tp.Name] = l.TypeArgs[i]

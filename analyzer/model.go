@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -126,7 +127,7 @@ var blockSyms = [3]string{"blockIdx.x", "blockIdx.y", "blockIdx.z"}
 // Predict models access a under configuration cfg. params are the symbols
 // that stand for user-given values (they may be assumed).
 func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
-	p := &Prediction{Access: a, Config: cfg, Pieces: len(Pieces(a.Type))}
+	p := &Prediction{Access: a, Config: cfg, Pieces: len(ctype.Pieces(a.Type))}
 	grid := cfg.Grid
 	bind := map[string]symbolic.Expr{}
 	for d, axis := range []string{"x", "y", "z"} {
@@ -331,7 +332,7 @@ type warpModel struct {
 }
 
 func newWarpModel(a *Access, block, grid Dim3, addr symbolic.Expr, guards, loops []symbolic.Expr) *warpModel {
-	m := &warpModel{block: block, grid: grid, pieces: Pieces(a.Type), env: symbolic.NewEnv(), period: SectorBytes}
+	m := &warpModel{block: block, grid: grid, pieces: ctype.Pieces(a.Type), env: symbolic.NewEnv(), period: SectorBytes}
 	m.vals = m.env.NewValues()
 	if a.Space == Shared {
 		m.shared, m.period = true, 128

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -269,7 +270,7 @@ void h(float* a, float* b) { k<<<1, 32>>>(a, b, 2); k<<<1, 32>>>(a, b, 4); }`, O
 }
 
 func TestPieces(t *testing.T) {
-	ts := newTypes()
+	ts := ctype.NewTypes()
 	tests := []struct {
 		words []string
 		want  string
@@ -281,7 +282,7 @@ func TestPieces(t *testing.T) {
 		{[]string{"float2"}, "[[0 8]]"},
 	}
 	for _, tt := range tests {
-		got := Pieces(ts.Resolve(&parser.TypeRef{Words: tt.words}))
+		got := ctype.Pieces(ts.Resolve(&parser.TypeRef{Words: tt.words}))
 		if s := fmtPieces(got); s != tt.want {
 			t.Errorf("%v: %s, want %s", tt.words, s, tt.want)
 		}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -15,7 +16,7 @@ import (
 // launched from a file other than the one defining them.
 type Program struct {
 	Files   []*parser.File
-	types   *Types
+	types   *ctype.Types
 	funcs   map[string][]*parser.Func
 	globals map[string]value
 	// fileGlobals are each file's own file-scope variables, by path.
@@ -43,7 +44,7 @@ type LaunchSite struct {
 	// argument (nil for type arguments); TypeArgs the types of the type
 	// arguments (nil for values).
 	Targs    []*value
-	TypeArgs []*Type
+	TypeArgs []*ctype.Type
 	// targets are the kernels of that name this launch can reach.
 	targets map[*parser.Func]bool
 }
@@ -67,13 +68,13 @@ func (l *LaunchSite) instance() string {
 // NewProgram indexes the functions, types and file-scope constants of files
 // and finds the launches in their host code.
 func NewProgram(files []*parser.File) *Program {
-	p := &Program{Files: files, types: newTypes(), funcs: map[string][]*parser.Func{}, globals: map[string]value{}, fileGlobals: map[string]map[string]value{}, sources: map[string][]byte{},
+	p := &Program{Files: files, types: ctype.NewTypes(), funcs: map[string][]*parser.Func{}, globals: map[string]value{}, fileGlobals: map[string]map[string]value{}, sources: map[string][]byte{},
 		kernelsNamed: map[string][]*parser.Func{}, launchesOf: map[string][]*LaunchSite{}}
 	for _, f := range files {
 		for path, src := range f.Sources {
 			p.sources[path] = src
 		}
-		p.types.add(f)
+		p.types.Add(f)
 		for _, fn := range f.Funcs {
 			p.funcs[fn.Name] = append(p.funcs[fn.Name], fn)
 			if fn.Global && fn.Body != nil {
@@ -82,7 +83,7 @@ func NewProgram(files []*parser.File) *Program {
 			}
 		}
 	}
-	p.types.consts = p.constValue
+	p.types.Consts = p.constValue
 	p.evalGlobals()
 	p.findLaunches()
 	return p
@@ -136,11 +137,11 @@ func (p *Program) pointersMatch(f *parser.Func, args []value) bool {
 	for i, param := range f.Params {
 		t := p.types.Resolve(param.Type)
 		a := args[i]
-		if t.Kind != TPointer || a.kind != vPtr || a.ptr.elem == nil {
+		if t.Kind != ctype.TPointer || a.kind != vPtr || a.ptr.elem == nil {
 			continue
 		}
 		want, got := t.Elem, a.ptr.elem
-		if !want.LayoutKnown() || !got.LayoutKnown() || want.Kind == TVoid || got.Kind == TVoid {
+		if !want.LayoutKnown() || !got.LayoutKnown() || want.Kind == ctype.TVoid || got.Kind == ctype.TVoid {
 			continue // a template or void pointer: anything goes
 		}
 		if want.Size != got.Size || want.Kind != got.Kind {
@@ -165,7 +166,7 @@ func (p *Program) findLaunches() {
 				}
 				// A pointer parameter is an allocation of its own; any other
 				// parameter's value is unknown (a dim3& is not (1,1,1)).
-				if t := p.types.Resolve(param.Type); t.Kind == TPointer {
+				if t := p.types.Resolve(param.Type); t.Kind == ctype.TPointer {
 					in.vars[param.Name] = in.zeroValue(t, param.Name, Local)
 				} else {
 					in.vars[param.Name] = in.dataValue(symbolic.CauseNotModelled, "parameter "+param.Name)

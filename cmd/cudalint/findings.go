@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/docs"
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/rules"
@@ -217,7 +218,7 @@ func warpPicture(p *analyzer.Prediction) string {
 	if p == nil || !p.Known || p.Warp == nil || p.Access.Space != analyzer.Global {
 		return ""
 	}
-	pc := analyzer.Pieces(p.Access.Type)[0]
+	pc := ctype.Pieces(p.Access.Type)[0]
 	used := map[int64]int64{} // sector -> bytes used
 	seen := map[int64]bool{}
 	for _, a := range p.Warp {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -64,7 +65,7 @@ func LaneStrideBytes(p *analyzer.Prediction) int64 {
 func ElemBytes(a *analyzer.Access) int64 { return elemBytes(a) }
 
 func elemBytes(a *analyzer.Access) int64 {
-	pieces := analyzer.Pieces(a.Type)
+	pieces := ctype.Pieces(a.Type)
 	return pieces[0][1]
 }
 
@@ -315,7 +316,7 @@ func atom(a symbolic.Expr) symbolic.Expr {
 
 func elemName(a *analyzer.Access) string {
 	t := a.Type
-	if t == nil || t.Kind == analyzer.TStruct || t.Kind == analyzer.TUnknown {
+	if t == nil || t.Kind == ctype.TStruct || t.Kind == ctype.TUnknown {
 		return ""
 	}
 	return t.Name
@@ -356,7 +357,7 @@ func (r *Result) MergedWithSibling(p *analyzer.Prediction) bool { return r.merge
 
 func mergedWithSibling(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
 	a := p.Access
-	if a.Struct == nil || a.Struct.Kind != analyzer.TVector || a.Type == nil || a.Type.Size >= a.Struct.Size {
+	if a.Struct == nil || a.Struct.Kind != ctype.TVector || a.Type == nil || a.Type.Size >= a.Struct.Size {
 		return false
 	}
 	return LaneStrideBytes(p) == a.Struct.Size && siblingLoaded(p, kernel)

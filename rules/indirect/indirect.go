@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -26,5 +27,5 @@ func describe(p *analyzer.Prediction) string {
 
 // idealFor is the ideal a coalesced version of the access would reach.
 func idealFor(p *analyzer.Prediction) string {
-	return fmt.Sprint((32*analyzer.Pieces(p.Access.Type)[0][1] + 31) / 32)
+	return fmt.Sprint((32*ctype.Pieces(p.Access.Type)[0][1] + 31) / 32)
 }
