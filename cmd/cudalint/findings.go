@@ -11,6 +11,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/docs"
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/rules"
@@ -215,7 +216,7 @@ func sourceLine(rep *driver.Report, pos token.Pos) []byte {
 // each by how much of it the lanes use (█ all, ▆ ¾, ▄ ½, ▂ ¼, ▁ less),
 // with · where the touched sectors are not adjacent.
 func warpPicture(p *analyzer.Prediction) string {
-	if p == nil || !p.Known || p.Warp == nil || p.Access.Space != analyzer.Global {
+	if p == nil || !p.Known || p.Warp == nil || p.Access.Space != interp.Global {
 		return ""
 	}
 	pc := ctype.Pieces(p.Access.Type)[0]

@@ -32,6 +32,18 @@ func (p Pos) String() string {
 // IsValid reports whether the position points somewhere.
 func (p Pos) IsValid() bool { return p.Line > 0 }
 
+// Before reports whether p comes before q: by file name, then line, then
+// column.
+func (p Pos) Before(q Pos) bool {
+	if p.File != q.File {
+		return p.File < q.File
+	}
+	if p.Line != q.Line {
+		return p.Line < q.Line
+	}
+	return p.Col < q.Col
+}
+
 // Kind classifies a token.
 type Kind uint8
 

@@ -8,6 +8,8 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -32,7 +34,7 @@ const (
 // offsets rest on a layout we are sure of.
 func GlobalKnown(p *analyzer.Prediction) bool {
 	a := p.Access
-	if a.Space != analyzer.Global || !p.Known {
+	if a.Space != interp.Global || !p.Known {
 		return false
 	}
 	return !a.Guessed && (a.Struct == nil || a.Struct.LayoutKnown())
@@ -98,7 +100,7 @@ func Coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
 	// unknowns stay unbound (the coefficient is then not a number).
 	symbolic.Symbols(c, func(v *symbolic.Var) {
 		if _, ok := bind[v.Key()]; !ok && v.Kind != symbolic.KindUnknown {
-			bind[v.Key()] = analyzer.AssumedValue
+			bind[v.Key()] = warp.AssumedValue
 		}
 	})
 	return symbolic.Eval(c, bind)
@@ -109,12 +111,12 @@ func Coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
 // the whole vector in one instruction.
 func siblingLoaded(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
 	a := p.Access
-	if a.Op != analyzer.Load {
+	if a.Op != interp.Load {
 		return false
 	}
 	for _, q := range kernel {
 		b := q.Access
-		if q == p || b.Op != analyzer.Load || b.Struct != a.Struct || b.Base != a.Base || b.Field == a.Field || q.Config != p.Config {
+		if q == p || b.Op != interp.Load || b.Struct != a.Struct || b.Base != a.Base || b.Field == a.Field || q.Config != p.Config {
 			continue
 		}
 		if d, ok := symbolic.IsConst(symbolic.Sub(a.Addr, b.Addr)); ok && abs(d) < a.Struct.Size {
@@ -200,7 +202,7 @@ func round(x float64) float64 { return math.Round(x*1000) / 1000 }
 // efficiency, the lane step, the block shape and where it came from.
 func Figures(p *analyzer.Prediction) string {
 	var b strings.Builder
-	if p.Access.Space == analyzer.Shared {
+	if p.Access.Space == interp.Shared {
 		fmt.Fprintf(&b, "%s-way bank conflict (%s wavefronts/request, ideal %s)", trim(p.Sectors), trim(p.Sectors), trim(p.Ideal))
 	} else {
 		fmt.Fprintf(&b, "%s sectors/request, ideal %s (%.0f%%)", trim(p.Sectors), trim(p.Ideal), 100*p.Efficiency())
@@ -211,7 +213,7 @@ func Figures(p *analyzer.Prediction) string {
 	b.WriteString("; " + p.Config.Describe())
 	if names := AssumedStride(p); len(names) > 0 {
 		fmt.Fprintf(&b, "; assuming %s = %d, as no launch gives %s (if it is small, say so with --param %s=N or params in .cudalint.yaml)",
-			strings.Join(names, ", "), analyzer.AssumedValue, pronoun(len(names)), names[0])
+			strings.Join(names, ", "), warp.AssumedValue, pronoun(len(names)), names[0])
 	}
 	return b.String()
 }

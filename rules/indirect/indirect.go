@@ -5,6 +5,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -14,7 +15,7 @@ var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.IndirectAccess, N
 
 // Detect: a global address that depends on loaded data (a gather).
 func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
-	return p.Access.Space == analyzer.Global && !p.Known && p.Unknown.Cause == symbolic.CauseLoadedValue
+	return p.Access.Space == interp.Global && !p.Known && p.Unknown.Cause == symbolic.CauseLoadedValue
 }
 
 // Severity: the cost depends on the data, so it is information.

@@ -1,4 +1,17 @@
-package analyzer
+// Package interp is the symbolic interpreter. It runs a kernel's body
+// over symbolic values (symbolic.Expr): every load, store and atomic on
+// memory becomes an Access, with its byte address as an expression over
+// thread and block indices, block and grid sizes, parameters and loop
+// iterations, and with the guards and loops around it, its type and,
+// through a struct, its field. Loops run once with an iteration symbol
+// and the induction variables their bodies step; __device__ helpers are
+// inlined; cooperative groups (groups.go) are their index expressions;
+// what it cannot know is an unknown symbol that carries its cause and
+// site (symbols.go), and a statement the parser skipped makes the
+// variables it mentions unknown. Host functions are interpreted too, for
+// the launches they make (Launch). Program holds what the files declare:
+// functions, types (ctype) and file-scope variables.
+package interp
 
 import (
 	"fmt"
@@ -33,7 +46,7 @@ type interp struct {
 	calls       []string
 	kernel      *parser.Func
 	accesses    []*Access
-	launches    []*LaunchSite
+	launches    []*Launch
 	rets        []ret
 	fresh       int
 	steps       int
