@@ -3,9 +3,9 @@
 // memory becomes an Access, with its byte address as an expression over
 // thread and block indices, block and grid sizes, parameters and loop
 // iterations, and with the guards and loops around it, its type and,
-// through a struct, its field. Loops run once with an iteration symbol
-// and the induction variables their bodies step; __device__ helpers are
-// inlined; cooperative groups (groups.go) are their index expressions;
+// through a struct, its field. Each loop has an iteration symbol, and
+// the induction variables its body steps a closed form in it;
+// __device__ helpers are inlined; cooperative groups (groups.go) are their index expressions;
 // what it cannot know is an unknown symbol that carries its cause and
 // site (symbols.go), and a statement the parser skipped makes the
 // variables it mentions unknown. Host functions are interpreted too, for
