@@ -1,6 +1,10 @@
 package analyzer
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cudalint/cudalint/analyzer/interp"
+)
 
 // Guards that mix what the model evaluates (the thread index) with what
 // it cannot (a parameter no launch gives, a loaded value) keep their
@@ -37,7 +41,7 @@ func TestGuardShapes(t *testing.T) {
 			if len(r.InternalErrors) > 0 {
 				t.Fatal(r.InternalErrors[0])
 			}
-			ps := find(r, tt.expr, Store)
+			ps := find(r, tt.expr, interp.Store)
 			if len(ps) != 1 {
 				t.Fatalf("%d predictions for %s, want 1", len(ps), tt.expr)
 			}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser"
 )
 
@@ -53,7 +54,7 @@ void h(float* p) { bad<<<1, 32>>>(p); good<<<1, 32>>>(p); two<<<1, 32>>>(p); two
 				t.Errorf("frame %q: want the hook's line in internal_test.go", e.Frame)
 			}
 			for expr, want := range tt.survivors {
-				if got := len(find(r, expr, Store)); got != want {
+				if got := len(find(r, expr, interp.Store)); got != want {
 					t.Errorf("%s: %d predictions, want %d", expr, got, want)
 				}
 			}

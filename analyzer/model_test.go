@@ -1,12 +1,12 @@
 package analyzer
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/parser"
-	"github.com/cudalint/cudalint/symbolic"
 )
 
 func analyze(t *testing.T, src string, opts Options) *Result {
@@ -19,7 +19,7 @@ func analyze(t *testing.T, src string, opts Options) *Result {
 }
 
 // find returns the predictions of the access written expr with the given op.
-func find(r *Result, expr string, op Op) []*Prediction {
+func find(r *Result, expr string, op interp.Op) []*Prediction {
 	var out []*Prediction
 	for _, p := range r.Predictions {
 		if p.Access.Expr == expr && p.Access.Op == op {
@@ -34,7 +34,7 @@ func TestModel(t *testing.T) {
 		name    string
 		src     string
 		expr    string
-		op      Op
+		op      interp.Op
 		sectors float64 // -1: unknown
 		ideal   float64
 	}{
@@ -45,7 +45,7 @@ __global__ void k(const float* in, float* out) {
   for (int j = 0; j < 4; j++) { s += *p; p += 32; }
   out[threadIdx.x] = s;
 }
-void h(float* a, float* b) { k<<<8, 32>>>(a, b); }`, "*p", Load, 4, 4},
+void h(float* a, float* b) { k<<<8, 32>>>(a, b); }`, "*p", interp.Load, 4, 4},
 		{"cooperative groups: a grid-stride loop through grid.thread_rank() and grid.size()", `
 __global__ void k(const double* in, double* out, int n) {
   cg::grid_group grid = cg::this_grid();
@@ -53,14 +53,14 @@ __global__ void k(const double* in, double* out, int n) {
   for (int i = grid.thread_rank(); i < n; i += grid.size()) s += in[i];
   out[grid.thread_rank()] = s;
 }
-void h(double* a, double* b) { k<<<128, 256>>>(a, b, 1 << 20); }`, "in[i]", Load, 8, 8},
+void h(double* a, double* b) { k<<<128, 256>>>(a, b, 1 << 20); }`, "in[i]", interp.Load, 8, 8},
 		{"cooperative groups: a tile's ranks, two doubles apart", `
 __global__ void k(double* out) {
   cg::thread_block block = cg::this_thread_block();
   cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
   out[tile.meta_group_rank() * 64 + tile.thread_rank() * 2] = 0;
 }
-void h(double* a) { k<<<1, 256>>>(a); }`, "out[tile.meta_group_rank() * 64 + tile.thread_rank() * 2]", Store, 16, 8},
+void h(double* a) { k<<<1, 256>>>(a); }`, "out[tile.meta_group_rank() * 64 + tile.thread_rank() * 2]", interp.Store, 16, 8},
 		// s = 128, 64, 32: 4, 2, 1 full warps of 4 sectors; s = 16: 2
 		// sectors; s = 8, 4, 2, 1: 1 each. 34 sectors in 12 requests.
 		{"halving stride: a sequential-addressing reduction over global memory", `
@@ -70,60 +70,60 @@ __global__ void k(float* g) {
     if (tid < s) g[tid] += g[tid + s];
   }
 }
-void h(float* a) { k<<<1, 256>>>(a); }`, "g[tid + s]", Load, 34.0 / 12, 34.0 / 12},
+void h(float* a) { k<<<1, 256>>>(a); }`, "g[tid + s]", interp.Load, 34.0 / 12, 34.0 / 12},
 		{"branches merge into a select: 4 sectors for the even lanes, 16 for the odd", `
 __global__ void k(float* a) {
   int j = threadIdx.x;
   if (threadIdx.x & 1) j = threadIdx.x * 32; else j = threadIdx.x;
   a[j] = 0;
 }
-void h(float* a) { k<<<1, 32>>>(a); }`, "a[j]", Store, 20, 4},
+void h(float* a) { k<<<1, 32>>>(a); }`, "a[j]", interp.Store, 20, 4},
 		{"early return switches lanes off", `
 __global__ void k(float* a) {
   if (threadIdx.x >= 16) return;
   a[threadIdx.x] = 1;
 }
-void h(float* a) { k<<<4, 32>>>(a); }`, "a[threadIdx.x]", Store, 2, 2},
+void h(float* a) { k<<<4, 32>>>(a); }`, "a[threadIdx.x]", interp.Store, 2, 2},
 		{"misaligned base from the launch", `
 __global__ void k(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x]; }
-void h(float* a, float* b) { k<<<1, 32>>>(a + 1, b); }`, "in[threadIdx.x]", Load, 5, 4},
+void h(float* a, float* b) { k<<<1, 32>>>(a + 1, b); }`, "in[threadIdx.x]", interp.Load, 5, 4},
 		{"struct padding", `
 struct Rec { char tag; double value; };
 __global__ void k(const Rec* r, double* out) { out[threadIdx.x] = r[threadIdx.x].value; }
-void h(Rec* r, double* o) { k<<<1, 32>>>(r, o); }`, "r[threadIdx.x].value", Load, 16, 8},
+void h(Rec* r, double* o) { k<<<1, 32>>>(r, o); }`, "r[threadIdx.x].value", interp.Load, 16, 8},
 		{"char4 vectors", `
 __global__ void k(const char4* in, char4* out) { int i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = in[i]; }
-void h(char4* a, char4* b) { k<<<64, 128>>>(a, b); }`, "in[i]", Load, 4, 4},
+void h(char4* a, char4* b) { k<<<64, 128>>>(a, b); }`, "in[i]", interp.Load, 4, 4},
 		{"float3 is three 4-byte loads", `
 __global__ void k(const float3* in, float3* out) { int i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = in[i]; }
-void h(float3* a, float3* b) { k<<<64, 128>>>(a, b); }`, "in[i]", Load, 12, 4},
+void h(float3* a, float3* b) { k<<<64, 128>>>(a, b); }`, "in[i]", interp.Load, 12, 4},
 		{"parameter from the launch", `
 __global__ void k(const float* in, float* out, int s) { int i = threadIdx.x; out[i] = in[i * s]; }
-void h(float* a, float* b) { k<<<1, 32>>>(a, b, 3); }`, "in[i * s]", Load, 12, 4},
+void h(float* a, float* b) { k<<<1, 32>>>(a, b, 3); }`, "in[i * s]", interp.Load, 12, 4},
 		{"__ldg is a load", `
 __global__ void k(const float* in, float* out) { int i = threadIdx.x; out[i] = __ldg(&in[2 * i]); }
-void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "__ldg(&in[2 * i])", Load, 8, 4},
+void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "__ldg(&in[2 * i])", interp.Load, 8, 4},
 		{"struct parameter with a pointer field", `
 struct View { float* data; int stride; };
 __global__ void k(View v) { v.data[threadIdx.x * v.stride] = 0; }
-void h(View v) { k<<<1, 32>>>(v); }`, "v.data[threadIdx.x * v.stride]", Store, 32, 4},
+void h(View v) { k<<<1, 32>>>(v); }`, "v.data[threadIdx.x * v.stride]", interp.Store, 32, 4},
 		{"arrow on a struct pointer", `
 struct Body { float x, y, z, m; };
 __global__ void k(Body* b) { Body* me = b + threadIdx.x; me->m = 1; }
-void h(Body* b) { k<<<1, 32>>>(b); }`, "me->m", Store, 16, 4},
+void h(Body* b) { k<<<1, 32>>>(b); }`, "me->m", interp.Store, 16, 4},
 		{"lane mask", `
 __global__ void k(float* a) { if (threadIdx.x % 32 < 8) a[threadIdx.x] = 1; }
-void h(float* a) { k<<<1, 64>>>(a); }`, "a[threadIdx.x]", Store, 1, 1},
+void h(float* a) { k<<<1, 64>>>(a); }`, "a[threadIdx.x]", interp.Store, 1, 1},
 		{"compound assignment loads", `
 __global__ void k(float* a) { a[threadIdx.x * 2] += 1.0f; }
-void h(float* a) { k<<<1, 32>>>(a); }`, "a[threadIdx.x * 2]", Load, 8, 4},
+void h(float* a) { k<<<1, 32>>>(a); }`, "a[threadIdx.x * 2]", interp.Load, 8, 4},
 		{"helper with an early return", `
 __device__ float pick(const float* p, int i) { if (i < 16) return p[i]; return p[i * 8]; }
 __global__ void k(const float* in, float* out) { out[threadIdx.x] = pick(in, threadIdx.x); }
-void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "p[i * 8]", Load, 16, 2},
+void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "p[i * 8]", interp.Load, 16, 2},
 		{"data-dependent address", `
 __global__ void k(const float* in, const int* idx, float* out) { out[threadIdx.x] = in[idx[threadIdx.x]]; }
-void h(float* a, int* i, float* b) { k<<<1, 32>>>(a, i, b); }`, "in[idx[threadIdx.x]]", Load, -1, 0},
+void h(float* a, int* i, float* b) { k<<<1, 32>>>(a, i, b); }`, "in[idx[threadIdx.x]]", interp.Load, -1, 0},
 		{"column of a 2D array in a loop", `
 #define N 64
 __global__ void k(const float* m, float* out) {
@@ -131,10 +131,10 @@ __global__ void k(const float* m, float* out) {
   for (int r = 0; r < N; ++r) s += m[r * N + threadIdx.x * N];
   out[threadIdx.x] = s;
 }
-void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "m[r * N + threadIdx.x * N]", Load, 32, 4},
+void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "m[r * N + threadIdx.x * N]", interp.Load, 32, 4},
 		{"min clamps exactly", `
 __global__ void k(const float* in, float* out) { out[threadIdx.x] = in[min((int)threadIdx.x, 7)]; }
-void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "in[min((int)threadIdx.x, 7)]", Load, 1, 1},
+void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "in[min((int)threadIdx.x, 7)]", interp.Load, 1, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,7 +195,7 @@ void h(float* a) {
 	for _, k := range r.Kernels {
 		if k.Func.Name == "launched" {
 			for _, c := range k.Configs {
-				if c.Block != (Dim3{32, 1, 1}) || c.BlockSource != FromConfig {
+				if c.Block != (Dim3{32, 1, 1}) || c.BlockSource != launch.FromConfig {
 					t.Errorf("override: %v %s", c.Block, c.BlockSource)
 				}
 			}
@@ -207,12 +207,12 @@ void h(float* a) {
 // prediction says so.
 func TestAssumedParameter(t *testing.T) {
 	r := analyze(t, `__global__ void k(const float* in, float* out, int s) { out[threadIdx.x] = in[threadIdx.x * s]; }`, Options{})
-	p := find(r, "in[threadIdx.x * s]", Load)[0]
+	p := find(r, "in[threadIdx.x * s]", interp.Load)[0]
 	if p.Sectors != 32 || len(p.Assumptions) == 0 || !strings.Contains(p.Assumptions[0], "s = 4096") {
 		t.Errorf("sectors %.2f, assumptions %v", p.Sectors, p.Assumptions)
 	}
 	r = analyze(t, `__global__ void k(const float* in, float* out, int s) { out[threadIdx.x] = in[threadIdx.x * s]; }`, Options{Params: map[string]int64{"k.s": 2}})
-	if p := find(r, "in[threadIdx.x * s]", Load)[0]; p.Sectors != 8 || len(p.Assumptions) > 1 {
+	if p := find(r, "in[threadIdx.x * s]", interp.Load)[0]; p.Sectors != 8 || len(p.Assumptions) > 1 {
 		t.Errorf("with s=2: sectors %.2f, assumptions %v", p.Sectors, p.Assumptions)
 	}
 }
@@ -243,10 +243,10 @@ void h(float* a, float* b) { k<<<1, dim3(32, 8)>>>(a, b); }`, Options{})
 		if len(r.Predictions) != 4 {
 			t.Fatalf("predictions %v", spaces)
 		}
-		if p := find(r, "tile[threadIdx.x][threadIdx.y]", Load)[0]; p.Sectors != tt.read {
+		if p := find(r, "tile[threadIdx.x][threadIdx.y]", interp.Load)[0]; p.Sectors != tt.read {
 			t.Errorf("[32][%s] column read: %.1f-way, want %.0f", tt.cols, p.Sectors, tt.read)
 		}
-		if p := find(r, "tile[threadIdx.y][threadIdx.x]", Store)[0]; p.Sectors != tt.want {
+		if p := find(r, "tile[threadIdx.y][threadIdx.x]", interp.Store)[0]; p.Sectors != tt.want {
 			t.Errorf("[32][%s] row write: %.1f-way, want %.0f", tt.cols, p.Sectors, tt.want)
 		}
 	}
@@ -259,7 +259,7 @@ __global__ void k(const float* in, float* out, int off) {
   out[threadIdx.x] = v.x;
 }
 void h(float* a, float* b) { k<<<1, 32>>>(a, b, 2); k<<<1, 32>>>(a, b, 4); }`, Options{})
-	ps := find(r, "reinterpret_cast<const float4*>(in + off)[threadIdx.x]", Load)
+	ps := find(r, "reinterpret_cast<const float4*>(in + off)[threadIdx.x]", interp.Load)
 	if len(ps) != 2 || ps[0].Misaligned != 1 || ps[1].Misaligned != 0 {
 		for _, p := range ps {
 			t.Logf("%v misaligned %.2f", p.Config.Params, p.Misaligned)
@@ -267,40 +267,6 @@ void h(float* a, float* b) { k<<<1, 32>>>(a, b, 2); k<<<1, 32>>>(a, b, 4); }`, O
 		t.Errorf("want the offset-2 launch misaligned, the offset-4 one not")
 	}
 }
-
-func TestPieces(t *testing.T) {
-	ts := newTypes()
-	tests := []struct {
-		words []string
-		want  string
-	}{
-		{[]string{"float4"}, "[[0 16]]"},
-		{[]string{"float3"}, "[[0 4] [4 4] [8 4]]"},
-		{[]string{"double2"}, "[[0 16]]"},
-		{[]string{"char"}, "[[0 1]]"},
-		{[]string{"float2"}, "[[0 8]]"},
-	}
-	for _, tt := range tests {
-		got := Pieces(ts.Resolve(&parser.TypeRef{Words: tt.words}))
-		if s := fmtPieces(got); s != tt.want {
-			t.Errorf("%v: %s, want %s", tt.words, s, tt.want)
-		}
-	}
-}
-
-func fmtPieces(p [][2]int64) string {
-	var b strings.Builder
-	b.WriteString("[")
-	for i, x := range p {
-		if i > 0 {
-			b.WriteString(" ")
-		}
-		b.WriteString("[" + itoa(x[0]) + " " + itoa(x[1]) + "]")
-	}
-	return b.String() + "]"
-}
-
-func itoa(x int64) string { return strconv.FormatInt(x, 10) }
 
 func TestBounds(t *testing.T) {
 	f := parser.Parse("b.cu", []byte(`
@@ -312,18 +278,13 @@ __global__ void k(float* a, int w) {
 void h(float* a) { k<<<4, 256>>>(a, 1024); }`), parser.Config{})
 	r := Analyze([]*parser.File{f}, Options{})
 	// x < 1024 holds for every thread of 4 blocks of 256: dropped, exact closed form.
-	if p := find(r, "a[x]", Store)[0]; !p.Exact || p.Sectors != 4 {
+	if p := find(r, "a[x]", interp.Store)[0]; !p.Exact || p.Sectors != 4 {
 		t.Errorf("a[x]: exact %v, %.2f sectors", p.Exact, p.Sectors)
 	}
 	// x < 100 does not: only block 0's warps 0-3 run it; warps 0-2 are full
 	// and 4 bytes off (5 sectors), warp 3 has lanes 96-99 (1 sector).
-	if p := find(r, "a[x + 1]", Store)[0]; p.Sectors != 4 || p.Requests != 4 {
+	if p := find(r, "a[x + 1]", interp.Store)[0]; p.Sectors != 4 || p.Requests != 4 {
 		t.Errorf("a[x + 1]: %.3f sectors, %d requests", p.Sectors, p.Requests)
-	}
-	rg := launchRanges(Dim3{16, 16, 1}, Dim3{8, 1, 1}, nil, nil)
-	x := symbolic.Add(symbolic.Mul(symbolic.Sym("blockIdx.x", symbolic.Uniform), symbolic.Const(16)), symbolic.Sym("threadIdx.x", symbolic.Lane))
-	if !rg.alwaysTrue(symbolic.Binary(symbolic.OpLt, x, symbolic.Const(128))) || rg.alwaysTrue(symbolic.Binary(symbolic.OpLt, x, symbolic.Const(127))) {
-		t.Error("bounds of blockIdx.x*16 + threadIdx.x over 8 blocks of 16 are [0, 127]")
 	}
 }
 
@@ -339,7 +300,7 @@ __global__ void count(int* counts, double* sums) {
 void h(int* c, double* s) { count<<<1, 32>>>(c, s); }`, Options{})
 	for _, p := range r.Predictions {
 		want := "double"
-		if p.Access.Op == Atomic {
+		if p.Access.Op == interp.Atomic {
 			want = "int" // the CUDA atomic on the int, not the file's overload
 		}
 		if p.Access.Type.Name != want || p.Misaligned != 0 {
@@ -359,10 +320,10 @@ __global__ void hist(const int* keys, int* bins, float* sums) {
   atomicAdd(&sums[i * 8], 1.0f);
 }
 void h(int* k, int* b, float* s) { hist<<<64, 256>>>(k, b, s); }`, Options{})
-	if p := find(r, "atomicAdd(&bins[keys[i]], 1)", Atomic); len(p) != 1 || p[0].Known {
+	if p := find(r, "atomicAdd(&bins[keys[i]], 1)", interp.Atomic); len(p) != 1 || p[0].Known {
 		t.Errorf("the histogram atomic: %v", p)
 	}
-	if p := find(r, "atomicAdd(&sums[i * 8], 1.0f)", Atomic); len(p) != 1 || p[0].Sectors != 32 {
+	if p := find(r, "atomicAdd(&sums[i * 8], 1.0f)", interp.Atomic); len(p) != 1 || p[0].Sectors != 32 {
 		t.Errorf("the strided atomic: %v", p)
 	}
 }
@@ -379,7 +340,7 @@ void h(float* a, float* b) {
   pick< (3 > 2) ? 4 : 1, float ><<<1, 32>>>(a, b);
 }`, Options{})
 	var got []float64
-	for _, p := range find(r, "in[threadIdx.x * STRIDE]", Load) {
+	for _, p := range find(r, "in[threadIdx.x * STRIDE]", interp.Load) {
 		got = append(got, p.Sectors)
 	}
 	if len(got) != 3 || got[0] != 8 || got[1] != 32 || got[2] != 16 {
@@ -426,7 +387,7 @@ void h(Block* b, float* o) { k<<<1, 32>>>(b, o); }`, Options{})
 			t.Errorf("lanes step by %v bytes, want 144", p.LaneStride)
 		}
 	}
-	layout := r.Program.types.Resolve(&parser.TypeRef{Words: []string{"Block"}})
+	layout := r.Program.Types().Resolve(&parser.TypeRef{Words: []string{"Block"}})
 	if layout.Size != 144 || !layout.LayoutKnown() {
 		t.Fatalf("struct layout %+v, want 144 bytes", layout)
 	}
@@ -450,7 +411,7 @@ void h(float* a, float* b, double* c, double* d, char* e, char* f) {
   strided<double, 2><<<1, 32>>>(c, d);
 }`, Options{})
 	got := map[string]float64{}
-	for _, p := range find(r, "in[2 * i]", Load) {
+	for _, p := range find(r, "in[2 * i]", interp.Load) {
 		got[p.Access.Type.Name] = p.Sectors
 	}
 	want := map[string]float64{"float": 8, "double": 16, "char": 2}
@@ -459,7 +420,7 @@ void h(float* a, float* b, double* c, double* d, char* e, char* f) {
 			t.Errorf("copy<%s>: %.0f sectors, want %.0f (all: %v)", k, got[k], v, got)
 		}
 	}
-	if ps := find(r, "in[threadIdx.x * S]", Load); len(ps) != 1 || ps[0].Sectors != 16 || ps[0].Access.Type.Name != "double" {
+	if ps := find(r, "in[threadIdx.x * S]", interp.Load); len(ps) != 1 || ps[0].Sectors != 16 || ps[0].Access.Type.Name != "double" {
 		t.Errorf("strided<double, 2>: %v", ps)
 	}
 }
@@ -507,10 +468,10 @@ __global__ void k(float* g) {
   rows[threadIdx.x / 32][threadIdx.x % 32] = g[threadIdx.x];
 }
 void h(float* a) { k<<<1, 128>>>(a); }`, Options{})
-	if ps := find(r, "rows[threadIdx.x / 32][threadIdx.x % 32]", Store); len(ps) != 0 {
+	if ps := find(r, "rows[threadIdx.x / 32][threadIdx.x % 32]", interp.Store); len(ps) != 0 {
 		t.Errorf("a store through a pointer from a local array was predicted as %s memory", ps[0].Access.Space)
 	}
-	if ps := find(r, "g[threadIdx.x]", Load); len(ps) != 1 || !ps[0].Known {
+	if ps := find(r, "g[threadIdx.x]", interp.Load); len(ps) != 1 || !ps[0].Known {
 		t.Errorf("the global load beside it is lost: %v", ps)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -45,7 +46,7 @@ __global__ void k(const float* a, float* out) {
 }
 void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`
 	r := analyzeFiles(t, kernel, map[string]string{"h.cuh": header})
-	ps := find(r, "a[threadIdx.x * (1 + i * j)]", Load)
+	ps := find(r, "a[threadIdx.x * (1 + i * j)]", interp.Load)
 	if len(ps) != 1 {
 		t.Fatalf("%d predictions", len(ps))
 	}
@@ -78,7 +79,7 @@ __global__ void k(float* a) {
 }
 void h(float* a) { k<<<1, 32>>>(a); }`
 			r := analyze(t, src, Options{})
-			ps := find(r, "a[threadIdx.x * s]", Store)
+			ps := find(r, "a[threadIdx.x * s]", interp.Store)
 			if len(ps) != 1 {
 				t.Fatalf("%d predictions", len(ps))
 			}
@@ -110,7 +111,7 @@ __global__ void k(float* a) {
 }
 void h(float* a) { k<<<1, 32>>>(a); }`
 	r := analyze(t, src, Options{})
-	for _, p := range find(r, "a[threadIdx.x * s]", Store) {
+	for _, p := range find(r, "a[threadIdx.x * s]", interp.Store) {
 		if p.Known {
 			t.Errorf("known, %.2f sectors: want unknown", p.Sectors)
 		}
@@ -129,7 +130,7 @@ __global__ void k(float* a) {
 }
 void h(float* a) { k<<<1, 32>>>(a); }`
 	r := analyze(t, src, Options{})
-	ps := find(r, "a[warp.thread_rank() * S]", Store)
+	ps := find(r, "a[warp.thread_rank() * S]", interp.Store)
 	if len(ps) != 1 || !ps[0].Known || ps[0].Sectors != 8 {
 		t.Fatalf("%d predictions %+v: want one, known, 8 sectors", len(ps), ps)
 	}
@@ -146,7 +147,7 @@ __global__ void k(float* a, int2 q) {
 }
 void h(float* a, int2 q) { k<<<1, 32>>>(a, q); }`
 	r := analyze(t, src, Options{})
-	if ps := find(r, "a[threadIdx.x * s]", Store); len(ps) != 1 || !ps[0].Known || ps[0].Sectors != 4 {
+	if ps := find(r, "a[threadIdx.x * s]", interp.Store); len(ps) != 1 || !ps[0].Known || ps[0].Sectors != 4 {
 		t.Fatalf("%d predictions: want one, known, 4 sectors", len(ps))
 	}
 }

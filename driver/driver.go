@@ -14,6 +14,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/cpp"
 	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/sources"
@@ -49,7 +50,7 @@ type Options struct {
 	// every run, so an edit re-reads only what changed. Both key their
 	// entries by content, so a changed file is never served stale.
 	Items   *parser.ItemCache
-	Headers *parser.HeaderCache
+	Headers *cpp.HeaderCache
 	// NoContext analyzes files named alone without the rest of their
 	// project (see contextFiles).
 	NoContext bool

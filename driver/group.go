@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
@@ -105,7 +106,7 @@ func excess(p *analyzer.Prediction) float64 {
 // how many other configurations share the cause.
 func mergeAccess(worst *accesses.Finding, m []*accesses.Finding) *accesses.Finding {
 	f := *worst
-	ops := map[analyzer.Op]bool{}
+	ops := map[interp.Op]bool{}
 	configs := map[*analyzer.LaunchConfig]bool{}
 	for _, x := range m {
 		ops[x.Prediction.Access.Op] = true
@@ -114,7 +115,7 @@ func mergeAccess(worst *accesses.Finding, m []*accesses.Finding) *accesses.Findi
 			f.Severity = x.Severity
 		}
 	}
-	if ops[analyzer.Load] && ops[analyzer.Store] {
+	if ops[interp.Load] && ops[interp.Store] {
 		for _, op := range []string{"load ", "store "} {
 			if strings.HasPrefix(f.Message, op) {
 				f.Message = "load and store " + strings.TrimPrefix(f.Message, op)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/internal/report"
 )
 
@@ -60,7 +61,7 @@ func hoverText(ps []*analyzer.Prediction) string {
 	}
 	b.WriteString("\n")
 	unit := "sectors"
-	if a.Space == analyzer.Shared {
+	if a.Space == interp.Shared {
 		unit = "wavefronts"
 	}
 	for _, p := range ps {

@@ -25,6 +25,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/cpp"
 )
 
 // Options configure a server.
@@ -48,7 +49,7 @@ type Server struct {
 	enc      string
 	folders  []string // workspace folders, absolute
 	items    *parser.ItemCache
-	headers  *parser.HeaderCache
+	headers  *cpp.HeaderCache
 	runs     int
 	inited   bool
 	// watchDynamic: the client lets the server register file watchers.
@@ -87,7 +88,7 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, opts Options) int {
 }
 
 func (s *Server) resetCaches() {
-	s.items, s.headers = parser.NewItemCache(), parser.NewHeaderCache()
+	s.items, s.headers = parser.NewItemCache(), cpp.NewHeaderCache()
 	s.runs = 0
 }
 

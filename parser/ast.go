@@ -1,8 +1,10 @@
 package parser
 
-// The syntax tree. Expressions and declarations come from the participle
-// grammar (grammar.go); statements and top-level items from the structural
-// scanner (structure.go). Every node knows where it starts.
+// The syntax tree. Expressions come from the precedence-climbing reader
+// (exprparse.go), declarations from the hand-written readers (fastdecl.go)
+// or the participle grammar (grammar.go); statements and top-level items
+// from the structural scanner (structure.go). Every node knows where it
+// starts.
 
 // Node is any syntax node.
 type Node interface{ Start() Pos }

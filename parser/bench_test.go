@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/cudalint/cudalint/internal/gen"
+	"github.com/cudalint/cudalint/parser/cpp"
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 // The front end's share of the pipeline, stage by stage, on the same
@@ -22,14 +24,14 @@ func benchStage(b *testing.B, src string, stage func([]byte)) {
 // time, without collecting them.
 func scanOnly(src []byte) {
 	var notes Notes
-	s := newScanner("bench.cu", src, &notes, nil)
-	for _, ok := s.next(); ok; _, ok = s.next() {
+	s := lex.NewScanner("bench.cu", src, &notes, nil)
+	for _, ok := s.Next(); ok; _, ok = s.Next() {
 	}
 }
 
 func preprocessOnly(src []byte) {
-	p := newPreprocessor("bench.cu", src, Config{})
-	for _, ok := p.nextToken(); ok; _, ok = p.nextToken() {
+	p := cpp.NewPreprocessor("bench.cu", src, cpp.Config{})
+	for _, ok := p.NextToken(); ok; _, ok = p.NextToken() {
 	}
 }
 func parseOnly(src []byte) { Parse("bench.cu", src, Config{}) }
@@ -49,13 +51,13 @@ func BenchmarkParseMixed1MB(b *testing.B) { benchStage(b, gen.Mixed(1<<20), pars
 // files of 80 bytes, each including a 140 kB header library) and reports
 // the time per file, with or without a HeaderCache shared by the files.
 func benchTemplateProject(b *testing.B, memo bool) {
-	fs, mains := templateProject(60, 600)
+	fs, mains := gen.TemplateProject(60, 600)
 	b.SetBytes(int64(len(fs["lib.cuh"]) * len(mains)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		cfg := Config{ReadFile: fs.read, Items: NewItemCache()}
+		cfg := Config{ReadFile: fs.Read, Items: NewItemCache()}
 		if memo {
-			cfg.Headers = NewHeaderCache()
+			cfg.Headers = cpp.NewHeaderCache()
 		}
 		for _, m := range mains {
 			Parse(m, []byte(fs[m]), cfg)

@@ -1,6 +1,9 @@
 package parser
 
-import "strings"
+import (
+	"github.com/cudalint/cudalint/parser/lex"
+	"strings"
+)
 
 // chunker cuts the preprocessed token stream into top-level items as it
 // reads it, so that Parse never holds a whole file's tokens. It enters
@@ -48,17 +51,17 @@ func (c *chunker) item() (toks []Token, ns string, more bool) {
 			return nil, "", false
 		}
 		switch {
-		case t.Kind == KPunct && t.Text == ";":
+		case t.Kind == lex.KPunct && t.Text == ";":
 			continue
-		case t.Kind == KPunct && t.Text == "}" && len(c.scopes) > 0:
+		case t.Kind == lex.KPunct && t.Text == "}" && len(c.scopes) > 0:
 			c.scopes = c.scopes[:len(c.scopes)-1]
 			continue
-		case t.Kind == KIdent && t.Text == "namespace":
+		case t.Kind == lex.KIdent && t.Text == "namespace":
 			if c.namespace() {
 				continue
 			}
 			return c.rest(append(c.buf[:0], t)), c.ns(), true
-		case t.Kind == KIdent && t.Text == "extern":
+		case t.Kind == lex.KIdent && t.Text == "extern":
 			if c.externBlock() {
 				continue
 			}
@@ -79,14 +82,14 @@ func (c *chunker) namespace() bool {
 			return false
 		}
 		read = append(read, t)
-		if t.Kind == KPunct && (t.Text == "{" || t.Text == ";" || t.Text == "=") {
+		if t.Kind == lex.KPunct && (t.Text == "{" || t.Text == ";" || t.Text == "=") {
 			if t.Text != "{" {
 				c.unget(read...)
 				return false
 			}
 			break
 		}
-		if t.Kind == KIdent {
+		if t.Kind == lex.KIdent {
 			names = append(names, t.Text)
 		}
 	}
@@ -108,12 +111,12 @@ func (c *chunker) externBlock() bool {
 	if !ok {
 		return false
 	}
-	if lit.Kind != KString {
+	if lit.Kind != lex.KString {
 		c.unget(lit)
 		return false
 	}
 	brace, ok := c.get()
-	if !ok || brace.Kind != KPunct || brace.Text != "{" {
+	if !ok || brace.Kind != lex.KPunct || brace.Text != "{" {
 		if ok {
 			c.unget(lit, brace)
 		} else {
@@ -132,7 +135,7 @@ func (c *chunker) rest(toks []Token) []Token {
 	needSemi := false // a struct, typedef or initializer: its '}' does not end it
 	sawParen := false
 	step := func(t Token) bool {
-		if t.Kind != KPunct {
+		if t.Kind != lex.KPunct {
 			if len(open) == 0 && (t.Text == "typedef" || (tagKeywords[t.Text] && t.Text != "typename")) {
 				needSemi, sawParen = true, false
 			}

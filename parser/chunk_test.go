@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cudalint/cudalint/internal/gen"
+	"github.com/cudalint/cudalint/parser/cpp"
 )
 
 // Parse reads a file item by item; ParseTokens parses the whole token
@@ -49,7 +50,7 @@ void open( { int x;`,
 	for name, src := range inputs {
 		t.Run(name, func(t *testing.T) {
 			chunked := Parse(name, []byte(src), Config{})
-			pp := Preprocess(name, []byte(src), Config{})
+			pp := cpp.Preprocess(name, []byte(src), cpp.Config{})
 			whole := ParseTokens(name, pp.Tokens)
 			whole.Notes = append(pp.Notes, whole.Notes...)
 			for _, f := range []*File{chunked, whole} {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 // parseSpan runs a participle parser over toks[from:to] and sets u.base to
@@ -94,13 +95,13 @@ type cachedParse struct {
 
 func (u *unit) classify(t Token) lexer.TokenType {
 	switch t.Kind {
-	case KNumber:
+	case lex.KNumber:
 		return ttNumber
-	case KString:
+	case lex.KString:
 		return ttString
-	case KChar:
+	case lex.KChar:
 		return ttChar
-	case KIdent:
+	case lex.KIdent:
 		switch w := t.Text; {
 		case typeKeywords[w]:
 			return ttTypeKw
@@ -306,7 +307,7 @@ func numberLit(pos Pos, text string) Expr {
 	if strings.ContainsAny(lower, ".") || (!isHex && strings.ContainsAny(lower, "ef")) || (isHex && strings.Contains(lower, "p")) {
 		return &FloatLit{P: pos, Text: text}
 	}
-	v, ok := ParseInt(text)
+	v, ok := lex.ParseInt(text)
 	if !ok {
 		return &FloatLit{P: pos, Text: text}
 	}
@@ -445,7 +446,7 @@ func (u *unit) castTypes(from, to int) {
 		// "(T *) x" is a cast whatever follows; "(T) x" and "(T) 4" too,
 		// since a parenthesised name followed by a name or a number is no
 		// expression ("(f)(x)" and "(a) - b" stay ambiguous, and are left).
-		if u.isPunct(m, ")") && (stars > 0 || (m+1 < to && (u.toks[m+1].Kind == KIdent && !otherKeywords[u.toks[m+1].Text] || u.toks[m+1].Kind == KNumber))) {
+		if u.isPunct(m, ")") && (stars > 0 || (m+1 < to && (u.toks[m+1].Kind == lex.KIdent && !otherKeywords[u.toks[m+1].Text] || u.toks[m+1].Kind == lex.KNumber))) {
 			u.types[u.toks[name].Text] = true
 		}
 	}

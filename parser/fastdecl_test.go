@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"github.com/cudalint/cudalint/parser/lex"
 	"reflect"
 	"testing"
 )
@@ -38,7 +39,7 @@ func TestFastReadersMatchTheGrammar(t *testing.T) {
 		u := newUnit("f.cu")
 		u.types["T"], u.types["Particle"], u.types["Vec"] = true, true, true
 		var notes Notes
-		u.toks = scan("f.cu", []byte(src), &notes)
+		u.toks = lex.Scan("f.cu", []byte(src), &notes)
 		f, ok := fast(u)
 		s, err := slow(u)
 		wantFast := !declined[src]

@@ -2,34 +2,16 @@ package parser
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cudalint/cudalint/internal/gen"
+	"github.com/cudalint/cudalint/parser/cpp"
 )
 
-// hostileSeeds are small inputs that have broken parsers before.
-var hostileSeeds = []string{
-	"", "#", "#define", "#define F(", "#if", "#else\n#endif", "#include \"", "\"", "'", "/*", "\\",
-	"__global__ void k(", "__global__ void k() {", "}}}}", "((((", "a[[[", "k<<<", "k<<<1,2>>>(",
-	"template<", "template<typename T", "struct {", "typedef", "namespace {", "extern \"C\" {",
-	"#define A A B\nA", "#define F(x) F(x)\nF(1)", "#define S(x) #x\nS(", "#define P(a,b) a##b\nP(,)",
-	"\xff\xfe\x00\x01", "\xef\xbb\xbf", "int a\r\n= 1;\r\n", "a ? b : c ? d", "a ? b", "x = (int)(float*)",
-	"__global__ void k(float* a) { for (;;) { for (;;) { a[0] = 1; } } }",
-	"__global__ void k(float* a) { do do a[0]=1; while(0); while(1); }",
-	"__global__ void k(float* a) { switch (1) case 1: a[0] = 0; }",
-	"__global__ void k(float* a) { if (1) else a[0] = 0; }",
-}
-
 func addSeeds(f *testing.F) {
-	for _, s := range hostileSeeds {
-		f.Add([]byte(s))
-	}
-	files, _ := filepath.Glob("../testdata/*/*.cu")
-	more, _ := filepath.Glob("../examples/*.cu")
-	for _, path := range append(files, more...) {
-		if src, err := os.ReadFile(path); err == nil {
-			f.Add(src)
-		}
+	for _, s := range gen.FuzzSeeds("..") {
+		f.Add(s)
 	}
 }
 
@@ -61,7 +43,7 @@ func FuzzChunkedParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		noInclude := Config{ReadFile: func(string) ([]byte, error) { return nil, os.ErrNotExist }}
 		chunked := Parse("fuzz.cu", src, noInclude)
-		whole := ParseTokens("fuzz.cu", Preprocess("fuzz.cu", src, noInclude).Tokens)
+		whole := ParseTokens("fuzz.cu", cpp.Preprocess("fuzz.cu", src, noInclude.preprocessor()).Tokens)
 		names := func(f *File) map[string]int {
 			n := map[string]int{}
 			for _, fn := range f.Funcs {

@@ -1,212 +1,19 @@
 package parser
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"sync"
 	"testing"
+
+	"github.com/cudalint/cudalint/internal/gen"
+	"github.com/cudalint/cudalint/parser/cpp"
 )
-
-// memFS serves included files from memory.
-type memFS map[string]string
-
-func (fs memFS) read(path string) ([]byte, error) {
-	if s, ok := fs[filepath.Clean(path)]; ok {
-		return []byte(s), nil
-	}
-	return nil, os.ErrNotExist
-}
-
-// comparable is what a preprocessed file holds that the cache must not
-// change: the tokens with their positions and origins, notes, includes,
-// cudalint: comments and sources.
-func comparable(pp *Preprocessed) string {
-	var b strings.Builder
-	for _, t := range pp.Tokens {
-		fmt.Fprintf(&b, "%q %v %d %d %v %v", t.Text, t.Pos, t.End, t.Kind, t.BOL, t.Space)
-		if t.Macro != nil {
-			fmt.Fprintf(&b, " from %s@%v", t.Macro.Name, t.Macro.Def)
-		}
-		b.WriteByte('\n')
-	}
-	fmt.Fprintf(&b, "notes %v\nincludes %v\ndirectives %v\n", pp.Notes, pp.Includes, pp.Directives)
-	for _, path := range pp.Includes {
-		fmt.Fprintf(&b, "source %s %d\n", path, len(pp.Sources[path]))
-	}
-	return b.String()
-}
-
-// checkMemo preprocesses each main file twice through one cache (the
-// second round replays what the first recorded) and compares every result
-// with preprocessing without a cache. It returns the cache's replays.
-func checkMemo(t *testing.T, fs memFS, mains []string, cfg Config) int64 {
-	t.Helper()
-	cfg.ReadFile = fs.read
-	memo := cfg
-	memo.Headers = NewHeaderCache()
-	for round := 0; round < 2; round++ {
-		for _, m := range mains {
-			src := []byte(fs[m])
-			want := comparable(Preprocess(m, src, cfg))
-			if got := comparable(Preprocess(m, src, memo)); got != want {
-				t.Fatalf("round %d, %s: with the header cache\n%s\nwithout\n%s", round, m, got, want)
-			}
-		}
-	}
-	return memo.Headers.replays.Load()
-}
-
-func TestHeaderCacheSameOutput(t *testing.T) {
-	tests := []struct {
-		name  string
-		fs    memFS
-		mains []string
-		// wantReplays is the least number of replays: the cache must be
-		// used where it can be, not only be harmless.
-		wantReplays int64
-	}{
-		{"two macro states", memFS{
-			"h.h":  "#ifdef A\nint a;\n#else\nint b;\n#endif\n",
-			"1.cu": "#include \"h.h\"\n", "2.cu": "#define A\n#include \"h.h\"\n", "3.cu": "#define A 2\n#include \"h.h\"\n",
-		}, []string{"1.cu", "2.cu", "3.cu"}, 3},
-		{"macro body differs", memFS{
-			"h.h":  "int x = N;\n",
-			"1.cu": "#define N 1\n#include \"h.h\"\n", "2.cu": "#define N 2\n#include \"h.h\"\n", "3.cu": "#include \"h.h\"\n",
-		}, []string{"1.cu", "2.cu", "3.cu"}, 3},
-		{"include guard", memFS{
-			"h.h":  "#ifndef H_H\n#define H_H\nint h;\n#endif\n",
-			"1.cu": "#include \"h.h\"\n#include \"h.h\"\nint a;\n", "2.cu": "#define H_H\n#include \"h.h\"\n",
-		}, []string{"1.cu", "2.cu"}, 3},
-		{"pragma once", memFS{
-			"h.h": "#pragma once\nint h;\n", "g.h": "#include \"h.h\"\nint g;\n",
-			"1.cu": "#include \"h.h\"\n#include \"g.h\"\n", "2.cu": "#include \"g.h\"\n#include \"h.h\"\n",
-		}, []string{"1.cu", "2.cu"}, 2},
-		{"header undefines", memFS{
-			"h.h":  "#undef X\n#define Y 3\n",
-			"1.cu": "#define X 1\n#include \"h.h\"\nX Y\n", "2.cu": "#include \"h.h\"\nX Y\n",
-		}, []string{"1.cu", "2.cu"}, 2},
-		{"one header defines for a later one", memFS{
-			"a.h": "#define N 4\n", "b.h": "int x[N];\n",
-			"1.cu": "#include \"a.h\"\n#include \"b.h\"\n", "2.cu": "#include \"b.h\"\n", "3.cu": "#define N 8\n#include \"b.h\"\n",
-		}, []string{"1.cu", "2.cu", "3.cu"}, 4},
-		{"nested headers", memFS{
-			"inner.h": "#pragma once\n#define K(x) (x * M)\nint inner;\n", "outer.h": "#include \"inner.h\"\nint o = K(2);\n",
-			"1.cu": "#define M 1\n#include \"outer.h\"\n", "2.cu": "#define M 1\n#include \"inner.h\"\n#include \"outer.h\"\n",
-		}, []string{"1.cu", "2.cu"}, 2},
-		{"invocation crosses the end of a header", memFS{
-			"h.h": "int v = F\n", "1.cu": "#define F(x) x + 1\n#include \"h.h\"\n(2);\n",
-		}, []string{"1.cu"}, 0},
-		{"header closes its includer's #if", memFS{
-			"h.h": "int h;\n#endif\n", "1.cu": "#if 1\n#include \"h.h\"\nint a;\n",
-		}, []string{"1.cu"}, 0},
-		{"header with #else of its includer", memFS{
-			"h.h": "#else\nint h;\n", "1.cu": "#if 1\n#include \"h.h\"\nint a;\n#endif\n",
-		}, []string{"1.cu"}, 0},
-		{"notes and directives replayed", memFS{
-			"h.h":  "// cudalint:ignore\n#include \"missing.h\"\n#if 1 +\n#endif\nint h;\n",
-			"1.cu": "#include \"h.h\"\n",
-		}, []string{"1.cu"}, 1},
-		{"function-like macro defined in header", memFS{
-			"h.h":  "#define SQ(x) ((x) * (x))\n",
-			"1.cu": "#include \"h.h\"\nint a = SQ(3);\n",
-		}, []string{"1.cu"}, 1},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := checkMemo(t, tt.fs, tt.mains, Config{}); got < tt.wantReplays {
-				t.Errorf("%d replays, want at least %d", got, tt.wantReplays)
-			}
-		})
-	}
-}
-
-// A self-including header hits the depth limit: the note depends on how
-// deep the includer stood, so no recording of it is reused.
-func TestHeaderCacheIncludeCycle(t *testing.T) {
-	fs := memFS{"h.h": "int h;\n#include \"h.h\"\n", "1.cu": "#include \"h.h\"\n", "2.cu": "int a;\n#include \"h.h\"\n"}
-	checkMemo(t, fs, []string{"1.cu", "2.cu"}, Config{Limits: Limits{Includes: 100}})
-}
-
-// Budgets are charged for replayed headers as for read ones.
-func TestHeaderCacheBudgets(t *testing.T) {
-	fs := memFS{"h.h": "#include \"g.h\"\nint h;\n", "g.h": "int g1, g2;\n",
-		"1.cu": "#include \"h.h\"\n#include \"h.h\"\n#include \"h.h\"\n"}
-	for _, lim := range []Limits{{Includes: 5}, {IncludedBytes: 60}, {Tokens: 12}} {
-		t.Run(fmt.Sprint(lim), func(t *testing.T) { checkMemo(t, fs, []string{"1.cu"}, Config{Limits: lim}) })
-	}
-}
-
-// templateProject is a library of headers and many tiny files that each
-// include it and instantiate a few cases, as ggml's template instances do.
-func templateProject(files, funcs int) (memFS, []string) {
-	fs := memFS{}
-	var lib strings.Builder
-	lib.WriteString("#pragma once\n#include \"common.h\"\n#define DECL_CASE(n, T) template __global__ void k<n, T>(const T *, T *, int);\n")
-	for i := 0; i < funcs; i++ {
-		fmt.Fprintf(&lib, "template <int N, typename T>\n__global__ void k%d(const T *x, T *y, int n) {\n"+
-			"    int i = IDX(blockIdx.x, threadIdx.x);\n    if (i < n) { y[i] = SCALE(x[i]) + N * %d; }\n}\n", i, i)
-	}
-	fs["lib.cuh"] = lib.String()
-	fs["common.h"] = "#ifndef COMMON_H\n#define COMMON_H\n#define IDX(b, t) ((b) * blockDim.x + (t))\n" +
-		"#ifdef FAST\n#define SCALE(v) (v)\n#else\n#define SCALE(v) (2 * (v))\n#endif\n#endif\n"
-	var mains []string
-	for i := 0; i < files; i++ {
-		name := fmt.Sprintf("inst/case%03d.cu", i)
-		fs[name] = fmt.Sprintf("#include \"../lib.cuh\"\n\nDECL_CASE(%d, float);\nDECL_CASE(%d, double);\n", 64*i, 64*i)
-		if i%3 == 0 {
-			fs[name] = "#define FAST\n" + fs[name]
-		}
-		mains = append(mains, name)
-	}
-	return fs, mains
-}
-
-func TestHeaderCacheTemplateProject(t *testing.T) {
-	fs, mains := templateProject(12, 20)
-	if got := checkMemo(t, fs, mains, Config{}); got < 20 {
-		t.Errorf("%d replays, want at least 20", got)
-	}
-}
-
-var sourceExts = map[string]bool{".cu": true, ".cuh": true, ".h": true, ".c": true, ".cpp": true}
-
-// The files of the repository, preprocessed through a shared cache, give
-// what they give alone.
-func TestHeaderCacheRepositoryFiles(t *testing.T) {
-	var paths []string
-	for _, dir := range []string{"../testdata", "../examples"} {
-		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && sourceExts[filepath.Ext(p)] {
-				paths = append(paths, p)
-			}
-			return nil
-		})
-	}
-	if len(paths) == 0 {
-		t.Fatal("no files found")
-	}
-	memo := Config{Headers: NewHeaderCache()}
-	for round := 0; round < 2; round++ {
-		for _, p := range paths {
-			src, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, want := comparable(Preprocess(p, src, memo)), comparable(Preprocess(p, src, Config{})); got != want {
-				t.Errorf("%s differs with the header cache", p)
-			}
-		}
-	}
-}
 
 // Files parsed concurrently share recordings and macros safely (run
 // with -race), and parse as they do alone.
 func TestHeaderCacheConcurrentParse(t *testing.T) {
-	fs, mains := templateProject(16, 10)
-	memo := Config{ReadFile: fs.read, Headers: NewHeaderCache()}
+	fs, mains := gen.TemplateProject(16, 10)
+	memo := Config{ReadFile: fs.Read, Headers: cpp.NewHeaderCache()}
 	files := make([]*File, len(mains))
 	var wg sync.WaitGroup
 	for i, m := range mains {
@@ -218,23 +25,9 @@ func TestHeaderCacheConcurrentParse(t *testing.T) {
 	}
 	wg.Wait()
 	for i, m := range mains {
-		want := Parse(m, []byte(fs[m]), Config{ReadFile: fs.read})
+		want := Parse(m, []byte(fs[m]), Config{ReadFile: fs.Read})
 		if !reflect.DeepEqual(files[i].Funcs, want.Funcs) || !reflect.DeepEqual(files[i].Notes, want.Notes) {
 			t.Errorf("%s parses differently with the header cache", m)
 		}
 	}
-}
-
-// FuzzHeaderCache: any header, included by files that see different macro
-// states and by itself twice, preprocesses with the cache as without it.
-func FuzzHeaderCache(f *testing.F) {
-	addSeeds(f)
-	f.Fuzz(func(t *testing.T, header []byte) {
-		fs := memFS{"h.h": string(header),
-			"1.cu": "#include \"h.h\"\nint a;\n",
-			"2.cu": "#define A 1\n#define F(x) x\n#include \"h.h\"\n#include \"h.h\"\n(2)\n",
-			"3.cu": "#if 1\n#include \"h.h\"\n#endif\nint b;\n",
-		}
-		checkMemo(t, fs, []string{"1.cu", "2.cu", "3.cu", "1.cu"}, Config{Limits: Limits{Includes: 50, Tokens: 5000}})
-	})
 }

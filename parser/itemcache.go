@@ -2,6 +2,7 @@ package parser
 
 import (
 	"encoding/binary"
+	"github.com/cudalint/cudalint/parser/lex"
 	"hash/maphash"
 	"sync"
 )
@@ -84,7 +85,7 @@ func (u *unit) itemKey(k *keyHasher, toks []Token, ns string) itemKey {
 	file := "\x00" // no file name: the first token writes its own
 	for _, t := range toks {
 		buf = append(buf, byte(t.Kind))
-		if t.Kind == KIdent && u.types[t.Text] {
+		if t.Kind == lex.KIdent && u.types[t.Text] {
 			buf = append(buf, 1)
 		} else {
 			buf = append(buf, 0)
@@ -135,7 +136,7 @@ func (u *unit) since(m mark, toks []Token, wasType map[string]bool) *parsedItem 
 		notes:    append(Notes(nil), f.Notes[m.notes:]...),
 	}
 	for _, t := range toks {
-		if t.Kind == KIdent && u.types[t.Text] && !wasType[t.Text] {
+		if t.Kind == lex.KIdent && u.types[t.Text] && !wasType[t.Text] {
 			it.types = append(it.types, t.Text)
 			wasType[t.Text] = true
 		}
@@ -165,7 +166,7 @@ func (u *unit) parseCached(c *ItemCache, kh *keyHasher, toks []Token, ns string)
 	}
 	wasType := map[string]bool{}
 	for _, t := range toks {
-		if t.Kind == KIdent && u.types[t.Text] {
+		if t.Kind == lex.KIdent && u.types[t.Text] {
 			wasType[t.Text] = true
 		}
 	}

@@ -415,3 +415,12 @@ template <typename T> __device__ long long member(typename vec4<T>::Type bi, Tex
 		t.Errorf("unexpected note %v", n)
 	}
 }
+
+// texts joins the spellings of toks with spaces.
+func texts(toks []Token) string {
+	parts := make([]string, len(toks))
+	for i, t := range toks {
+		parts[i] = t.Text
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,5 +1,7 @@
 package parser
 
+import "github.com/cudalint/cudalint/parser/lex"
+
 // Statements of function bodies. Control flow is recognised by keyword and
 // bracket matching; simple statements (declarations and expressions) go to
 // the participle grammar one at a time.
@@ -35,7 +37,7 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 			return u.stmt(j, to, host)
 		}
 	}
-	if t.Kind == KPunct {
+	if t.Kind == lex.KPunct {
 		switch t.Text {
 		case "{":
 			end := u.skipGroup(i, to)
@@ -44,7 +46,7 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 			return &Empty{P: t.Pos}, i + 1
 		}
 	}
-	if t.Kind == KIdent {
+	if t.Kind == lex.KIdent {
 		switch t.Text {
 		case "if":
 			return u.ifStmt(i, to, host)
@@ -260,7 +262,7 @@ func (u *unit) isDeclStart(i int) bool {
 func (u *unit) typeThenName(i int) bool {
 	k := i + 1
 	qualified := false
-	for u.isPunct(k, "::") && k+1 < len(u.toks) && u.toks[k+1].Kind == KIdent {
+	for u.isPunct(k, "::") && k+1 < len(u.toks) && u.toks[k+1].Kind == lex.KIdent {
 		k += 2
 		qualified = true
 	}
@@ -276,7 +278,7 @@ func (u *unit) typeThenName(i int) bool {
 	for u.isPunct(k, "*") || u.isPunct(k, "&") || (k < len(u.toks) && qualKeywords[u.toks[k].Text]) {
 		k++
 	}
-	return k < len(u.toks) && u.toks[k].Kind == KIdent && !otherKeywords[u.toks[k].Text]
+	return k < len(u.toks) && u.toks[k].Kind == lex.KIdent && !otherKeywords[u.toks[k].Text]
 }
 
 // typeArgsEnd finds the '>' closing the '<' at k when everything between
@@ -288,20 +290,20 @@ func (u *unit) typeArgsEnd(k int) (int, bool) {
 	for j := k; j < len(u.toks) && j < k+64; j++ {
 		t := u.toks[j]
 		switch {
-		case t.Kind == KPunct && t.Text == "<":
+		case t.Kind == lex.KPunct && t.Text == "<":
 			depth++
-		case t.Kind == KPunct && t.Text == ">":
+		case t.Kind == lex.KPunct && t.Text == ">":
 			depth--
 			if depth == 0 {
 				return j, true
 			}
-		case t.Kind == KPunct && t.Text == ">>":
+		case t.Kind == lex.KPunct && t.Text == ">>":
 			depth -= 2
 			if depth <= 0 {
 				return j, depth == 0
 			}
-		case t.Kind == KIdent, t.Kind == KNumber:
-		case t.Kind == KPunct && (t.Text == "::" || t.Text == "," || t.Text == "*"):
+		case t.Kind == lex.KIdent, t.Kind == lex.KNumber:
+		case t.Kind == lex.KPunct && (t.Text == "::" || t.Text == "," || t.Text == "*"):
 		default:
 			return 0, false
 		}
@@ -364,7 +366,7 @@ func (u *unit) idents(from, to int) []string {
 		if k > from && (u.isPunct(k-1, ".") || u.isPunct(k-1, "->")) {
 			continue
 		}
-		if t := u.toks[k]; t.Kind == KIdent && !seen[t.Text] {
+		if t := u.toks[k]; t.Kind == lex.KIdent && !seen[t.Text] {
 			seen[t.Text] = true
 			out = append(out, t.Text)
 		}

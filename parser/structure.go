@@ -2,6 +2,8 @@ package parser
 
 import (
 	"fmt"
+	"github.com/cudalint/cudalint/parser/cpp"
+	"github.com/cudalint/cudalint/parser/lex"
 	"slices"
 	"strings"
 )
@@ -53,9 +55,9 @@ func init() {
 // those of included files): they must not be modified while the File is
 // in use.
 func Parse(path string, src []byte, cfg Config) *File {
-	pp := newPreprocessor(path, src, cfg)
+	pp := cpp.NewPreprocessor(path, src, cfg.preprocessor())
 	u := newUnit(path)
-	c := chunker{read: pp.nextToken}
+	c := chunker{read: pp.NextToken}
 	var kh *keyHasher
 	if cfg.Items != nil {
 		kh = newKeyHasher(cfg.Items)
@@ -74,12 +76,12 @@ func Parse(path string, src []byte, cfg Config) *File {
 			break
 		}
 	}
-	pp.finish()
+	out := pp.Finish()
 	f := u.file
-	f.Notes = append(pp.out.Notes, f.Notes...)
-	f.Includes = pp.out.Includes
-	f.Directives = pp.out.Directives
-	f.Sources = pp.out.Sources
+	f.Notes = append(out.Notes, f.Notes...)
+	f.Includes = out.Includes
+	f.Directives = out.Directives
+	f.Sources = out.Sources
 	f.Bytes = len(src)
 	return f
 }
@@ -107,14 +109,14 @@ func (u *unit) parseItems(toks []Token, ns string) {
 	u.toks = nil
 }
 
-func (u *unit) note(p Pos, format string, args ...any) { u.file.Notes.add(p, format, args...) }
+func (u *unit) note(p Pos, format string, args ...any) { u.file.Notes.Add(p, format, args...) }
 
 // joinChevrons rejoins launch chevrons written with spaces, which nvcc
 // accepts: "k << < g, b >> > (a)" is k<<<g, b>>>(a). A "<<" followed by
 // "<" opens a launch; inside one, the first ">>" ">" (or ">" ">>", or
 // three ">") closes it.
 func joinChevrons(toks []Token) []Token {
-	is := func(i int, s string) bool { return i < len(toks) && toks[i].Kind == KPunct && toks[i].Text == s }
+	is := func(i int, s string) bool { return i < len(toks) && toks[i].Kind == lex.KPunct && toks[i].Text == s }
 	spaced := false
 	for i := range toks {
 		if (is(i, "<<") && is(i+1, "<")) || ((is(i, ">") || is(i, ">>")) && (is(i+1, ">") || is(i+1, ">>"))) {
@@ -162,7 +164,7 @@ func (u *unit) matchBrackets() {
 	stack := u.stack[:0]
 	for i, t := range u.toks {
 		u.match[i] = -1
-		if t.Kind != KPunct || len(t.Text) != 1 {
+		if t.Kind != lex.KPunct || len(t.Text) != 1 {
 			continue
 		}
 		switch c := t.Text[0]; c {
@@ -214,7 +216,7 @@ func (u *unit) text(i int) string {
 }
 
 func (u *unit) isPunct(i int, s string) bool {
-	return i >= 0 && i < len(u.toks) && u.toks[i].Kind == KPunct && u.toks[i].Text == s
+	return i >= 0 && i < len(u.toks) && u.toks[i].Kind == lex.KPunct && u.toks[i].Text == s
 }
 
 // skipGroup returns the index after the bracket group opening at i.
@@ -247,7 +249,7 @@ func (u *unit) item(i, to int, ns string) int {
 		j := i + 1
 		name := []string{}
 		for j < to && !u.isPunct(j, "{") && !u.isPunct(j, ";") && !u.isPunct(j, "=") {
-			if u.toks[j].Kind == KIdent {
+			if u.toks[j].Kind == lex.KIdent {
 				name = append(name, u.toks[j].Text)
 			}
 			j++
@@ -266,7 +268,7 @@ func (u *unit) item(i, to int, ns string) int {
 		}
 		return u.skipStatement(i, to)
 	case "extern":
-		if u.toks[min(i+1, len(u.toks)-1)].Kind == KString && u.isPunct(i+2, "{") {
+		if u.toks[min(i+1, len(u.toks)-1)].Kind == lex.KString && u.isPunct(i+2, "{") {
 			end := u.skipGroup(i+2, to)
 			u.items(i+3, end-1, ns)
 			return end
@@ -348,7 +350,7 @@ func (u *unit) templateParams(from, to int) []TemplateParam {
 		}
 		// The parameter's name is the last identifier before any default.
 		for k := eq - 1; k >= a; k-- {
-			if u.toks[k].Kind == KIdent && !tagKeywords[u.toks[k].Text] {
+			if u.toks[k].Kind == lex.KIdent && !tagKeywords[u.toks[k].Text] {
 				tp.Name = u.toks[k].Text
 				if k > a {
 					tp.IsType = tagKeywords[u.text(k-1)] || u.text(k-1) == ">"
@@ -398,7 +400,7 @@ func (u *unit) typedef(i, to int) int {
 	// typedef struct [Tag] { ... } Name;
 	j := i + 1
 	for j < last && u.text(j) != "{" && !tagKeywords[u.text(j)] {
-		if u.toks[j].Kind != KIdent || !qualKeywords[u.text(j)] {
+		if u.toks[j].Kind != lex.KIdent || !qualKeywords[u.text(j)] {
 			break
 		}
 		j++
@@ -432,10 +434,10 @@ func (u *unit) typedef(i, to int) int {
 
 func (u *unit) lastIdentBefore(k int) int {
 	for ; k >= 0; k-- {
-		if u.toks[k].Kind == KIdent {
+		if u.toks[k].Kind == lex.KIdent {
 			return k
 		}
-		if !u.isPunct(k, ";") && !u.isPunct(k, "]") && !u.isPunct(k, "[") && u.toks[k].Kind != KNumber {
+		if !u.isPunct(k, ";") && !u.isPunct(k, "]") && !u.isPunct(k, "[") && u.toks[k].Kind != lex.KNumber {
 			return -1
 		}
 	}
@@ -444,7 +446,7 @@ func (u *unit) lastIdentBefore(k int) int {
 
 func (u *unit) using(i, to int) int {
 	end := u.skipStatement(i, to)
-	if u.toks[min(i+1, len(u.toks)-1)].Kind == KIdent && u.isPunct(i+2, "=") {
+	if u.toks[min(i+1, len(u.toks)-1)].Kind == lex.KIdent && u.isPunct(i+2, "=") {
 		name := u.toks[i+1]
 		u.types[name.Text] = true
 		if t, err := u.parseType(i+3, end-1); err == nil {
@@ -462,7 +464,7 @@ func (u *unit) declOrFunc(i, to int, ns string, tparams []TemplateParam) int {
 	sawParen, sawEq := -1, false
 	for k < to {
 		t := u.toks[k]
-		if t.Kind == KPunct {
+		if t.Kind == lex.KPunct {
 			if t.Text == ";" {
 				break
 			}
@@ -516,7 +518,7 @@ func (u *unit) declOrFunc(i, to int, ns string, tparams []TemplateParam) int {
 }
 
 func (u *unit) isFuncNameAt(k int) bool {
-	if k < 0 || u.toks[k].Kind != KIdent {
+	if k < 0 || u.toks[k].Kind != lex.KIdent {
 		return false
 	}
 	switch u.toks[k].Text {
@@ -546,7 +548,7 @@ func (u *unit) structBody(tag, to int) *Struct {
 		switch {
 		case u.text(j) == "__align__" || u.text(j) == "alignas":
 			if u.isPunct(j+1, "(") {
-				if v, ok := ParseInt(u.text(j + 2)); ok {
+				if v, ok := lex.ParseInt(u.text(j + 2)); ok {
 					s.Align = v
 				}
 				j = u.skipGroup(j+1, to)
@@ -557,7 +559,7 @@ func (u *unit) structBody(tag, to int) *Struct {
 				j++
 			}
 			continue
-		case u.toks[j].Kind == KIdent && s.Name == "" && !specKeywords[u.text(j)]:
+		case u.toks[j].Kind == lex.KIdent && s.Name == "" && !specKeywords[u.text(j)]:
 			s.Name = u.toks[j].Text
 			s.P = u.toks[j].Pos
 		}
@@ -694,7 +696,7 @@ func (u *unit) hasTopLevel(from, to int, s string) bool {
 // hasLaunch reports whether [from,to) holds a launch's "<<<".
 func (u *unit) hasLaunch(from, to int) bool {
 	for k := from; k < to; k++ {
-		if u.toks[k].Kind == KPunct && u.toks[k].Text == "<<<" {
+		if u.toks[k].Kind == lex.KPunct && u.toks[k].Text == "<<<" {
 			return true
 		}
 	}
@@ -710,7 +712,7 @@ func (u *unit) globalDecl(from, to int) {
 		return
 	}
 	if tag := u.tagBefore(from, to); tag >= 0 && tag+2 >= to {
-		if u.toks[tag+1].Kind == KIdent {
+		if u.toks[tag+1].Kind == lex.KIdent {
 			u.types[u.toks[tag+1].Text] = true
 		}
 		return
@@ -731,7 +733,7 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 		}
 	}
 	name := lparen - 1
-	if name < from || u.toks[name].Kind != KIdent {
+	if name < from || u.toks[name].Kind != lex.KIdent {
 		u.note(u.toks[from].Pos, "function definition without a name; skipped")
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/cpp"
 )
 
 // DefaultRoot is the folder a run may read includes from when no --root is
@@ -90,7 +91,7 @@ func newGuard(cfg parser.Config, files []string) (*guard, error) {
 
 // check returns where an include that may be read really is (to be read
 // there: a link changed after the check is not followed), a
-// *parser.RefusedError for one that must not be, or the error resolving
+// *cpp.RefusedError for one that must not be, or the error resolving
 // it (a missing file).
 func (g *guard) check(path string) (string, error) {
 	real, err := resolve(path)
@@ -111,10 +112,10 @@ func (g *guard) check(path string) (string, error) {
 // refusal says why real, reached as path, is not read, and how to allow it.
 func (g *guard) refusal(path, real string) error {
 	if rel, ok := below(g.root, real); ok {
-		return &parser.RefusedError{Path: path, Reason: fmt.Sprintf(
+		return &cpp.RefusedError{Path: path, Reason: fmt.Sprintf(
 			"%s is hidden; -I DIR or include-dirs: allows a folder", hiddenPart(rel))}
 	}
-	return &parser.RefusedError{Path: path, Reason: fmt.Sprintf(
+	return &cpp.RefusedError{Path: path, Reason: fmt.Sprintf(
 		"outside the root %s; -I %s or include-dirs: allows it", g.root, filepath.Dir(real))}
 }
 

@@ -19,10 +19,11 @@ import (
 	"sync"
 
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/cpp"
 )
 
 // MaxFileSize is the largest file read; a larger one is reported and skipped.
-const MaxFileSize = parser.MaxFileSize
+const MaxFileSize = cpp.MaxFileSize
 
 // Set is the parsed files of a run, in path order.
 type Set struct {
@@ -63,7 +64,7 @@ func Find(paths []string) ([]string, []error) {
 		case info.Mode().IsRegular():
 			add(root)
 		default:
-			errs = append(errs, fmt.Errorf("%s: not a regular file (%s)", root, parser.FileKind(info.Mode())))
+			errs = append(errs, fmt.Errorf("%s: not a regular file (%s)", root, cpp.FileKind(info.Mode())))
 		}
 	}
 	sort.Strings(files)
@@ -150,7 +151,7 @@ func Load(files []string, cfg parser.Config) (*Set, []error) {
 func LoadScoped(files []string, cfg parser.Config, definesFor func(path string) map[string]string) (*Set, []error) {
 	cache := &readCache{read: cfg.ReadFile, files: map[string]cached{}}
 	if cache.read == nil {
-		cache.read = parser.ReadSource
+		cache.read = cpp.ReadSource
 	}
 	g, err := newGuard(cfg, files)
 	if err != nil {
@@ -167,7 +168,7 @@ func LoadScoped(files []string, cfg parser.Config, definesFor func(path string) 
 		cfg.Items = parser.NewItemCache()
 	}
 	if cfg.Headers == nil {
-		cfg.Headers = parser.NewHeaderCache()
+		cfg.Headers = cpp.NewHeaderCache()
 	}
 	set := &Set{Included: includedFiles(files, cfg, cache)}
 	var roots []string
@@ -335,7 +336,7 @@ func Size(files []string) int64 {
 // blocking on a FIFO or reading a device without end: it is what Load
 // reads with when parser.Config.ReadFile is nil. A caller's ReadFile (one
 // that serves standard input, say) takes over these checks.
-func ReadFile(path string) ([]byte, error) { return parser.ReadSource(path) }
+func ReadFile(path string) ([]byte, error) { return cpp.ReadSource(path) }
 
 // readCache reads each included file once per run; its contents are
 // shared, read-only, by every file that includes it.
@@ -374,10 +375,10 @@ func loadOne(path string, cfg parser.Config, read func(string) ([]byte, error)) 
 	// A walked special file is a note; a name that is not on disk at all
 	// may still be served by the caller's ReadFile (standard input).
 	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-		return skipped(path, "not a regular file ("+parser.FileKind(info.Mode())+")"), nil
+		return skipped(path, "not a regular file ("+cpp.FileKind(info.Mode())+")"), nil
 	}
 	src, err := read(path)
-	var refused *parser.RefusedError
+	var refused *cpp.RefusedError
 	switch {
 	case errors.As(err, &refused):
 		return nil, err // it names the file

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/parser"
 )
@@ -204,7 +205,7 @@ func writeAccessesJSON(w io.Writer, res *analyzer.Result) error {
 func globalPredictions(res *analyzer.Result) []*analyzer.Prediction {
 	var out []*analyzer.Prediction
 	for _, p := range res.Predictions {
-		if p.Access.Space == analyzer.Global {
+		if p.Access.Space == interp.Global {
 			out = append(out, p)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -77,7 +78,7 @@ func collectStats(in *inputs, res *analyzer.Result) *stats {
 		}
 		s.Files++
 		s.Bytes += len(src)
-		s.KernelsInSource += parser.CountKernelDefinitions(src)
+		s.KernelsInSource += lex.CountKernelDefinitions(src)
 	}
 	counted := map[parser.Pos]bool{} // a template kernel is one kernel, however many instantiations
 	for _, k := range res.Kernels {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/internal/ncu"
 	"github.com/cudalint/cudalint/parser"
 )
@@ -94,7 +95,7 @@ func TestMeasuredBankConflicts(t *testing.T) {
 	res := analyzer.Analyze([]*parser.File{parser.Parse(probes, src, parser.Config{})}, analyzer.Options{})
 	predicted := map[string][]*analyzer.Prediction{}
 	for _, p := range res.Predictions {
-		if p.Access.Space == analyzer.Shared {
+		if p.Access.Space == interp.Shared {
 			k := fmt.Sprintf("%s:%d:%s", p.Access.Kernel.Name, p.Access.Pos.Line, p.Access.Op)
 			predicted[k] = append(predicted[k], p)
 		}

@@ -1,6 +1,7 @@
 // Package gen writes synthetic CUDA sources for benchmarks and fuzz seeds:
 // kernel-dense files (one realistic kernel after another, names and
-// constants varied) and mixed files where host C++ dominates.
+// constants varied), mixed files where host C++ dominates, and in-memory
+// projects of headers (Files, TemplateProject).
 package gen
 
 import (

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
 
@@ -36,10 +38,10 @@ func Fingerprint(key string, n int) string {
 // each by how much of it the lanes use (█ all, ▆ ¾, ▄ ½, ▂ ¼, ▁ less),
 // with · where the touched sectors are not adjacent.
 func WarpPicture(p *analyzer.Prediction) string {
-	if p == nil || !p.Known || p.Warp == nil || p.Access.Space != analyzer.Global {
+	if p == nil || !p.Known || p.Warp == nil || p.Access.Space != interp.Global {
 		return ""
 	}
-	pc := analyzer.Pieces(p.Access.Type)[0]
+	pc := ctype.Pieces(p.Access.Type)[0]
 	used := map[int64]int64{} // sector -> bytes used
 	seen := map[int64]bool{}
 	for _, a := range p.Warp {

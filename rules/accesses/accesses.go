@@ -15,6 +15,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/cpp"
 	"github.com/cudalint/cudalint/sources"
 )
 
@@ -49,7 +50,7 @@ type Options struct {
 	// Items and Headers, when set, are parser caches kept across runs
 	// (see parser.Config); each run makes its own otherwise.
 	Items   *parser.ItemCache
-	Headers *parser.HeaderCache
+	Headers *cpp.HeaderCache
 }
 
 // Scope is what one folder's configuration says.

@@ -8,6 +8,10 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/launch"
+	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -33,7 +37,7 @@ const (
 // offsets rest on a layout we are sure of.
 func GlobalKnown(p *analyzer.Prediction) bool {
 	a := p.Access
-	if a.Space != analyzer.Global || !p.Known {
+	if a.Space != interp.Global || !p.Known {
 		return false
 	}
 	return !a.Guessed && (a.Struct == nil || a.Struct.LayoutKnown())
@@ -66,7 +70,7 @@ func LaneStrideBytes(p *analyzer.Prediction) int64 {
 func ElemBytes(a *analyzer.Access) int64 { return elemBytes(a) }
 
 func elemBytes(a *analyzer.Access) int64 {
-	pieces := analyzer.Pieces(a.Type)
+	pieces := ctype.Pieces(a.Type)
 	return pieces[0][1]
 }
 
@@ -108,7 +112,7 @@ func coefficientWith(p *analyzer.Prediction, sym string, over map[string]int64) 
 	// unknowns stay unbound (the coefficient is then not a number).
 	symbolic.Symbols(c, func(v *symbolic.Var) {
 		if _, ok := bind[v.Key()]; !ok && v.Kind != symbolic.KindUnknown {
-			bind[v.Key()] = analyzer.AssumedValue
+			bind[v.Key()] = warp.AssumedValue
 		}
 	})
 	return symbolic.Eval(c, bind)
@@ -119,12 +123,12 @@ func coefficientWith(p *analyzer.Prediction, sym string, over map[string]int64) 
 // the whole vector in one instruction.
 func siblingLoaded(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
 	a := p.Access
-	if a.Op != analyzer.Load {
+	if a.Op != interp.Load {
 		return false
 	}
 	for _, q := range kernel {
 		b := q.Access
-		if q == p || b.Op != analyzer.Load || b.Struct != a.Struct || b.Base != a.Base || b.Field == a.Field || q.Config != p.Config {
+		if q == p || b.Op != interp.Load || b.Struct != a.Struct || b.Base != a.Base || b.Field == a.Field || q.Config != p.Config {
 			continue
 		}
 		if d, ok := symbolic.IsConst(symbolic.Sub(a.Addr, b.Addr)); ok && abs(d) < a.Struct.Size {
@@ -212,7 +216,7 @@ func OneBlock(c *analyzer.LaunchConfig) bool {
 // GuessedBlock: no launch, annotation or setting gave the block's shape:
 // the default, or __launch_bounds__ with a 2D shape made up from its count.
 func GuessedBlock(c *analyzer.LaunchConfig) bool {
-	return c.BlockSource == analyzer.FromDefault || (c.BlockSource == analyzer.FromBounds && c.Block[1] > 1)
+	return c.BlockSource == launch.FromDefault || (c.BlockSource == launch.FromBounds && c.Block[1] > 1)
 }
 
 // ShapeMatters: the cost depends on the block's shape, which a guess may
@@ -295,7 +299,7 @@ func round(x float64) float64 { return math.Round(x*1000) / 1000 }
 // efficiency, the lane step, the block shape and where it came from.
 func Figures(p *analyzer.Prediction) string {
 	var b strings.Builder
-	if p.Access.Space == analyzer.Shared {
+	if p.Access.Space == interp.Shared {
 		fmt.Fprintf(&b, "%s-way bank conflict (%s wavefronts/request, ideal %s)", trim(p.Sectors), trim(p.Sectors), trim(p.Ideal))
 	} else {
 		fmt.Fprintf(&b, "%s sectors/request, ideal %s (%.0f%%)", trim(p.Sectors), trim(p.Ideal), 100*p.Efficiency())
@@ -305,8 +309,8 @@ func Figures(p *analyzer.Prediction) string {
 	}
 	b.WriteString("; " + p.Config.Describe())
 	if names := AssumedStride(p); len(names) > 0 {
-		fmt.Fprintf(&b, "; assuming %s = %d, as no launch gives %s", strings.Join(names, ", "), analyzer.AssumedValue, pronoun(len(names)))
-		if from := sectorApartFrom(p, names); from > 0 && p.Access.Space == analyzer.Global {
+		fmt.Fprintf(&b, "; assuming %s = %d, as no launch gives %s", strings.Join(names, ", "), warp.AssumedValue, pronoun(len(names)))
+		if from := sectorApartFrom(p, names); from > 0 && p.Access.Space == interp.Global {
 			fmt.Fprintf(&b, ": the same for any %s of %d or more, where neighbouring lanes are a sector apart", names[0], from)
 		}
 		fmt.Fprintf(&b, " (give the value with --param %s=N or params in .cudalint.yaml)", names[0])
@@ -327,7 +331,7 @@ func sectorApartFrom(p *analyzer.Prediction, names []string) int64 {
 		c, ok := coefficientWith(p, "threadIdx.x", map[string]int64{names[0]: v})
 		return ok && abs(c) >= 32
 	}
-	lo, hi := int64(1), int64(analyzer.AssumedValue)
+	lo, hi := int64(1), int64(warp.AssumedValue)
 	if !apart(hi) {
 		return 0
 	}
@@ -453,7 +457,7 @@ func atom(a symbolic.Expr) symbolic.Expr {
 
 func elemName(a *analyzer.Access) string {
 	t := a.Type
-	if t == nil || t.Kind == analyzer.TStruct || t.Kind == analyzer.TUnknown {
+	if t == nil || t.Kind == ctype.TStruct || t.Kind == ctype.TUnknown {
 		return ""
 	}
 	return t.Name
@@ -494,7 +498,7 @@ func (r *Result) MergedWithSibling(p *analyzer.Prediction) bool { return r.merge
 
 func mergedWithSibling(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
 	a := p.Access
-	if a.Struct == nil || a.Struct.Kind != analyzer.TVector || a.Type == nil || a.Type.Size >= a.Struct.Size {
+	if a.Struct == nil || a.Struct.Kind != ctype.TVector || a.Type == nil || a.Type.Size >= a.Struct.Size {
 		return false
 	}
 	return LaneStrideBytes(p) == a.Struct.Size && siblingLoaded(p, kernel)

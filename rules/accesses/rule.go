@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/docs"
 )
 
@@ -83,11 +84,11 @@ func (r *Result) ConfigRelated(p *analyzer.Prediction) (analysis.RelatedInformat
 	}
 	msg := "block " + c.Block.String() + " from this launch"
 	switch c.BlockSource {
-	case analyzer.FromAnnotation:
+	case launch.FromAnnotation:
 		msg = "block " + c.Block.String() + " from this annotation"
-	case analyzer.FromBounds:
+	case launch.FromBounds:
 		msg = "block " + c.Block.String() + " from this kernel's __launch_bounds__"
-	case analyzer.FromConfig:
+	case launch.FromConfig:
 		msg = "this launch, with block " + c.Block.String() + " from configuration"
 	}
 	return analysis.RelatedInformation{Pos: at, End: at, Message: msg}, true

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser"
 )
 
@@ -36,7 +37,7 @@ func TestCostSeverity(t *testing.T) {
 			r := analyzer.Analyze([]*parser.File{f}, analyzer.Options{})
 			var p *analyzer.Prediction
 			for _, q := range r.Predictions {
-				if q.Access.Op == analyzer.Store {
+				if q.Access.Op == interp.Store {
 					p = q
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
 
@@ -23,7 +24,7 @@ func Severity(p *analyzer.Prediction) accesses.Severity { return accesses.CostSe
 
 func describe(p *analyzer.Prediction) string {
 	a := p.Access
-	if a.Struct.Kind == analyzer.TVector {
+	if a.Struct.Kind == ctype.TVector {
 		return fmt.Sprintf("%s: each lane uses %d of the %d bytes of its %s (component %s); load the whole %s once, or keep the components in separate arrays: %s",
 			accesses.Subject(p), a.Type.Size, a.Struct.Size, a.Struct.Name, a.Field, a.Struct.Name, accesses.Figures(p))
 	}

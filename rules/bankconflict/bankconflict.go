@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
 
@@ -13,7 +14,7 @@ var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.SharedBankConflic
 
 // Detect: a shared access that takes more wavefronts than it needs.
 func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
-	return p.Access.Space == analyzer.Shared && p.Known && p.Sectors > p.Ideal
+	return p.Access.Space == interp.Shared && p.Known && p.Sectors > p.Ideal
 }
 
 // Severity: a conflict of four ways or more is a warning.

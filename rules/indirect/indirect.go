@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -13,7 +15,7 @@ var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.IndirectAccess, N
 
 // Detect: a global address that depends on loaded data (a gather).
 func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
-	return p.Access.Space == analyzer.Global && !p.Known && p.Unknown.Cause == symbolic.CauseLoadedValue
+	return p.Access.Space == interp.Global && !p.Known && p.Unknown.Cause == symbolic.CauseLoadedValue
 }
 
 // Severity: the cost depends on the data, so it is information.
@@ -26,5 +28,5 @@ func describe(p *analyzer.Prediction) string {
 
 // idealFor is the ideal a coalesced version of the access would reach.
 func idealFor(p *analyzer.Prediction) string {
-	return fmt.Sprint((32*analyzer.Pieces(p.Access.Type)[0][1] + 31) / 32)
+	return fmt.Sprint((32*ctype.Pieces(p.Access.Type)[0][1] + 31) / 32)
 }

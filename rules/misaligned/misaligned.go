@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
 
@@ -26,7 +27,7 @@ func describe(p *analyzer.Prediction) string {
 // warp starts: mid-sector starts are an offset or a row pitch; rows that
 // start aligned but are shorter than a sector are a block too narrow.
 func why(p *analyzer.Prediction) string {
-	width := analyzer.Pieces(p.Access.Type)[0][1]
+	width := ctype.Pieces(p.Access.Type)[0][1]
 	var starts []int64
 	rowBytes := int64(0)
 	prev := int64(-1)

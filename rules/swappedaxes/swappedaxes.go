@@ -11,6 +11,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -138,7 +139,7 @@ var literal = regexp.MustCompile(`^(threadIdx|blockIdx|blockDim|gridDim)[ \t]*\.
 func swapEdits(res *accesses.Result, k *parser.Func) ([]analysis.TextEdit, string) {
 	file := k.P.File
 	src := res.Analysis.Program.Source(file)
-	raw, ok := parser.BlockTokens(file, src, int(k.Body.P.Offset))
+	raw, ok := lex.BlockTokens(file, src, int(k.Body.P.Offset))
 	if !ok || k.Body.P.File != file {
 		return nil, "the kernel's body is not delimited by braces written in " + filepath.Base(file)
 	}
@@ -193,7 +194,7 @@ func writtenSwaps(raw []parser.Token) map[int32]string {
 	out := map[int32]string{}
 	for i := 0; i+2 < len(raw); i++ {
 		t := raw[i]
-		if t.Kind == parser.KIdent && builtins[t.Text] && raw[i+1].Text == "." && (raw[i+2].Text == "x" || raw[i+2].Text == "y") {
+		if t.Kind == lex.KIdent && builtins[t.Text] && raw[i+1].Text == "." && (raw[i+2].Text == "x" || raw[i+2].Text == "y") {
 			out[raw[i+2].Pos.Offset] = t.Text
 		}
 	}

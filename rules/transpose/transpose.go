@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
 
@@ -40,7 +41,7 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 // otherSide: q, under p's launch, goes the other way (a load for a store)
 // coalesced along x and stepping along y further than p does.
 func otherSide(p, q *analyzer.Prediction, cy int64) bool {
-	if q.Config != p.Config || q.Access.Space != analyzer.Global || q.Access.Op == p.Access.Op || !q.Known {
+	if q.Config != p.Config || q.Access.Space != interp.Global || q.Access.Op == p.Access.Op || !q.Known {
 		return false
 	}
 	qx, okqx := accesses.Coefficient(q, "threadIdx.x")
@@ -53,7 +54,7 @@ func abs(x int64) int64 { return accesses.Abs(x) }
 
 func describe(p *analyzer.Prediction) string {
 	other := "reads"
-	if p.Access.Op == analyzer.Load {
+	if p.Access.Op == interp.Load {
 		other = "writes"
 	}
 	return fmt.Sprintf("%s: the kernel transposes: it %s rows coalesced, but this %s walks a column; stage a tile in shared memory (__shared__ float tile[32][33]) so both sides walk rows: %s",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
 
@@ -19,7 +20,7 @@ func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
 func Severity(*analyzer.Prediction) accesses.Severity { return accesses.Error }
 
 func describe(p *analyzer.Prediction) string {
-	width := analyzer.Pieces(p.Access.Type)[0][1]
+	width := ctype.Pieces(p.Access.Type)[0][1]
 	return fmt.Sprintf("%s: %d-byte %s access at an address that is not %d-byte aligned in %.0f%% of requests: the GPU raises a misaligned address error; offset the pointer by a multiple of %d bytes: %s",
 		accesses.Subject(p), width, p.Access.Type.Name, width, 100*p.Misaligned, width, accesses.Figures(p))
 }

@@ -1,6 +1,7 @@
-package analyzer
+package warp
 
 import (
+	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -16,7 +17,7 @@ type interval struct{ lo, hi int64 }
 // ranges maps the symbols the model sets to the values they take.
 type ranges map[string]interval
 
-func launchRanges(block, grid Dim3, iters []string, trips []int64) ranges {
+func launchRanges(block, grid launch.Dim3, iters []string, trips []int64) ranges {
 	r := ranges{}
 	for d := 0; d < 3; d++ {
 		r[threadSyms[d]] = interval{0, block[d] - 1}

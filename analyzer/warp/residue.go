@@ -1,6 +1,7 @@
-package analyzer
+package warp
 
 import (
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -161,7 +162,7 @@ func mentionsThreadOrBlock(e symbolic.Expr) bool {
 
 // runClosedForm computes the exact average by residue classes; it reports
 // false when the access is not of the closed form's shape.
-func (m *warpModel) runClosedForm(p *Prediction, a *Access, base symbolic.Expr) bool {
+func (m *warpModel) runClosedForm(p *Prediction, a *interp.Access, base symbolic.Expr) bool {
 	iters := make([]string, len(a.Loops))
 	for i, l := range a.Loops {
 		iters[i] = l.Iter

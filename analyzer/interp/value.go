@@ -1,6 +1,7 @@
-package analyzer
+package interp
 
 import (
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -44,7 +45,7 @@ type Access struct {
 	Space  Space
 	Base   string        // the allocation: a parameter, a __shared__ array, ...
 	Addr   symbolic.Expr // bytes from the allocation's start
-	Type   *Type         // the type accessed
+	Type   *ctype.Type   // the type accessed
 	// Guards must all be non-zero for a lane to perform the access.
 	Guards []symbolic.Expr
 	// Loops are the enclosing loops, outermost first.
@@ -53,7 +54,7 @@ type Access struct {
 	Via []string
 	// Struct and Field are set when the access reads or writes one member
 	// of a struct in memory (p[i].x, p->x).
-	Struct *Type
+	Struct *ctype.Type
 	Field  string
 	// BaseExpr is the source text of the pointer or array indexed, and
 	// Index that of the index, when the access is written base[index].
@@ -86,7 +87,7 @@ type value struct {
 	x      symbolic.Expr
 	ptr    *pointer
 	fields map[string]value
-	typ    *Type
+	typ    *ctype.Type
 	path   string // for struct parameters: the name prefix of lazily made fields
 	param  bool   // a kernel parameter (fields of a parameter struct are parameters too)
 	// constant is set for a variable declared const or constexpr integer:
@@ -98,10 +99,10 @@ type pointer struct {
 	space  Space
 	base   string
 	offset symbolic.Expr // bytes
-	elem   *Type
+	elem   *ctype.Type
 	array  bool // an array object rather than a pointer variable
 	// owner and field are set for a place that is one member of a struct.
-	owner *Type
+	owner *ctype.Type
 	field string
 	// guessed is set once the offset went through a layout cudalint
 	// guessed (a struct with a member of unknown type): it may be wrong.
@@ -110,7 +111,7 @@ type pointer struct {
 
 func intValue(x symbolic.Expr) value { return value{kind: vInt, x: x} }
 
-func (p *pointer) at(offset symbolic.Expr, elem *Type) *pointer {
+func (p *pointer) at(offset symbolic.Expr, elem *ctype.Type) *pointer {
 	q := *p
 	q.offset = offset
 	q.elem = elem
@@ -140,3 +141,9 @@ func sameValue(a, b value) bool {
 	}
 	return true
 }
+
+// zero is the offset of a pointer to the start of its allocation.
+var zero = symbolic.Const(0)
+
+// dim3Type is CUDA's dim3.
+var dim3Type, _ = ctype.Builtin("dim3")

@@ -1,8 +1,22 @@
-package analyzer
+// Package interp is the symbolic interpreter. It runs a kernel's body
+// over symbolic values (symbolic.Expr): every load, store and atomic on
+// memory becomes an Access, with its byte address as an expression over
+// thread and block indices, block and grid sizes, parameters and loop
+// iterations, and with the guards and loops around it, its type and,
+// through a struct, its field. Each loop has an iteration symbol, and
+// the induction variables its body steps a closed form in it;
+// __device__ helpers are inlined; cooperative groups (groups.go) are their index expressions;
+// what it cannot know is an unknown symbol that carries its cause and
+// site (symbols.go), and a statement the parser skipped makes the
+// variables it mentions unknown. Host functions are interpreted too, for
+// the launches they make (Launch). Program holds what the files declare:
+// functions, types (ctype) and file-scope variables.
+package interp
 
 import (
 	"fmt"
 
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -32,7 +46,7 @@ type interp struct {
 	calls       []string
 	kernel      *parser.Func
 	accesses    []*Access
-	launches    []*LaunchSite
+	launches    []*Launch
 	rets        []ret
 	fresh       int
 	steps       int
@@ -40,7 +54,7 @@ type interp struct {
 	capped      bool // maxAccesses reached
 	// typeArgs binds a template kernel's type parameters for one
 	// instantiation (T -> float).
-	typeArgs map[string]*Type
+	typeArgs map[string]*ctype.Type
 	// params are the symbols that stand for kernel parameters and other
 	// uniform values the user can give (template values, unknown globals).
 	params map[string]bool
@@ -85,11 +99,11 @@ func (in *interp) global(name string) (value, bool) {
 }
 
 // resolve is Types.Resolve with the instantiation's type arguments.
-func (in *interp) resolve(ref *parser.TypeRef) *Type {
+func (in *interp) resolve(ref *parser.TypeRef) *ctype.Type {
 	if ref != nil && len(ref.Words) == 1 {
 		if t, ok := in.typeArgs[ref.Words[0]]; ok {
 			for i := 0; i < ref.Ptr; i++ {
-				t = pointerTo(t)
+				t = ctype.PointerTo(t)
 			}
 			return t
 		}
@@ -192,10 +206,10 @@ func (in *interp) decl(d *parser.Decl) {
 		}
 		if len(dc.Dims) > 0 {
 			for i := len(dc.Dims) - 1; i >= 0; i-- {
-				t = arrayOf(t, in.prog.types.dim(dc.Dims[i]))
+				t = ctype.ArrayOf(t, in.prog.types.Dim(dc.Dims[i]))
 			}
 			if !in.host || space != Local {
-				in.vars[dc.Name] = value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: dc.Name, offset: symbolicZero, elem: t.Elem, array: true}}
+				in.vars[dc.Name] = value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: dc.Name, offset: zero, elem: t.Elem, array: true}}
 				continue
 			}
 		}
@@ -216,22 +230,22 @@ func (in *interp) decl(d *parser.Decl) {
 // zeroValue is the value of a declaration without initialiser. In host
 // code a pointer declared this way is an allocation of its own (it is
 // about to be given to cudaMalloc); elsewhere the value is unknown.
-func (in *interp) zeroValue(t *Type, name string, space Space) value {
+func (in *interp) zeroValue(t *ctype.Type, name string, space Space) value {
 	switch {
 	case t != nil && t.Name == "dim3":
 		one := symbolic.Const(1)
 		return value{kind: vStruct, typ: t, fields: map[string]value{"x": intValue(one), "y": intValue(one), "z": intValue(one)}}
-	case t != nil && t.Kind == TPointer && in.host:
-		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: name, offset: symbolicZero, elem: t.Elem}}
+	case t != nil && t.Kind == ctype.TPointer && in.host:
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: name, offset: zero, elem: t.Elem}}
 	case space == Shared && t != nil:
-		return value{kind: vPtr, typ: t, ptr: &pointer{space: Shared, base: name, offset: symbolicZero, elem: t, array: true}}
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: Shared, base: name, offset: zero, elem: t, array: true}}
 	}
 	v := in.dataValue(symbolic.CauseUninitialised, name)
 	v.typ = t
 	return v
 }
 
-func (in *interp) construct(t *Type, args []parser.Expr) value {
+func (in *interp) construct(t *ctype.Type, args []parser.Expr) value {
 	vals := make([]value, len(args))
 	for i, a := range args {
 		vals[i] = in.eval(a)
@@ -246,7 +260,7 @@ func (in *interp) construct(t *Type, args []parser.Expr) value {
 }
 
 func dim3Value(vals []value) value {
-	v := value{kind: vStruct, typ: builtinScalars["dim3"], fields: map[string]value{}}
+	v := value{kind: vStruct, typ: dim3Type, fields: map[string]value{}}
 	for i, f := range []string{"x", "y", "z"} {
 		if i < len(vals) && vals[i].kind == vInt {
 			v.fields[f] = vals[i]
@@ -260,29 +274,29 @@ func dim3Value(vals []value) value {
 }
 
 // convert applies an assignment or initialisation to a variable of type t.
-func (in *interp) convert(v value, t *Type) value {
+func (in *interp) convert(v value, t *ctype.Type) value {
 	if t == nil {
 		return v
 	}
 	switch t.Kind {
-	case TFloat:
+	case ctype.TFloat:
 		if v.kind == vInt && symbolic.ClassOf(v.x) != symbolic.Data {
 			w := in.dataValue(symbolic.CauseFloatValue, "float")
 			w.typ = t
 			return w
 		}
-	case TPointer:
+	case ctype.TPointer:
 		if v.kind == vPtr {
 			p := *v.ptr
 			p.elem = t.Elem
 			p.array = false
 			return value{kind: vPtr, typ: t, ptr: &p}
 		}
-	case TInt:
+	case ctype.TInt:
 		if t.Size == 1 && v.kind == vInt {
 			return v // bool and char conversions keep the value; C code relies on small ranges
 		}
-	case TUnknown:
+	case ctype.TUnknown:
 		// A type we could not resolve (a template parameter, a class we
 		// skipped): its values are not integers we can reason about.
 		if v.kind == vInt && symbolic.ClassOf(v.x) != symbolic.Data {
@@ -600,7 +614,7 @@ func (in *interp) loopCarried(name string, entry value) value {
 	}
 	v := intValue(in.unknown(symbolic.CauseLoopCarried, name, parser.Pos{}, "varies in loop: "+name, max(c, symbolic.Lane)))
 	v.typ = entry.typ
-	if entry.typ != nil && entry.typ.Kind == TFloat {
+	if entry.typ != nil && entry.typ.Kind == ctype.TFloat {
 		v = in.dataValue(symbolic.CauseFloatValue, "float")
 	}
 	return v

@@ -1,9 +1,11 @@
-package parser
+package cpp
 
 import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 // memFiles reads included files from a map.
@@ -40,7 +42,7 @@ func TestUnitBudgets(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			pp := Preprocess("main.cu", []byte(tt.main), Config{ReadFile: memFiles(tt.files), Limits: tt.limits})
-			var budget []Note
+			var budget []lex.Note
 			for _, n := range pp.Notes {
 				if strings.Contains(n.Msg, "more than") && !strings.Contains(n.Msg, "deep") {
 					budget = append(budget, n)

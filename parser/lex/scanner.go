@@ -1,4 +1,4 @@
-package parser
+package lex
 
 import (
 	"bytes"
@@ -8,19 +8,19 @@ import (
 	"unsafe"
 )
 
-// scan splits src into preprocessing tokens. It never fails: bytes that
+// Scan splits src into preprocessing tokens. It never fails: bytes that
 // start no C token become KInvalid tokens, and an unterminated literal or
 // comment runs to the end of its line (or file) with a note.
-func scan(file string, src []byte, notes *Notes) []Token {
+func Scan(file string, src []byte, notes *Notes) []Token {
 	return scanDirectives(file, src, notes, nil)
 }
 
 // scanDirectives is scan that also collects cudalint: comments.
 func scanDirectives(file string, src []byte, notes *Notes, dirs *[]Directive) []Token {
-	s := newScanner(file, src, notes, dirs)
+	s := NewScanner(file, src, notes, dirs)
 	toks := make([]Token, 0, len(src)/4+16) // C averages a token per 3 to 4 bytes
 	for {
-		t, ok := s.next()
+		t, ok := s.Next()
 		if !ok {
 			return toks
 		}
@@ -28,15 +28,15 @@ func scanDirectives(file string, src []byte, notes *Notes, dirs *[]Directive) []
 	}
 }
 
-func newScanner(file string, src []byte, notes *Notes, dirs *[]Directive) *scanner {
-	s := &scanner{file: file, src: src, line: 1, col: 1, notes: notes, bol: true, dirs: dirs}
+func NewScanner(file string, src []byte, notes *Notes, dirs *[]Directive) *Scanner {
+	s := &Scanner{file: file, src: src, line: 1, col: 1, notes: notes, bol: true, dirs: dirs}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		s.off = 3 // byte-order mark
 	}
 	return s
 }
 
-type scanner struct {
+type Scanner struct {
 	file      string
 	src       []byte
 	off       int
@@ -47,13 +47,13 @@ type scanner struct {
 	space     bool
 }
 
-func (s *scanner) pos() Pos {
+func (s *Scanner) pos() Pos {
 	return Pos{File: s.file, Line: int32(s.line), Col: int32(s.col), Offset: int32(s.off)}
 }
 
 // peek returns the byte at off+k after skipping backslash-newlines, and the
 // raw length consumed up to and including it.
-func (s *scanner) peekAt(k int) byte {
+func (s *Scanner) peekAt(k int) byte {
 	i := s.off
 	for {
 		i = s.skipSplices(i)
@@ -68,7 +68,7 @@ func (s *scanner) peekAt(k int) byte {
 	}
 }
 
-func (s *scanner) skipSplices(i int) int {
+func (s *Scanner) skipSplices(i int) int {
 	for i < len(s.src) && s.src[i] == '\\' {
 		j := i + 1
 		if j < len(s.src) && s.src[j] == '\r' {
@@ -84,7 +84,7 @@ func (s *scanner) skipSplices(i int) int {
 }
 
 // advance consumes one logical byte, keeping line and column exact.
-func (s *scanner) advance() byte {
+func (s *Scanner) advance() byte {
 	j := s.skipSplices(s.off)
 	for s.off < j { // step over line splices, counting their newlines
 		if s.src[s.off] == '\n' {
@@ -109,13 +109,13 @@ func (s *scanner) advance() byte {
 	return c
 }
 
-func (s *scanner) atEOF() bool { return s.skipSplices(s.off) >= len(s.src) }
+func (s *Scanner) atEOF() bool { return s.skipSplices(s.off) >= len(s.src) }
 
-// next returns the next token. The common bytes (white space, comments,
+// Next returns the Next token. The common bytes (white space, comments,
 // identifiers, numbers, operators) are read straight from src; a line
 // splice (backslash-newline) anywhere near sends the scanner down the
 // byte-at-a-time path that steps over splices, which is exact but slow.
-func (s *scanner) next() (Token, bool) {
+func (s *Scanner) Next() (Token, bool) {
 	s.space = false
 	for s.off < len(s.src) {
 		switch c := s.src[s.off]; c {
@@ -152,7 +152,7 @@ func (s *scanner) next() (Token, bool) {
 }
 
 // moveTo advances to offset j, counting the newlines on the way.
-func (s *scanner) moveTo(j int) {
+func (s *Scanner) moveTo(j int) {
 	span := s.src[s.off:j]
 	if n := bytes.Count(span, newline); n > 0 {
 		s.line += n
@@ -167,7 +167,7 @@ var newline = []byte{'\n'}
 
 // lineComment skips a // comment up to (not through) its newline; a
 // backslash before the newline continues the comment on the next line.
-func (s *scanner) lineComment() {
+func (s *Scanner) lineComment() {
 	p, start := s.pos(), s.off
 	j := s.off
 	for {
@@ -192,14 +192,14 @@ func (s *scanner) lineComment() {
 }
 
 // blockComment skips a /* */ comment.
-func (s *scanner) blockComment() {
+func (s *Scanner) blockComment() {
 	p, start := s.pos(), s.off
 	body := s.src[s.off+2:]
 	end := bytes.Index(body, []byte("*/"))
 	if end >= 0 && !bytes.Contains(body[:end+1], []byte("\\\n")) && !bytes.Contains(body[:end+1], []byte("\\\r\n")) {
 		s.moveTo(s.off + 2 + end + 2)
 	} else if !s.blockCommentSlow() {
-		s.notes.add(p, "unterminated comment")
+		s.notes.Add(p, "unterminated comment")
 	}
 	s.directive(p, s.src[start:s.off])
 	s.space = true
@@ -207,7 +207,7 @@ func (s *scanner) blockComment() {
 
 // blockCommentSlow steps through a comment with line splices in it (where
 // "*\<newline>/" closes it), reporting whether it was closed.
-func (s *scanner) blockCommentSlow() bool {
+func (s *Scanner) blockCommentSlow() bool {
 	s.advance()
 	s.advance()
 	for !s.atEOF() {
@@ -221,7 +221,7 @@ func (s *scanner) blockCommentSlow() bool {
 	return false
 }
 
-func (s *scanner) token() Token {
+func (s *Scanner) token() Token {
 	t := Token{Pos: s.pos(), BOL: s.bol, Space: s.space}
 	s.bol = false
 	start := s.off
@@ -235,7 +235,7 @@ func (s *scanner) token() Token {
 
 // tokenFast reads an identifier, a number or an operator with no line
 // splice in it, or returns KEOF, having read nothing, for anything else.
-func (s *scanner) tokenFast() Kind {
+func (s *Scanner) tokenFast() Kind {
 	src, i := s.src, s.off
 	c := src[i]
 	var k Kind
@@ -307,7 +307,7 @@ var punctBytes = func() (t [256]bool) {
 func isPunctByte(c byte) bool { return punctBytes[c] }
 
 // tokenSlow reads the token at start byte by byte, stepping over splices.
-func (s *scanner) tokenSlow(start int) Kind {
+func (s *Scanner) tokenSlow(start int) Kind {
 	c := s.peekAt(0)
 	switch {
 	case isIdentStart(c):
@@ -364,7 +364,7 @@ func (s *scanner) tokenSlow(start int) Kind {
 // A token without splices (nearly all) is a string over src itself, not
 // a copy: a file's bytes are never written after they are read, and they
 // live as long as the analysis that holds its tokens.
-func (s *scanner) text(raw []byte) string {
+func (s *Scanner) text(raw []byte) string {
 	if len(raw) == 0 {
 		return ""
 	}
@@ -386,7 +386,7 @@ func isLiteralPrefix(s string) bool {
 
 // quoted consumes a string or character literal whose opening quote q was
 // already consumed.
-func (s *scanner) quoted(q byte) {
+func (s *Scanner) quoted(q byte) {
 	p := s.pos()
 	for !s.atEOF() {
 		c := s.peekAt(0)
@@ -402,14 +402,14 @@ func (s *scanner) quoted(q byte) {
 			return
 		}
 	}
-	s.notes.add(p, "unterminated %s literal", map[byte]string{'"': "string", '\'': "character"}[q])
+	s.notes.Add(p, "unterminated %s literal", map[byte]string{'"': "string", '\'': "character"}[q])
 }
 
 var puncts3 = []string{"<<<", ">>>", "<<=", ">>=", "...", "->*"}
 var puncts2 = []string{"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
 	"*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##", "::", ".*"}
 
-func punctLen(s *scanner) int {
+func punctLen(s *Scanner) int {
 	a, b, c := s.peekAt(0), s.peekAt(1), s.peekAt(2)
 	for _, p := range puncts3 {
 		if a == p[0] && b == p[1] && c == p[2] {
@@ -431,7 +431,7 @@ func isIdentChar(c byte) bool { return isIdentStart(c) || isDigit(c) }
 func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
 
 // directive records a comment that holds "cudalint:".
-func (s *scanner) directive(p Pos, comment []byte) {
+func (s *Scanner) directive(p Pos, comment []byte) {
 	if s.dirs == nil {
 		return
 	}
@@ -450,7 +450,7 @@ func (s *scanner) directive(p Pos, comment []byte) {
 // ';' at parenthesis depth 0 is a definition.
 func CountKernelDefinitions(src []byte) int {
 	var notes Notes
-	toks := scan("", src, &notes)
+	toks := Scan("", src, &notes)
 	n := 0
 	for i, t := range toks {
 		if t.Text != "__global__" || t.Kind != KIdent {

@@ -1,4 +1,4 @@
-package parser
+package cpp
 
 import (
 	"fmt"
@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
-func texts(toks []Token) string {
+func texts(toks []lex.Token) string {
 	parts := make([]string, len(toks))
 	for i, t := range toks {
 		parts[i] = t.Text
@@ -62,14 +64,14 @@ func TestPreprocess(t *testing.T) {
 func TestPreprocessPositions(t *testing.T) {
 	src := "#define IDX(r, c) ((r) * W + (c))\nout[IDX(y,\n        x)] = 0;\n"
 	pp := Preprocess("p.cu", []byte(src), Config{})
-	find := func(text string) Token {
+	find := func(text string) lex.Token {
 		for _, tok := range pp.Tokens {
 			if tok.Text == text {
 				return tok
 			}
 		}
 		t.Fatalf("no token %q", text)
-		return Token{}
+		return lex.Token{}
 	}
 	for _, c := range []struct {
 		text      string

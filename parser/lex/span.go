@@ -1,4 +1,4 @@
-package parser
+package lex
 
 // BlockTokens returns the raw tokens, before preprocessing, of the block
 // whose '{' is at byte offset open of src, through its matching '}'. A fix
@@ -13,11 +13,11 @@ func BlockTokens(file string, src []byte, open int) (toks []Token, ok bool) {
 		return nil, false
 	}
 	var notes Notes
-	s := newScanner(file, src, &notes, nil)
+	s := NewScanner(file, src, &notes, nil)
 	s.off = open
 	depth := 0
 	for {
-		t, more := s.next()
+		t, more := s.Next()
 		if !more {
 			return nil, false
 		}

@@ -1,8 +1,9 @@
-package analyzer
+package interp
 
 import (
 	"strings"
 
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -133,7 +134,7 @@ func (in *interp) ident(e *parser.Ident) value {
 var builtins = func() map[string]value {
 	m := map[string]value{}
 	for _, kind := range []symbolic.SymKind{symbolic.KindThreadIdx, symbolic.KindBlockIdx, symbolic.KindBlockDim, symbolic.KindGridDim} {
-		v := value{kind: vStruct, typ: builtinScalars["dim3"], fields: map[string]value{}}
+		v := value{kind: vStruct, typ: dim3Type, fields: map[string]value{}}
 		for d, f := range axisNames {
 			v.fields[f] = intValue(builtinSym(kind, d))
 		}
@@ -191,13 +192,13 @@ func (in *interp) field(base value, name string) value {
 
 // paramValue is the value of a kernel parameter (or a field of a struct
 // parameter) called name, of type t.
-func (in *interp) paramValue(name string, t *Type) value {
+func (in *interp) paramValue(name string, t *ctype.Type) value {
 	switch {
-	case t != nil && t.Kind == TPointer:
+	case t != nil && t.Kind == ctype.TPointer:
 		return value{kind: vPtr, typ: t, param: true, ptr: &pointer{space: Global, base: name, offset: baseSym(name), elem: t.Elem}}
-	case t != nil && (t.Kind == TStruct || t.Kind == TVector):
+	case t != nil && (t.Kind == ctype.TStruct || t.Kind == ctype.TVector):
 		return value{kind: vStruct, typ: t, param: true, path: name, fields: map[string]value{}}
-	case t != nil && t.Kind == TFloat:
+	case t != nil && t.Kind == ctype.TFloat:
 		return in.dataValue(symbolic.CauseFloatValue, "float parameter")
 	}
 	in.params[name] = true
@@ -352,7 +353,7 @@ func (in *interp) arith(op string, a, b value) value {
 	return value{kind: vInt, x: r, typ: a.typ}
 }
 
-func isFloat(t *Type) bool { return t != nil && t.Kind == TFloat }
+func isFloat(t *ctype.Type) bool { return t != nil && t.Kind == ctype.TFloat }
 
 func b2i(c bool) int64 {
 	if c {
@@ -361,7 +362,7 @@ func b2i(c bool) int64 {
 	return 0
 }
 
-func elemSize(t *Type) int64 {
+func elemSize(t *ctype.Type) int64 {
 	if t == nil || t.Size <= 0 {
 		return 1
 	}
@@ -434,17 +435,17 @@ func memberOf(p *pointer, name string) lvalue {
 	}
 	f, ok := p.elem.Field(name)
 	if !ok {
-		return lvalue{mem: p.at(p.offset, unknownType), valid: true}
+		return lvalue{mem: p.at(p.offset, ctype.UnknownType), valid: true}
 	}
 	m := p.at(symbolic.Add(p.offset, symbolic.Const(f.Offset)), f.Type)
 	m.guessed = p.guessed || !p.elem.LayoutKnown()
-	if p.elem.Kind == TStruct || p.elem.Kind == TVector {
+	if p.elem.Kind == ctype.TStruct || p.elem.Kind == ctype.TVector {
 		m.owner, m.field = p.elem, name
 	}
 	return lvalue{mem: m, valid: true}
 }
 
-func (in *interp) lvalType(lv lvalue) *Type {
+func (in *interp) lvalType(lv lvalue) *ctype.Type {
 	if lv.mem != nil {
 		return lv.mem.elem
 	}
@@ -461,7 +462,7 @@ func (in *interp) load(lv lvalue, e parser.Expr) value {
 		return intValue(in.unknown(symbolic.CauseNotModelled, "", parser.Pos{}, "unknown place", symbolic.Data))
 	case lv.mem != nil:
 		t := lv.mem.elem
-		if t != nil && t.Kind == TArray { // an array decays to a pointer to its first element
+		if t != nil && t.Kind == ctype.TArray { // an array decays to a pointer to its first element
 			return value{kind: vPtr, ptr: &pointer{space: lv.mem.space, base: lv.mem.base, offset: lv.mem.offset, elem: t.Elem, array: true, guessed: lv.mem.guessed}}
 		}
 		in.access(lv.mem, Load, e)
@@ -488,7 +489,7 @@ func (in *interp) loaded(p *pointer, e parser.Expr) value {
 	sym := func() symbolic.Expr {
 		return in.unknown(symbolic.CauseLoadedValue, what, at, "value loaded by "+what+" at "+at.String(), symbolic.Data)
 	}
-	if t != nil && t.Kind == TPointer {
+	if t != nil && t.Kind == ctype.TPointer {
 		// A pointer loaded from global memory points into global memory
 		// (device pointers are global); one kept in a local array of
 		// pointers may point into shared memory as well.
@@ -560,16 +561,16 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 		a.BaseExpr, a.IndexExpr = in.prog.Text(ix.X), in.prog.Text(ix.Index)
 	}
 	if a.Type == nil {
-		a.Type = unknownType
+		a.Type = ctype.UnknownType
 	}
 	in.accesses = append(in.accesses, a)
 }
 
-func (in *interp) typeOf(e parser.Expr) *Type {
+func (in *interp) typeOf(e parser.Expr) *ctype.Type {
 	if id, ok := e.(*parser.Ident); ok {
 		if v, ok := in.lookup(id.Name); ok && v.typ != nil {
 			return v.typ
 		}
 	}
-	return unknownType
+	return ctype.UnknownType
 }

@@ -1,7 +1,17 @@
-package parser
+// Package cpp is the C preprocessor: #include, #define with function-like
+// macros, # and ##, conditionals, #pragma once. Every token keeps where it
+// was written and, when a macro produced it, where that macro was invoked
+// (MacroOrigin). A translation unit is held to budgets (Limits: includes,
+// included bytes, tokens); includes are read through Config.ReadFile
+// (ReadSource by default, which refuses what is not a regular file or is
+// too large), and a HeaderCache shares a header's preprocessed output
+// between the files of a run, keyed by the macros it observes. It never
+// fails: a problem is a note at its position.
+package cpp
 
 import (
 	"errors"
+	"github.com/cudalint/cudalint/parser/lex"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -63,9 +73,6 @@ type Config struct {
 	ReadFile func(path string) ([]byte, error)
 	// Limits bound each translation unit; zero fields take DefaultLimits.
 	Limits Limits
-	// Items, when set, shares the parsed items of included files between
-	// the files of a run.
-	Items *ItemCache
 	// Headers, when set, shares the preprocessed output of included files
 	// between the files of a run (see HeaderCache).
 	Headers *HeaderCache
@@ -73,11 +80,11 @@ type Config struct {
 
 // Preprocessed is the output of Preprocess.
 type Preprocessed struct {
-	Tokens   []Token
-	Notes    Notes
+	Tokens   []lex.Token
+	Notes    lex.Notes
 	Includes []string // files read through #include, in the order first read
 	// Directives are the cudalint: comments of the file and its includes.
-	Directives []Directive
+	Directives []lex.Directive
 	// Sources holds the text of every file read, by path, so that nodes can
 	// be mapped back to what the user wrote.
 	Sources map[string][]byte
@@ -88,20 +95,20 @@ type macro struct {
 	params   []string
 	variadic bool
 	funcLike bool
-	body     []Token
+	body     []lex.Token
 	// origins[i] says where body token i was written, for the tokens an
 	// expansion produces; made once per macro, not once per expansion,
 	// under a sync.Once because a HeaderCache shares macros between the
 	// files of a run.
-	origins     []*MacroOrigin
+	origins     []*lex.MacroOrigin
 	originsOnce sync.Once
 }
 
-func (m *macro) origin(i int) *MacroOrigin {
+func (m *macro) origin(i int) *lex.MacroOrigin {
 	m.originsOnce.Do(func() {
-		m.origins = make([]*MacroOrigin, len(m.body))
+		m.origins = make([]*lex.MacroOrigin, len(m.body))
 		for k, bt := range m.body {
-			m.origins[k] = &MacroOrigin{Name: m.name, Def: bt.Pos}
+			m.origins[k] = &lex.MacroOrigin{Name: m.name, Def: bt.Pos}
 		}
 	})
 	return m.origins[i]
@@ -131,7 +138,7 @@ func (h *hideSet) with(name string) *hideSet {
 }
 
 type ptok struct {
-	Token
+	lex.Token
 	hs   *hideSet
 	done bool // replayed from a HeaderCache: already expanded
 }
@@ -140,19 +147,19 @@ type ptok struct {
 // needed, one ahead, so a file's tokens are never all held at once.
 type fileFrame struct {
 	path string
-	sc   *scanner
-	next Token
+	sc   *lex.Scanner
+	next lex.Token
 	more bool // next holds a token
 	// replay, when set, holds the finished tokens of a header taken from a
 	// HeaderCache, in segments; seg and at index the next one. Such a
 	// frame has no scanner.
-	replay  [][]Token
+	replay  [][]lex.Token
 	seg, at int
 }
 
-func (p *preprocessor) openFile(path string, src []byte) *fileFrame {
-	f := &fileFrame{path: path, sc: newScanner(path, src, &p.out.Notes, &p.out.Directives)}
-	f.next, f.more = f.sc.next()
+func (p *Preprocessor) openFile(path string, src []byte) *fileFrame {
+	f := &fileFrame{path: path, sc: lex.NewScanner(path, src, &p.out.Notes, &p.out.Directives)}
+	f.next, f.more = f.sc.Next()
 	return f
 }
 
@@ -169,18 +176,18 @@ func (f *fileFrame) replayed() (ptok, bool) {
 }
 
 // take returns the frame's next token and scans the one after it.
-func (f *fileFrame) take() Token {
+func (f *fileFrame) take() lex.Token {
 	t := f.next
-	f.next, f.more = f.sc.next()
+	f.next, f.more = f.sc.Next()
 	return t
 }
 
 type cond struct {
 	active, taken, parentActive, sawElse bool
-	pos                                  Pos
+	pos                                  lex.Pos
 }
 
-type preprocessor struct {
+type Preprocessor struct {
 	cfg      Config
 	macros   map[string]*macro
 	files    []*fileFrame
@@ -198,7 +205,7 @@ type preprocessor struct {
 	// recs are the headers being recorded for the HeaderCache, outermost
 	// first; their tokens and includes go to the logs while any is open.
 	recs      []*recording
-	logSegs   [][]Token
+	logSegs   [][]lex.Token
 	logSealed bool
 	logEvents []includeEvent
 }
@@ -210,50 +217,49 @@ type budget struct {
 	tokens      int
 	includesOut bool // the include budgets are spent: nothing more is included
 	tokensOut   bool // the token budget is spent: the unit ends
-	deepNoted   map[Pos]bool
+	deepNoted   map[lex.Pos]bool
 }
 
 // Preprocess expands file (whose contents are src) into tokens. It never
 // fails: problems become notes with positions.
 func Preprocess(file string, src []byte, cfg Config) *Preprocessed {
-	p := newPreprocessor(file, src, cfg)
+	p := NewPreprocessor(file, src, cfg)
 	for {
-		t, ok := p.nextToken()
+		t, ok := p.NextToken()
 		if !ok {
 			break
 		}
 		p.out.Tokens = append(p.out.Tokens, t)
 	}
-	p.finish()
-	return &p.out
+	return p.Finish()
 }
 
-func newPreprocessor(file string, src []byte, cfg Config) *preprocessor {
+func NewPreprocessor(file string, src []byte, cfg Config) *Preprocessor {
 	if cfg.ReadFile == nil {
 		cfg.ReadFile = ReadSource
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
-	p := &preprocessor{cfg: cfg, macros: map[string]*macro{}, once: map[string]bool{}, seen: map[string]bool{}}
+	p := &Preprocessor{cfg: cfg, macros: map[string]*macro{}, once: map[string]bool{}, seen: map[string]bool{}}
 	p.out.Sources = map[string][]byte{file: src}
 	p.predefine()
 	p.files = []*fileFrame{p.openFile(file, src)}
 	return p
 }
 
-// nextToken returns the next token of the preprocessed file, until the
+// NextToken returns the next token of the preprocessed file, until the
 // unit's token budget is spent.
-func (p *preprocessor) nextToken() (Token, bool) {
+func (p *Preprocessor) NextToken() (lex.Token, bool) {
 	if p.budget.tokensOut {
-		return Token{}, false
+		return lex.Token{}, false
 	}
 	t, ok := p.next()
 	if !ok {
 		return t.Token, false
 	}
 	if p.budget.tokens++; p.budget.tokens > p.cfg.Limits.Tokens {
-		p.out.Notes.add(t.Pos, "this file and its includes produce more than %d tokens; the rest is not read", p.cfg.Limits.Tokens)
+		p.out.Notes.Add(t.Pos, "this file and its includes produce more than %d tokens; the rest is not read", p.cfg.Limits.Tokens)
 		p.budget.tokensOut = true
-		return Token{}, false
+		return lex.Token{}, false
 	}
 	if len(p.recs) > 0 && !t.done { // a replayed header logged its tokens whole
 		p.logToken(t.Token)
@@ -261,18 +267,19 @@ func (p *preprocessor) nextToken() (Token, bool) {
 	return t.Token, true
 }
 
-// finish notes the conditionals left open at the end of input (not when a
+// Finish notes the conditionals left open at the end of input (not when a
 // budget cut the input short: they were closed in the part not read).
-func (p *preprocessor) finish() {
+func (p *Preprocessor) Finish() *Preprocessed {
 	if p.budget.tokensOut {
-		return
+		return &p.out
 	}
 	for _, c := range p.conds {
-		p.out.Notes.add(c.pos, "unterminated #if")
+		p.out.Notes.Add(c.pos, "unterminated #if")
 	}
+	return &p.out
 }
 
-func (p *preprocessor) predefine() {
+func (p *Preprocessor) predefine() {
 	// What nvcc and the CUDA headers (which are not read) would define: a
 	// CUDA 13.0 device pass for sm_90.
 	defs := map[string]string{"__CUDACC__": "1", "__NVCC__": "1", "__CUDA_ARCH__": "900", "__cplusplus": "201703L",
@@ -285,8 +292,8 @@ func (p *preprocessor) predefine() {
 		defs[k] = v
 	}
 	for name, val := range defs {
-		var notes Notes
-		body := scan("<command line>", []byte(val), &notes)
+		var notes lex.Notes
+		body := lex.Scan("<command line>", []byte(val), &notes)
 		for i := range body {
 			body[i].BOL = false
 		}
@@ -295,13 +302,13 @@ func (p *preprocessor) predefine() {
 }
 
 // next returns the next fully expanded token.
-func (p *preprocessor) next() (ptok, bool) {
+func (p *Preprocessor) next() (ptok, bool) {
 	for {
 		t, ok := p.read()
 		if !ok {
 			return t, false
 		}
-		if t.Kind != KIdent || p.limitHit || t.done {
+		if t.Kind != lex.KIdent || p.limitHit || t.done {
 			return t, true
 		}
 		m := p.lookup(t.Text)
@@ -316,7 +323,7 @@ func (p *preprocessor) next() (ptok, bool) {
 
 // read returns the next token before expansion: pushed-back tokens first,
 // then the active text of the files, handling directives on the way.
-func (p *preprocessor) read() (ptok, bool) {
+func (p *Preprocessor) read() (ptok, bool) {
 	if n := len(p.pushed); n > 0 {
 		t := p.pushed[n-1]
 		p.pushed = p.pushed[:n-1]
@@ -335,7 +342,7 @@ func (p *preprocessor) read() (ptok, bool) {
 			p.popFile(f)
 			continue
 		}
-		if t := f.next; t.BOL && t.Text == "#" && t.Kind == KPunct {
+		if t := f.next; t.BOL && t.Text == "#" && t.Kind == lex.KPunct {
 			p.directive(f)
 			continue
 		}
@@ -348,20 +355,20 @@ func (p *preprocessor) read() (ptok, bool) {
 	return ptok{}, false
 }
 
-func (p *preprocessor) unread(ts []ptok) {
+func (p *Preprocessor) unread(ts []ptok) {
 	for i := len(ts) - 1; i >= 0; i-- {
 		p.pushed = append(p.pushed, ts[i])
 	}
 }
 
-func (p *preprocessor) active() bool {
+func (p *Preprocessor) active() bool {
 	return len(p.conds) == 0 || p.conds[len(p.conds)-1].active
 }
 
 // expand replaces the invocation that starts with t by the macro's
 // expansion, pushed back to be read again. It reports false when t is a
 // function-like macro's name without arguments.
-func (p *preprocessor) expand(t ptok, m *macro) bool {
+func (p *Preprocessor) expand(t ptok, m *macro) bool {
 	p.expanding++
 	defer func() { p.expanding-- }()
 	hs := t.hs.with(m.name)
@@ -384,7 +391,7 @@ func (p *preprocessor) expand(t ptok, m *macro) bool {
 	body := p.substitute(m, args, hs, t)
 	p.produced += len(body)
 	if p.produced > maxExpandedTokens {
-		p.out.Notes.add(t.Pos, "macro expansion produced more than %d tokens; expansion stopped", maxExpandedTokens)
+		p.out.Notes.Add(t.Pos, "macro expansion produced more than %d tokens; expansion stopped", maxExpandedTokens)
 		p.limitHit = true
 	}
 	p.unread(body)
@@ -401,23 +408,23 @@ func intersect(a, b *hideSet) *hideSet {
 	return r
 }
 
-func (p *preprocessor) collectArgs(name ptok) ([][]ptok, ptok, bool) {
+func (p *Preprocessor) collectArgs(name ptok) ([][]ptok, ptok, bool) {
 	var args [][]ptok
 	var cur []ptok
 	depth := 0
 	for {
 		t, ok := p.read()
 		if !ok {
-			p.out.Notes.add(name.Pos, "unterminated argument list invoking macro %q", name.Text)
+			p.out.Notes.Add(name.Pos, "unterminated argument list invoking macro %q", name.Text)
 			return nil, ptok{}, false
 		}
 		switch t.Text {
 		case "(", "[", "{":
-			if t.Kind == KPunct {
+			if t.Kind == lex.KPunct {
 				depth++
 			}
 		case ")", "]", "}":
-			if t.Kind == KPunct {
+			if t.Kind == lex.KPunct {
 				if depth == 0 && t.Text == ")" {
 					args = append(args, cur)
 					return args, t, true
@@ -437,7 +444,7 @@ func (p *preprocessor) collectArgs(name ptok) ([][]ptok, ptok, bool) {
 
 // substitute produces the macro body with arguments in place: # and ##
 // applied, arguments fully expanded except next to # and ##.
-func (p *preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok) []ptok {
+func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok) []ptok {
 	argOf := func(name string) ([]ptok, bool) {
 		for i, pn := range m.params {
 			if pn == name {
@@ -451,7 +458,7 @@ func (p *preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 			var va []ptok
 			for i := len(m.params); i < len(args); i++ {
 				if i > len(m.params) {
-					va = append(va, ptok{Token: Token{Kind: KPunct, Text: ",", Pos: inv.Pos}})
+					va = append(va, ptok{Token: lex.Token{Kind: lex.KPunct, Text: ",", Pos: inv.Pos}})
 				}
 				va = append(va, args[i]...)
 			}
@@ -492,7 +499,7 @@ func (p *preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 			out = append(out, rhs[1:]...)
 			continue
 		}
-		if a, ok := argOf(bt.Text); ok && bt.Kind == KIdent {
+		if a, ok := argOf(bt.Text); ok && bt.Kind == lex.KIdent {
 			if i+1 < len(body) && body[i+1].Text == "##" {
 				out = append(out, a...)
 				continue
@@ -538,7 +545,7 @@ func unionHS(a, b *hideSet) *hideSet {
 // diagnostics point at the text the user wrote.
 // fromBody makes t, produced by body token i of m, a token of the
 // expansion at inv.
-func (p *preprocessor) fromBody(t Token, m *macro, i int, hs *hideSet, inv ptok, origin *MacroOrigin) ptok {
+func (p *Preprocessor) fromBody(t lex.Token, m *macro, i int, hs *hideSet, inv ptok, origin *lex.MacroOrigin) ptok {
 	t.Pos = inv.Pos
 	t.BOL = false
 	if origin != nil {
@@ -550,7 +557,7 @@ func (p *preprocessor) fromBody(t Token, m *macro, i int, hs *hideSet, inv ptok,
 }
 
 // expandArg fully expands a macro argument on its own.
-func (p *preprocessor) expandArg(a []ptok) []ptok {
+func (p *Preprocessor) expandArg(a []ptok) []ptok {
 	if len(a) == 0 {
 		return nil
 	}
@@ -572,7 +579,7 @@ func (p *preprocessor) expandArg(a []ptok) []ptok {
 	return out
 }
 
-func stringize(a []ptok, pos Pos) Token {
+func stringize(a []ptok, pos lex.Pos) lex.Token {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i, t := range a {
@@ -582,13 +589,13 @@ func stringize(a []ptok, pos Pos) Token {
 		b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(t.Text))
 	}
 	b.WriteByte('"')
-	return Token{Kind: KString, Text: b.String(), Pos: pos}
+	return lex.Token{Kind: lex.KString, Text: b.String(), Pos: pos}
 }
 
-func pasteTokens(a, b Token) Token {
+func pasteTokens(a, b lex.Token) lex.Token {
 	text := a.Text + b.Text
-	var notes Notes
-	ts := scan(a.Pos.File, []byte(text), &notes)
+	var notes lex.Notes
+	ts := lex.Scan(a.Pos.File, []byte(text), &notes)
 	t := a
 	t.Text = text
 	if len(ts) == 1 {
@@ -601,16 +608,16 @@ func pasteTokens(a, b Token) Token {
 
 // directiveLine reads the directive that starts at f's next token (the
 // '#'), returning the '#' and the tokens after it on its line.
-func directiveLine(f *fileFrame) (Token, []Token) {
+func directiveLine(f *fileFrame) (lex.Token, []lex.Token) {
 	hash := f.take()
-	var line []Token
+	var line []lex.Token
 	for f.more && !f.next.BOL {
 		line = append(line, f.take())
 	}
 	return hash, line
 }
 
-func (p *preprocessor) directive(f *fileFrame) {
+func (p *Preprocessor) directive(f *fileFrame) {
 	hash, line := directiveLine(f)
 	if len(line) == 0 {
 		return // null directive
@@ -636,7 +643,7 @@ func (p *preprocessor) directive(f *fileFrame) {
 	case "elif", "else", "endif":
 		p.touchCond()
 		if len(p.conds) == 0 {
-			p.out.Notes.add(hash.Pos, "#%s without #if", name)
+			p.out.Notes.Add(hash.Pos, "#%s without #if", name)
 			return
 		}
 		c := &p.conds[len(p.conds)-1]
@@ -645,7 +652,7 @@ func (p *preprocessor) directive(f *fileFrame) {
 			p.conds = p.conds[:len(p.conds)-1]
 		case "else":
 			if c.sawElse {
-				p.out.Notes.add(hash.Pos, "#else after #else")
+				p.out.Notes.Add(hash.Pos, "#else after #else")
 			}
 			c.sawElse = true
 			c.active = c.parentActive && !c.taken
@@ -677,11 +684,11 @@ func (p *preprocessor) directive(f *fileFrame) {
 			p.setOnce(f.path)
 		}
 	case "error":
-		p.out.Notes.add(hash.Pos, "#error %s", joinTokens(rest))
+		p.out.Notes.Add(hash.Pos, "#error %s", joinTokens(rest))
 	}
 }
 
-func joinTokens(ts []Token) string {
+func joinTokens(ts []lex.Token) string {
 	var b strings.Builder
 	for i, t := range ts {
 		if i > 0 && t.Space {
@@ -692,9 +699,9 @@ func joinTokens(ts []Token) string {
 	return b.String()
 }
 
-func (p *preprocessor) define(rest []Token, pos Pos) {
-	if len(rest) == 0 || rest[0].Kind != KIdent {
-		p.out.Notes.add(pos, "#define needs a macro name")
+func (p *Preprocessor) define(rest []lex.Token, pos lex.Pos) {
+	if len(rest) == 0 || rest[0].Kind != lex.KIdent {
+		p.out.Notes.Add(pos, "#define needs a macro name")
 		return
 	}
 	m := &macro{name: rest[0].Text}
@@ -707,14 +714,14 @@ func (p *preprocessor) define(rest []Token, pos Pos) {
 			case t.Text == ",":
 			case t.Text == "...":
 				m.variadic = true
-			case t.Kind == KIdent:
+			case t.Kind == lex.KIdent:
 				m.params = append(m.params, t.Text)
 			default:
-				p.out.Notes.add(t.Pos, "unexpected %q in macro parameters", t.Text)
+				p.out.Notes.Add(t.Pos, "unexpected %q in macro parameters", t.Text)
 			}
 		}
 		if i >= len(body) {
-			p.out.Notes.add(pos, "unterminated macro parameter list")
+			p.out.Notes.Add(pos, "unterminated macro parameter list")
 			return
 		}
 		body = body[i+1:]
@@ -723,7 +730,7 @@ func (p *preprocessor) define(rest []Token, pos Pos) {
 	p.setMacro(m.name, m)
 }
 
-func (p *preprocessor) include(f *fileFrame, rest []Token, pos Pos) {
+func (p *Preprocessor) include(f *fileFrame, rest []lex.Token, pos lex.Pos) {
 	if len(rest) == 0 {
 		return
 	}
@@ -735,10 +742,10 @@ func (p *preprocessor) include(f *fileFrame, rest []Token, pos Pos) {
 	var refused *RefusedError
 	switch {
 	case errors.As(err, &refused):
-		p.out.Notes.add(rest[0].Pos, "#include %q not read: %s", name, refused.Reason)
+		p.out.Notes.Add(rest[0].Pos, "#include %q not read: %s", name, refused.Reason)
 		return
 	case err != nil && !angled:
-		p.out.Notes.add(rest[0].Pos, "cannot open include file %q", name)
+		p.out.Notes.Add(rest[0].Pos, "cannot open include file %q", name)
 		return
 	case err != nil:
 		// <name> the project does not have (projects build with -I.:
@@ -768,9 +775,9 @@ func sizeText(n int64) string {
 }
 
 // includeName spells the name of #include "name" or #include <name>.
-func includeName(rest []Token) (name string, angled, ok bool) {
+func includeName(rest []lex.Token) (name string, angled, ok bool) {
 	switch {
-	case rest[0].Kind == KString:
+	case rest[0].Kind == lex.KString:
 		return strings.Trim(rest[0].Text, `"`), false, true
 	case rest[0].Text == "<":
 		name, ok := angleName(rest)
@@ -781,21 +788,21 @@ func includeName(rest []Token) (name string, angled, ok bool) {
 
 // noteTooDeep notes an include past the depth limit once per directive: a
 // cycle reaches the same directive again and again.
-func (p *preprocessor) noteTooDeep(at Pos, path string) {
+func (p *Preprocessor) noteTooDeep(at lex.Pos, path string) {
 	p.invalidateAll() // the note depends on the includer's depth
 	if p.budget.deepNoted[at] {
 		return
 	}
 	if p.budget.deepNoted == nil {
-		p.budget.deepNoted = map[Pos]bool{}
+		p.budget.deepNoted = map[lex.Pos]bool{}
 	}
 	p.budget.deepNoted[at] = true
-	p.out.Notes.add(at, "#include nested more than %d deep (an include cycle?); %q skipped", maxIncludeDepth, filepath.Base(path))
+	p.out.Notes.Add(at, "#include nested more than %d deep (an include cycle?); %q skipped", maxIncludeDepth, filepath.Base(path))
 }
 
 // spend charges one include of n bytes to the unit's budget; it reports
 // false, with one note for the unit, when the budget cannot pay.
-func (p *preprocessor) spend(at Pos, n int) bool {
+func (p *Preprocessor) spend(at lex.Pos, n int) bool {
 	if p.budget.includesOut {
 		return false
 	}
@@ -804,9 +811,9 @@ func (p *preprocessor) spend(at Pos, n int) bool {
 	b.bytes += int64(n)
 	switch {
 	case b.includes > lim.Includes:
-		p.out.Notes.add(at, "this file expands more than %d includes; no more are read", lim.Includes)
+		p.out.Notes.Add(at, "this file expands more than %d includes; no more are read", lim.Includes)
 	case b.bytes > lim.IncludedBytes:
-		p.out.Notes.add(at, "this file includes more than %s; no more is read", sizeText(lim.IncludedBytes))
+		p.out.Notes.Add(at, "this file includes more than %s; no more is read", sizeText(lim.IncludedBytes))
 	default:
 		return true
 	}
@@ -815,7 +822,7 @@ func (p *preprocessor) spend(at Pos, n int) bool {
 }
 
 // angleName spells the file name of #include <a/b.h> from its tokens.
-func angleName(rest []Token) (string, bool) {
+func angleName(rest []lex.Token) (string, bool) {
 	var b strings.Builder
 	for _, t := range rest[1:] {
 		if t.Text == ">" {
@@ -830,7 +837,7 @@ func angleName(rest []Token) (string, bool) {
 // that has it. A refused file ends the search, as the compiler would stop
 // at the first file found: reading another one instead would analyze code
 // the build does not use.
-func (p *preprocessor) findInclude(dir, name string) (string, []byte, error) {
+func (p *Preprocessor) findInclude(dir, name string) (string, []byte, error) {
 	dirs := append([]string{dir}, p.cfg.IncludeDirs...)
 	var err error
 	for _, d := range dirs {
@@ -849,7 +856,7 @@ func (p *preprocessor) findInclude(dir, name string) (string, []byte, error) {
 
 // evalCond evaluates a #if expression: defined() first, then macro
 // expansion, then integer arithmetic where unknown names are 0.
-func (p *preprocessor) evalCond(ts []Token, pos Pos) bool {
+func (p *Preprocessor) evalCond(ts []lex.Token, pos lex.Pos) bool {
 	var pre []ptok
 	for i := 0; i < len(ts); i++ {
 		if ts[i].Text == "defined" {
@@ -865,21 +872,21 @@ func (p *preprocessor) evalCond(ts []Token, pos Pos) bool {
 			if paren {
 				j++
 			}
-			pre = append(pre, ptok{Token: Token{Kind: KNumber, Text: v, Pos: ts[i].Pos}})
+			pre = append(pre, ptok{Token: lex.Token{Kind: lex.KNumber, Text: v, Pos: ts[i].Pos}})
 			i = j // at the name, or at ')' when parenthesised; the loop steps past it
 			continue
 		}
 		pre = append(pre, ptok{Token: ts[i]})
 	}
 	expanded := p.expandArg(pre)
-	toks := make([]Token, len(expanded))
+	toks := make([]lex.Token, len(expanded))
 	for i, t := range expanded {
 		toks[i] = t.Token
 	}
 	e := condEval{toks: toks}
 	v, ok := e.parse(0)
 	if !ok || e.i < len(e.toks) {
-		p.out.Notes.add(pos, "cannot evaluate #if expression %q; taken as false", joinTokens(ts))
+		p.out.Notes.Add(pos, "cannot evaluate #if expression %q; taken as false", joinTokens(ts))
 		return false
 	}
 	return v != 0
@@ -887,7 +894,7 @@ func (p *preprocessor) evalCond(ts []Token, pos Pos) bool {
 
 // condEval evaluates preprocessor integer expressions by precedence climbing.
 type condEval struct {
-	toks []Token
+	toks []lex.Token
 	i    int
 }
 
@@ -1020,42 +1027,18 @@ func (e *condEval) unary() (int64, bool) {
 		return v, true
 	}
 	switch t.Kind {
-	case KNumber:
-		v, ok := ParseInt(t.Text)
+	case lex.KNumber:
+		v, ok := lex.ParseInt(t.Text)
 		return v, ok
-	case KChar:
+	case lex.KChar:
 		if len(t.Text) >= 3 {
 			return int64(t.Text[1]), true
 		}
-	case KIdent:
+	case lex.KIdent:
 		if t.Text == "true" {
 			return 1, true
 		}
 		return 0, true // undefined names are 0
 	}
 	return 0, false
-}
-
-// ParseInt parses a C integer literal (decimal, hex, octal, binary; with
-// u/l suffixes and ' separators).
-func ParseInt(s string) (int64, bool) {
-	s = strings.ReplaceAll(s, "'", "")
-	s = strings.TrimRight(s, "uUlL")
-	if s == "" {
-		return 0, false
-	}
-	base := 10
-	switch {
-	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
-		base, s = 16, s[2:]
-	case strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0B"):
-		base, s = 2, s[2:]
-	case len(s) > 1 && s[0] == '0':
-		base, s = 8, s[1:]
-	}
-	u, err := strconv.ParseUint(s, base, 64)
-	if err != nil {
-		return 0, false
-	}
-	return int64(u), true
 }

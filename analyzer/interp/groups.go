@@ -1,4 +1,4 @@
-package analyzer
+package interp
 
 import (
 	"github.com/cudalint/cudalint/parser"

@@ -1,4 +1,4 @@
-package parser
+package lex
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func TestScanSplicesEverywhere(t *testing.T) {
 	for i, src := range inputs {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			var notes Notes
-			want := scan("a.cu", []byte(src), &notes)
+			want := Scan("a.cu", []byte(src), &notes)
 			var b strings.Builder
 			for _, c := range []byte(src) {
 				b.WriteByte(c)
@@ -30,7 +30,7 @@ func TestScanSplicesEverywhere(t *testing.T) {
 					b.WriteString("\\\n")
 				}
 			}
-			got := scan("b.cu", []byte(b.String()), &notes)
+			got := Scan("b.cu", []byte(b.String()), &notes)
 			if len(got) != len(want) {
 				t.Fatalf("%d tokens with splices, %d without", len(got), len(want))
 			}
@@ -49,7 +49,7 @@ func TestScanPositions(t *testing.T) {
 	src := "a /* x\ny */ b\n// c\n  cc\t d\\\ne \"s\"\r\nf"
 	var notes Notes
 	var got []string
-	for _, tok := range scan("p.cu", []byte(src), &notes) {
+	for _, tok := range Scan("p.cu", []byte(src), &notes) {
 		got = append(got, fmt.Sprintf("%s@%d:%d", tok.Text, tok.Pos.Line, tok.Pos.Col))
 	}
 	want := "a@1:1 b@2:6 cc@4:3 de@4:7 \"s\"@5:3 f@6:1"

@@ -1,8 +1,9 @@
-package analyzer
+package interp
 
 import (
 	"strings"
 
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -111,7 +112,7 @@ func (in *interp) call(e *parser.Call) value {
 		in.access(p.at(p.offset, p.elem), Atomic, e)
 		return in.dataValue(symbolic.CauseCallResult, name+"()")
 	}
-	if t, ok := builtinScalars[name]; ok && len(args) == 1 { // functional cast: int(x), float(x)
+	if t, ok := ctype.Builtin(name); ok && len(args) == 1 { // functional cast: int(x), float(x)
 		return in.convert(args[0], t)
 	}
 	return in.dataValue(symbolic.CauseCallResult, name+"()")

@@ -1,6 +1,6 @@
 //go:build unix
 
-package parser
+package cpp
 
 import (
 	"errors"

@@ -1,7 +1,8 @@
-package parser
+package cpp
 
 import (
 	"bytes"
+	"github.com/cudalint/cudalint/parser/lex"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -100,11 +101,11 @@ type headerEntry struct {
 	src        []byte
 	observed   map[string]*macro // definitions at entry of the names observed
 	writes     map[string]*macro // final definitions of the names written
-	toks       [][]Token         // in segments, shared with the entries of nested headers
+	toks       [][]lex.Token     // in segments, shared with the entries of nested headers
 	ntoks      int
 	events     []includeEvent
-	notes      Notes
-	directives []Directive
+	notes      lex.Notes
+	directives []lex.Directive
 	includes   int
 	bytes      int64
 	produced   int
@@ -114,7 +115,7 @@ type headerEntry struct {
 // lookup returns the definition of name, noting it as observed by every
 // recording that has not seen the name yet. A recording that has seen it
 // is nested in those outside it, which have seen it too: the walk stops.
-func (p *preprocessor) lookup(name string) *macro {
+func (p *Preprocessor) lookup(name string) *macro {
 	m := p.macros[name]
 	for i := len(p.recs) - 1; i >= 0; i-- {
 		r := p.recs[i]
@@ -128,7 +129,7 @@ func (p *preprocessor) lookup(name string) *macro {
 
 // setMacro defines name as m (undefines it when m is nil), noting the
 // write in every recording.
-func (p *preprocessor) setMacro(name string, m *macro) {
+func (p *Preprocessor) setMacro(name string, m *macro) {
 	if m == nil {
 		delete(p.macros, name)
 	} else {
@@ -137,7 +138,7 @@ func (p *preprocessor) setMacro(name string, m *macro) {
 	p.noteWrite(name)
 }
 
-func (p *preprocessor) noteWrite(name string) {
+func (p *Preprocessor) noteWrite(name string) {
 	for i := len(p.recs) - 1; i >= 0; i-- {
 		r := p.recs[i]
 		s := r.names[name]
@@ -150,14 +151,14 @@ func (p *preprocessor) noteWrite(name string) {
 }
 
 // isOnce reports whether path was marked #pragma once, as an observation.
-func (p *preprocessor) isOnce(path string) bool {
+func (p *Preprocessor) isOnce(path string) bool {
 	if len(p.recs) == 0 {
 		return p.once[path]
 	}
 	return p.lookupOnce(path)
 }
 
-func (p *preprocessor) lookupOnce(path string) bool {
+func (p *Preprocessor) lookupOnce(path string) bool {
 	v := p.once[path]
 	var m *macro
 	if v {
@@ -174,7 +175,7 @@ func (p *preprocessor) lookupOnce(path string) bool {
 	return v
 }
 
-func (p *preprocessor) setOnce(path string) {
+func (p *Preprocessor) setOnce(path string) {
 	p.once[path] = true
 	if len(p.recs) > 0 {
 		p.noteWrite(onceKey(path))
@@ -184,13 +185,13 @@ func (p *preprocessor) setOnce(path string) {
 // clean reports whether the preprocessor stands between tokens: no macro
 // invocation is being read and nothing is pushed back. Only there does a
 // header's output not mix with its includer's.
-func (p *preprocessor) clean() bool {
+func (p *Preprocessor) clean() bool {
 	return p.expanding == 0 && len(p.pushed) == 0 && !p.limitHit
 }
 
 // enterHeader pushes the included file path: replayed from the cache when
 // a recording matches, recorded when none does.
-func (p *preprocessor) enterHeader(path string, src []byte) {
+func (p *Preprocessor) enterHeader(path string, src []byte) {
 	c := p.cfg.Headers
 	if c == nil || !p.clean() {
 		p.pushFile(p.openFile(path, src))
@@ -217,14 +218,14 @@ func (p *preprocessor) enterHeader(path string, src []byte) {
 	p.pushFile(f)
 }
 
-func (p *preprocessor) pushFile(f *fileFrame) {
+func (p *Preprocessor) pushFile(f *fileFrame) {
 	p.files = append(p.files, f)
 	for _, r := range p.recs {
 		r.maxFiles = max(r.maxFiles, len(p.files))
 	}
 }
 
-func (p *preprocessor) startRecording(path string, src []byte) *recording {
+func (p *Preprocessor) startRecording(path string, src []byte) *recording {
 	p.sealLog()
 	r := &recording{
 		path: path, src: src, names: map[string]nameState{},
@@ -240,7 +241,7 @@ func (p *preprocessor) startRecording(path string, src []byte) *recording {
 // touchCond is called before #elif, #else or #endif acts on the innermost
 // conditional: one opened before a header was entered makes the header's
 // effect depend on its includer.
-func (p *preprocessor) touchCond() {
+func (p *Preprocessor) touchCond() {
 	for _, r := range p.recs {
 		if r.entryConds >= len(p.conds) {
 			r.invalid = true
@@ -249,14 +250,14 @@ func (p *preprocessor) touchCond() {
 }
 
 // invalidateAll marks every recording as not reusable.
-func (p *preprocessor) invalidateAll() {
+func (p *Preprocessor) invalidateAll() {
 	for _, r := range p.recs {
 		r.invalid = true
 	}
 }
 
 // popFile drops the finished frame f, ending its recording.
-func (p *preprocessor) popFile(f *fileFrame) {
+func (p *Preprocessor) popFile(f *fileFrame) {
 	p.files = p.files[:len(p.files)-1]
 	n := len(p.recs)
 	if n == 0 || p.recs[n-1].frame != f {
@@ -275,10 +276,10 @@ func (p *preprocessor) popFile(f *fileFrame) {
 
 // logToken appends a token the file produced to the log of the open
 // recordings.
-func (p *preprocessor) logToken(t Token) {
+func (p *Preprocessor) logToken(t lex.Token) {
 	n := len(p.logSegs)
 	if n == 0 || p.logSealed {
-		p.logSegs = append(p.logSegs, make([]Token, 0, 256))
+		p.logSegs = append(p.logSegs, make([]lex.Token, 0, 256))
 		p.logSealed = false
 		n++
 	}
@@ -287,16 +288,16 @@ func (p *preprocessor) logToken(t Token) {
 
 // sealLog ends the log's last segment: entries share segments, so a
 // segment is never appended to once a recording starts or ends at it.
-func (p *preprocessor) sealLog() { p.logSealed = true }
+func (p *Preprocessor) sealLog() { p.logSealed = true }
 
 // reusable reports whether what r recorded depends on nothing but its key.
-func (p *preprocessor) reusable(r *recording) bool {
+func (p *Preprocessor) reusable(r *recording) bool {
 	b := p.budget
 	return !r.invalid && p.clean() && len(p.conds) == r.entryConds &&
 		!b.includesOut && !b.tokensOut
 }
 
-func (p *preprocessor) entryOf(r *recording) *headerEntry {
+func (p *Preprocessor) entryOf(r *recording) *headerEntry {
 	e := &headerEntry{
 		path: r.path, src: r.src,
 		observed:   map[string]*macro{},
@@ -325,7 +326,7 @@ func (p *preprocessor) entryOf(r *recording) *headerEntry {
 }
 
 // current is name's definition now, with onceMark for a #pragma once file.
-func (p *preprocessor) current(name string) *macro {
+func (p *Preprocessor) current(name string) *macro {
 	if len(name) > 0 && name[0] == 0 {
 		if p.once[name[1:]] {
 			return onceMark
@@ -338,7 +339,7 @@ func (p *preprocessor) current(name string) *macro {
 // matches reports whether replaying e here gives what expanding the
 // header would: same contents, same observed definitions, and budgets
 // that pay for all of it (a budget that ran out mid-header would cut it).
-func (p *preprocessor) matches(e *headerEntry, src []byte) bool {
+func (p *Preprocessor) matches(e *headerEntry, src []byte) bool {
 	b, lim := p.budget, p.cfg.Limits
 	switch {
 	case !bytes.Equal(e.src, src),
@@ -373,7 +374,7 @@ func sameMacro(a, b *macro) bool {
 // replay performs e's effect: observations and writes (so that enclosing
 // recordings see them as if the header had been read), includes, notes,
 // comments, budgets, and a frame of the finished tokens.
-func (p *preprocessor) replay(e *headerEntry) {
+func (p *Preprocessor) replay(e *headerEntry) {
 	for name := range e.observed {
 		if len(name) > 0 && name[0] == 0 {
 			p.lookupOnce(name[1:])
@@ -410,7 +411,7 @@ func (p *preprocessor) replay(e *headerEntry) {
 
 // noteInclude records a file read through #include in the output, and in
 // the log of the recordings.
-func (p *preprocessor) noteInclude(path string, src []byte) {
+func (p *Preprocessor) noteInclude(path string, src []byte) {
 	if !p.seen[path] {
 		p.seen[path] = true
 		p.out.Sources[path] = src

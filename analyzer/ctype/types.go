@@ -1,8 +1,9 @@
-// Package analyzer finds kernels and their launches, interprets kernel
-// bodies symbolically to give every memory access a byte-address
-// expression, and predicts the 32-byte sectors each warp-wide request
-// touches, the way the hardware forms warps and serves requests.
-package analyzer
+// Package ctype is C layout: the size, alignment and member offsets of
+// the types kernels read and write (scalars, pointers, arrays, structs and
+// unions, CUDA's vector types with their own alignment), resolved from
+// the names the analyzed files declare (Types), and how an access of a
+// type splits into memory instructions (Pieces).
+package ctype
 
 import (
 	"fmt"
@@ -10,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/cudalint/cudalint/parser"
-	"github.com/cudalint/cudalint/symbolic"
 )
 
 // TypeKind classifies a type.
@@ -90,7 +90,8 @@ func (t *Type) Field(name string) (FieldLayout, bool) {
 func (t *Type) IsInteger() bool { return t != nil && t.Kind == TInt }
 
 var (
-	unknownType = &Type{Kind: TUnknown, Name: "?", Size: 4, Align: 4}
+	// UnknownType is the type of what the analysis cannot type.
+	UnknownType = &Type{Kind: TUnknown, Name: "?", Size: 4, Align: 4}
 	voidType    = &Type{Kind: TVoid, Name: "void", Size: 1, Align: 1}
 )
 
@@ -100,6 +101,13 @@ func scalar(kind TypeKind, name string, size int64) *Type {
 
 // builtinScalars maps base-type spellings (words sorted and joined) to types.
 var builtinScalars = map[string]*Type{}
+
+// Builtin returns the built-in type called name (a scalar, a CUDA vector,
+// dim3).
+func Builtin(name string) (*Type, bool) {
+	t, ok := builtinScalars[name]
+	return t, ok
+}
 
 func init() {
 	ints := map[int64][]string{
@@ -122,7 +130,7 @@ func init() {
 	builtinScalars["double"] = scalar(TFloat, "double", 8)
 	builtinScalars["long double"] = scalar(TFloat, "long double", 16)
 	builtinScalars["void"] = voidType
-	builtinScalars["auto"] = unknownType
+	builtinScalars["auto"] = UnknownType
 	for _, n := range []string{"half2", "__half2", "__nv_bfloat162"} {
 		builtinScalars[n] = vector(n, builtinScalars["half"], 2, 4)
 	}
@@ -190,14 +198,18 @@ type Types struct {
 	typedefs map[string]*parser.Typedef
 	done     map[string]*Type
 	busy     map[string]bool
-	consts   func(parser.Expr) (int64, bool) // evaluates array dimensions
+	// Consts evaluates array dimensions; set by the program once its
+	// constants can be evaluated.
+	Consts func(parser.Expr) (int64, bool)
 }
 
-func newTypes() *Types {
+// NewTypes returns an empty set of types.
+func NewTypes() *Types {
 	return &Types{structs: map[string]*parser.Struct{}, typedefs: map[string]*parser.Typedef{}, done: map[string]*Type{}, busy: map[string]bool{}}
 }
 
-func (ts *Types) add(f *parser.File) {
+// Add makes the structs and typedefs of f known.
+func (ts *Types) Add(f *parser.File) {
 	for _, s := range f.Structs {
 		if s.Name != "" {
 			if _, dup := ts.structs[s.Name]; !dup || len(s.Fields) > 0 {
@@ -219,20 +231,22 @@ func (ts *Types) Resolve(ref *parser.TypeRef) *Type {
 
 func (ts *Types) resolve(ref *parser.TypeRef) *Type {
 	if ref == nil {
-		return unknownType
+		return UnknownType
 	}
 	t := ts.named(ref.Words)
 	for i := 0; i < ref.Ptr; i++ {
-		t = pointerTo(t)
+		t = PointerTo(t)
 	}
 	return t
 }
 
-func pointerTo(t *Type) *Type {
+// PointerTo is the type of a pointer to t.
+func PointerTo(t *Type) *Type {
 	return &Type{Kind: TPointer, Name: t.Name + "*", Size: 8, Align: 8, Elem: t}
 }
 
-func arrayOf(t *Type, n int64) *Type {
+// ArrayOf is the type of an array of n t.
+func ArrayOf(t *Type, n int64) *Type {
 	return &Type{Kind: TArray, Name: fmt.Sprintf("%s[%d]", t.Name, n), Size: t.Size * n, Align: t.Align, Elem: t, Len: n}
 }
 
@@ -263,7 +277,7 @@ func (ts *Types) named(words []string) *Type {
 		return t
 	}
 	if ts.busy[name] {
-		return unknownType // a recursive type through a non-pointer: impossible in C; stay safe
+		return UnknownType // a recursive type through a non-pointer: impossible in C; stay safe
 	}
 	ts.busy[name] = true
 	defer delete(ts.busy, name)
@@ -273,7 +287,7 @@ func (ts *Types) named(words []string) *Type {
 	} else if td, ok := ts.typedefs[name]; ok {
 		t = ts.resolve(td.Type)
 		for i := len(td.Dims) - 1; i >= 0; i-- {
-			t = arrayOf(t, ts.dim(td.Dims[i]))
+			t = ArrayOf(t, ts.Dim(td.Dims[i]))
 		}
 	} else if b, ok := builtinScalars[name]; ok {
 		t = b
@@ -284,11 +298,13 @@ func (ts *Types) named(words []string) *Type {
 	return t
 }
 
-func (ts *Types) dim(e parser.Expr) int64 {
-	if e == nil || ts.consts == nil {
+// Dim is the value of array dimension e, or 0 when it is not a positive
+// constant.
+func (ts *Types) Dim(e parser.Expr) int64 {
+	if e == nil || ts.Consts == nil {
 		return 0
 	}
-	if v, ok := ts.consts(e); ok && v > 0 {
+	if v, ok := ts.Consts(e); ok && v > 0 {
 		return v
 	}
 	return 0
@@ -302,7 +318,7 @@ func (ts *Types) layout(s *parser.Struct) *Type {
 	for _, f := range s.Fields {
 		ft := ts.resolve(f.Type)
 		for i := len(f.Dims) - 1; i >= 0; i-- {
-			ft = arrayOf(ft, ts.dim(f.Dims[i]))
+			ft = ArrayOf(ft, ts.Dim(f.Dims[i]))
 		}
 		if s.Union {
 			t.Fields = append(t.Fields, FieldLayout{Name: f.Name, Offset: 0, Type: ft})
@@ -344,6 +360,3 @@ func Pieces(t *Type) [][2]int64 {
 	}
 	return out
 }
-
-// symbolicZero is used where an offset is known to be zero.
-var symbolicZero = symbolic.Const(0)

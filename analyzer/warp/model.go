@@ -1,4 +1,14 @@
-package analyzer
+// Package warp is the warp/sector model. Predict takes an Access (interp)
+// and a launch configuration (launch), forms warps from the block shape
+// as the hardware does (32 consecutive linear thread indices), and counts
+// the 32-byte sectors each warp-wide request touches, with its ideal, its
+// misalignment and, for shared memory, its bank conflicts: in closed form
+// when the address is affine with block and loop terms (residue.go), else
+// by evaluating requests, exhaustively up to a limit and sampled past it.
+// Guards that hold for the whole launch are dropped by interval bounds
+// (bounds.go). A Prediction carries the number and the assumptions it
+// rests on, or an Unknown saying why there is none (unknown.go).
+package warp
 
 import (
 	"cmp"
@@ -6,6 +16,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -35,13 +48,10 @@ const (
 	stableAfter        = 64
 )
 
-// AssumedGrid is the grid used when no launch gives one.
-var AssumedGrid = Dim3{64, 64, 4}
-
 // Prediction is the modelled cost of one access under one launch configuration.
 type Prediction struct {
-	Access *Access
-	Config *LaunchConfig
+	Access *interp.Access
+	Config *launch.Config
 	// Known is false when the address depends on data or on a value the
 	// model cannot resolve; Unknown then says why (Reason words it).
 	Known   bool
@@ -85,9 +95,9 @@ type Prediction struct {
 	// every lane hits one bank), and Ideal the fewest possible.
 }
 
-// merge folds q, an access at the same position, into p: averages per
+// Merge folds q, an access at the same position, into p: averages per
 // instruction, unknown if either is.
-func (p *Prediction) merge(q *Prediction) {
+func (p *Prediction) Merge(q *Prediction) {
 	switch {
 	case !p.Known:
 	case !q.Known:
@@ -125,8 +135,8 @@ var blockSyms = [3]string{"blockIdx.x", "blockIdx.y", "blockIdx.z"}
 
 // Predict models access a under configuration cfg. params are the symbols
 // that stand for user-given values (they may be assumed).
-func Predict(a *Access, cfg *LaunchConfig, params map[string]bool) *Prediction {
-	p := &Prediction{Access: a, Config: cfg, Pieces: len(Pieces(a.Type))}
+func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Prediction {
+	p := &Prediction{Access: a, Config: cfg, Pieces: len(ctype.Pieces(a.Type))}
 	grid := cfg.Grid
 	bind := map[string]symbolic.Expr{}
 	for d, axis := range []string{"x", "y", "z"} {
@@ -267,7 +277,7 @@ func firstData(e symbolic.Expr) *symbolic.Var {
 }
 
 // laneStride is the coefficient of the block's fastest thread index.
-func laneStride(addr symbolic.Expr, block Dim3) *int64 {
+func laneStride(addr symbolic.Expr, block launch.Dim3) *int64 {
 	for d := 0; d < 3; d++ {
 		if block[d] == 1 && d < 2 {
 			continue
@@ -287,7 +297,7 @@ func laneStride(addr symbolic.Expr, block Dim3) *int64 {
 // warpModel evaluates warp requests: which lanes are active and which
 // sectors their addresses touch.
 type warpModel struct {
-	block, grid Dim3
+	block, grid launch.Dim3
 	pieces      [][2]int64
 	env         *symbolic.Env
 	vals        *symbolic.Values
@@ -330,10 +340,10 @@ type warpModel struct {
 	lanes     [32]int64
 }
 
-func newWarpModel(a *Access, block, grid Dim3, addr symbolic.Expr, guards, loops []symbolic.Expr) *warpModel {
-	m := &warpModel{block: block, grid: grid, pieces: Pieces(a.Type), env: symbolic.NewEnv(), period: SectorBytes}
+func newWarpModel(a *interp.Access, block, grid launch.Dim3, addr symbolic.Expr, guards, loops []symbolic.Expr) *warpModel {
+	m := &warpModel{block: block, grid: grid, pieces: ctype.Pieces(a.Type), env: symbolic.NewEnv(), period: SectorBytes}
 	m.vals = m.env.NewValues()
-	if a.Space == Shared {
+	if a.Space == interp.Shared {
 		m.shared, m.period = true, 128
 	}
 	for d := 0; d < 3; d++ {
@@ -385,7 +395,7 @@ func (m *warpModel) addCond(c symbolic.Expr, f symbolic.Func) {
 
 // addGuards adds the access's guards, leaving out those that hold for
 // every thread of the launch.
-func (m *warpModel) addGuards(a *Access, guards []symbolic.Expr) {
+func (m *warpModel) addGuards(a *interp.Access, guards []symbolic.Expr) {
 	iters := make([]string, len(a.Loops))
 	for i, l := range a.Loops {
 		iters[i] = l.Iter
@@ -400,7 +410,7 @@ func (m *warpModel) addGuards(a *Access, guards []symbolic.Expr) {
 
 // tripCounts finds each loop's iteration count for the first thread of
 // the first block, outer loops at their first iteration.
-func (m *warpModel) tripCounts(a *Access) {
+func (m *warpModel) tripCounts(a *interp.Access) {
 	for d := 0; d < 3; d++ {
 		m.vals.Set(m.thread[d], 0)
 		m.vals.Set(m.blockIdx[d], 0)

@@ -1,12 +1,15 @@
-// Package parser reads CUDA C source: a preprocessor that keeps every
-// token's original position, a structural scanner that splits files into
-// top-level items and statements, and a participle grammar for
-// declarations and expressions. It recovers from what it cannot parse: a
-// construct it does not understand becomes a Bad node with a Note, and the
-// rest of the file is still parsed.
-package parser
+// Package lex holds what the preprocessor and the parser share: tokens
+// and their positions (Pos, Token, MacroOrigin), the notes and cudalint:
+// directives met while reading, and the scanner that turns raw bytes into
+// tokens, splicing lines and skipping comments without losing a byte
+// offset. BlockTokens rescans a block as written, for fixes.
+package lex
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Pos is a position in a source file. Line and Col are 1-based; Col counts
 // bytes, as compilers do.
@@ -28,6 +31,18 @@ func (p Pos) String() string {
 
 // IsValid reports whether the position points somewhere.
 func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// Before reports whether p comes before q: by file name, then line, then
+// column.
+func (p Pos) Before(q Pos) bool {
+	if p.File != q.File {
+		return p.File < q.File
+	}
+	if p.Line != q.Line {
+		return p.Line < q.Line
+	}
+	return p.Col < q.Col
+}
 
 // Kind classifies a token.
 type Kind uint8
@@ -95,6 +110,30 @@ type Directive struct {
 // Notes is a list of notes, in the order they were found.
 type Notes []Note
 
-func (ns *Notes) add(p Pos, format string, args ...any) {
+func (ns *Notes) Add(p Pos, format string, args ...any) {
 	*ns = append(*ns, Note{Pos: p, Msg: fmt.Sprintf(format, args...)})
+}
+
+// ParseInt parses a C integer literal (decimal, hex, octal, binary; with
+// u/l suffixes and ' separators).
+func ParseInt(s string) (int64, bool) {
+	s = strings.ReplaceAll(s, "'", "")
+	s = strings.TrimRight(s, "uUlL")
+	if s == "" {
+		return 0, false
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		base, s = 16, s[2:]
+	case strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0B"):
+		base, s = 2, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	}
+	u, err := strconv.ParseUint(s, base, 64)
+	if err != nil {
+		return 0, false
+	}
+	return int64(u), true
 }

@@ -1,0 +1,260 @@
+package interp
+
+import (
+	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Program is the set of analyzed files seen as one: their functions,
+// types and file-scope variables, which a kernel's code may come from any
+// of (a helper, a struct, a constant of another file).
+type Program struct {
+	Files   []*parser.File
+	types   *ctype.Types
+	funcs   map[string][]*parser.Func
+	globals map[string]value
+	// fileGlobals are each file's own file-scope variables, by path.
+	fileGlobals map[string]map[string]value
+	Kernels     []*parser.Func
+	Notes       []parser.Note
+	sources     map[string][]byte
+}
+
+// NewProgram indexes the functions, types and file-scope constants of
+// files.
+func NewProgram(files []*parser.File) *Program {
+	p := &Program{Files: files, types: ctype.NewTypes(), funcs: map[string][]*parser.Func{}, globals: map[string]value{}, fileGlobals: map[string]map[string]value{}, sources: map[string][]byte{}}
+	for _, f := range files {
+		for path, src := range f.Sources {
+			p.sources[path] = src
+		}
+		p.types.Add(f)
+		for _, fn := range f.Funcs {
+			p.funcs[fn.Name] = append(p.funcs[fn.Name], fn)
+			if fn.Global && fn.Body != nil {
+				p.Kernels = append(p.Kernels, fn)
+			}
+		}
+	}
+	p.types.Consts = p.ConstValue
+	p.evalGlobals()
+	return p
+}
+
+// Types resolves the type names of the program's files.
+func (p *Program) Types() *ctype.Types { return p.types }
+
+// Launch is a kernel<<<grid, block>>>(args) met in host code, with what
+// the host code says about its values.
+type Launch struct {
+	Pos    parser.Pos
+	Kernel string
+	Grid   [3]symbolic.Expr
+	Block  [3]symbolic.Expr
+	Args   []Arg
+	// Targs are the launch's template arguments: a value for each value
+	// argument (nil for type arguments); TypeArgs the types of the type
+	// arguments (nil for values).
+	Targs    []*Arg
+	TypeArgs []*ctype.Type
+}
+
+// Arg is a value host code gives a launch, as far as a launch
+// configuration can use it.
+type Arg struct {
+	Int    symbolic.Expr // the value, when an integer; else nil
+	Offset symbolic.Expr // when a pointer, the byte offset into its allocation; else nil
+}
+
+func argOf(v value) Arg {
+	switch v.kind {
+	case vInt:
+		return Arg{Int: v.x}
+	case vPtr:
+		if v.ptr != nil {
+			return Arg{Offset: v.ptr.offset}
+		}
+	}
+	return Arg{}
+}
+
+// HostLaunches interprets host function fn of file f and returns the
+// launches it makes, in the order met.
+func (p *Program) HostLaunches(f *parser.File, fn *parser.Func) []*Launch {
+	in := newInterp(p, true)
+	in.kernel = fn
+	in.fileGlobals = p.fileGlobals[f.Path]
+	for _, param := range fn.Params {
+		if param.Name == "" {
+			continue
+		}
+		// A pointer parameter is an allocation of its own; any other
+		// parameter's value is unknown (a dim3& is not (1,1,1)).
+		if t := p.types.Resolve(param.Type); t.Kind == ctype.TPointer {
+			in.vars[param.Name] = in.zeroValue(t, param.Name, Local)
+		} else {
+			in.vars[param.Name] = in.dataValue(symbolic.CauseNotModelled, "parameter "+param.Name)
+		}
+	}
+	in.block(fn.Body)
+	return in.launches
+}
+
+// Run is what interpreting a kernel gives.
+type Run struct {
+	Accesses []*Access
+	Notes    []parser.Note
+	// Params are the kernel's parameters and value template parameters,
+	// the symbols a user may give values for.
+	Params map[string]bool
+}
+
+// RunKernel interprets kernel fn of file f, its type parameters bound to
+// typeArgs (nil for a generic analysis).
+func (p *Program) RunKernel(f *parser.File, fn *parser.Func, typeArgs map[string]*ctype.Type) Run {
+	in := newInterp(p, false)
+	in.kernel = fn
+	in.fileGlobals = p.fileGlobals[f.Path]
+	in.typeArgs = typeArgs
+	for _, tp := range fn.Template {
+		if !tp.IsType {
+			in.params[tp.Name] = true
+			in.vars[tp.Name] = intValue(paramSym(tp.Name))
+		}
+	}
+	for _, prm := range fn.Params {
+		if prm.Name != "" {
+			in.vars[prm.Name] = in.paramValue(prm.Name, in.resolve(prm.Type))
+		}
+	}
+	in.block(fn.Body)
+	return Run{Accesses: in.accesses, Notes: in.notes, Params: in.params}
+}
+
+// ConstValue evaluates a constant expression (array sizes, globals).
+func (p *Program) ConstValue(e parser.Expr) (int64, bool) {
+	in := newInterp(p, true)
+	v := in.eval(e)
+	if v.kind != vInt {
+		return 0, false
+	}
+	return symbolic.IsConst(v.x)
+}
+
+func (p *Program) evalGlobals() {
+	for _, f := range p.Files {
+		in := newInterp(p, false)
+		in.record = false
+		in.fileGlobals = p.fileGlobals[f.Path] // none yet: the file's own come from in.vars
+		for _, d := range f.Globals {
+			in.decl(d)
+		}
+		p.fileGlobals[f.Path] = in.vars
+		for k, v := range in.vars {
+			if _, seen := p.globals[k]; !seen {
+				p.globals[k] = v
+			}
+		}
+	}
+}
+
+// device returns the __device__ function called name that C++ could
+// call with args: the right number of arguments, and pointer parameters
+// whose pointee matches the argument's (there is no conversion from int*
+// to double*: a file's own atomicAdd(double*, double) is not the one
+// atomicAdd(&ints[i], 1) calls).
+func (p *Program) device(name string, args []value) *parser.Func {
+	for _, f := range p.funcs[name] {
+		if !f.Device || f.Body == nil || len(f.Params) != len(args) {
+			continue
+		}
+		if p.pointersMatch(f, args) {
+			return f
+		}
+	}
+	return nil
+}
+
+func (p *Program) pointersMatch(f *parser.Func, args []value) bool {
+	for i, param := range f.Params {
+		t := p.types.Resolve(param.Type)
+		a := args[i]
+		if t.Kind != ctype.TPointer || a.kind != vPtr || a.ptr.elem == nil {
+			continue
+		}
+		want, got := t.Elem, a.ptr.elem
+		if !want.LayoutKnown() || !got.LayoutKnown() || want.Kind == ctype.TVoid || got.Kind == ctype.TVoid {
+			continue // a template or void pointer: anything goes
+		}
+		if want.Size != got.Size || want.Kind != got.Kind {
+			return false
+		}
+	}
+	return true
+}
+
+// launch records kernel<<<grid, block, ...>>>(args) met in host code.
+func (in *interp) launch(e *parser.Launch) value {
+	site := &Launch{Pos: e.Start(), Kernel: calleeName(e.Kernel)}
+	if id, ok := e.Kernel.(*parser.Ident); ok {
+		for _, ta := range id.Targs {
+			if ta.Value == nil {
+				site.Targs = append(site.Targs, nil)
+				site.TypeArgs = append(site.TypeArgs, in.resolve(ta.Type))
+				continue
+			}
+			a := argOf(in.eval(ta.Value))
+			site.Targs = append(site.Targs, &a)
+			site.TypeArgs = append(site.TypeArgs, nil)
+		}
+	}
+	dims := func(x parser.Expr) [3]symbolic.Expr {
+		v := in.eval(x)
+		switch v.kind {
+		case vStruct:
+			var d [3]symbolic.Expr
+			for i, f := range []string{"x", "y", "z"} {
+				d[i] = symbolic.Const(1)
+				if fv, ok := v.fields[f]; ok && fv.kind == vInt {
+					d[i] = fv.x
+				}
+			}
+			return d
+		case vInt:
+			return [3]symbolic.Expr{v.x, symbolic.Const(1), symbolic.Const(1)}
+		}
+		unknown := in.unknown(symbolic.CauseNotModelled, "launch dimension", parser.Pos{}, "launch dimension", symbolic.Data)
+		return [3]symbolic.Expr{unknown, unknown, unknown}
+	}
+	if len(e.Config) >= 2 {
+		site.Grid = dims(e.Config[0])
+		site.Block = dims(e.Config[1])
+	}
+	for _, c := range e.Config[min(2, len(e.Config)):] {
+		in.eval(c)
+	}
+	for _, a := range e.Args {
+		site.Args = append(site.Args, argOf(in.eval(a)))
+	}
+	if in.record && site.Grid[0] != nil {
+		in.launches = append(in.launches, site)
+	}
+	return intValue(symbolic.Const(0))
+}
+
+// Source returns the text of a file the analysis read.
+func (p *Program) Source(path string) []byte { return p.sources[path] }
+
+// Text returns what the user wrote for e: the source between its first
+// and last token (macro invocations included, as written), or e reprinted
+// when it does not map to one span of a file.
+func (p *Program) Text(e parser.Expr) string {
+	if en, ok := e.(parser.Ender); ok {
+		from, to := e.Start(), en.End()
+		if src, ok := p.sources[from.File]; ok && from.File == to.File && from.Offset >= 0 && from.Offset < to.Offset && int(to.Offset) <= len(src) {
+			return string(src[from.Offset:to.Offset])
+		}
+	}
+	return parser.Format(e)
+}

@@ -1,0 +1,289 @@
+package launch
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Block-shape sources, most specific first.
+const (
+	FromConfig     = "config"        // --block or the config file
+	FromLaunch     = "launch"        // a kernel<<<grid, block>>> in the analyzed files
+	FromAnnotation = "annotation"    // a // cudalint:block comment above the kernel
+	FromBounds     = "launch-bounds" // __launch_bounds__(n) on the kernel, when no launch is found
+	FromDefault    = "default"       // DefaultBlock
+)
+
+// DefaultBlock is the block shape assumed for a kernel with no launch,
+// annotation or configuration: 256 threads, laid out along the dimensions
+// the kernel uses.
+func DefaultBlock(usesY, usesZ bool) Dim3 {
+	switch {
+	case usesZ:
+		return Dim3{8, 8, 4}
+	case usesY:
+		return Dim3{16, 16, 1}
+	}
+	return Dim3{256, 1, 1}
+}
+
+// boundsBlock is the block shape __launch_bounds__(n) suggests when no
+// launch gives one: n threads in x for a 1D kernel; for a 2D one, rows of
+// a power of two near the square root of n, at most a warp (256 gives
+// 16x16, as the default; 1024 gives 32x32, 512 32x16). A 3D kernel keeps
+// the default.
+func boundsBlock(prog *Program, fn *parser.Func, usesY, usesZ bool) (Dim3, bool) {
+	if fn.LaunchBounds == nil || usesZ {
+		return Dim3{}, false
+	}
+	n, ok := prog.ConstValue(fn.LaunchBounds)
+	if !ok || n <= 0 || n > 1024 {
+		return Dim3{}, false
+	}
+	if !usesY {
+		return Dim3{n, 1, 1}, true
+	}
+	x := int64(1)
+	for x*x < n && x < 32 {
+		x *= 2
+	}
+	if n%x != 0 {
+		return Dim3{}, false
+	}
+	return Dim3{x, n / x, 1}, true
+}
+
+// Config is one way a kernel runs: a block shape and what is known
+// of the grid and the arguments.
+type Config struct {
+	Block       Dim3
+	BlockSource string
+	// At is where the block shape comes from: the launch or the annotation.
+	At parser.Pos
+	// Grid holds the launch's grid; a dimension the launch does not give
+	// as a constant is AssumedGrid's, and GridKnown says which are known.
+	Grid      Dim3
+	GridKnown [3]bool
+	// Params are integer parameters with known values; Bases the byte
+	// offsets at which pointer parameters point into their allocations.
+	Params map[string]int64
+	Bases  map[string]int64
+}
+
+// Describe says where the block shape came from, for messages.
+func (c *Config) Describe() string {
+	switch c.BlockSource {
+	case FromLaunch:
+		return fmt.Sprintf("block %s from launch at %s:%d", c.Block, baseName(c.At.File), c.At.Line)
+	case FromAnnotation:
+		return fmt.Sprintf("block %s from annotation at %s:%d", c.Block, baseName(c.At.File), c.At.Line)
+	case FromConfig:
+		return fmt.Sprintf("block %s from configuration", c.Block)
+	case FromBounds:
+		return fmt.Sprintf("block %s from __launch_bounds__ (no launch found)", c.Block)
+	}
+	return fmt.Sprintf("block %s by default (no launch found)", c.Block)
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// Instances lists the type-argument sets kernel fn is launched with: ""
+// for a kernel without type parameters or launches that give them.
+func (p *Program) Instances(fn *parser.Func) []string {
+	if !hasTypeParams(fn) {
+		return []string{""}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range p.LaunchesOf(fn.Name) {
+		if l.Reaches(fn) && !seen[l.Instance()] {
+			seen[l.Instance()] = true
+			out = append(out, l.Instance())
+		}
+	}
+	if len(out) == 0 {
+		return []string{""}
+	}
+	return out
+}
+
+// hasTypeParams reports whether fn is a template over types.
+func hasTypeParams(fn *parser.Func) bool {
+	for _, tp := range fn.Template {
+		if tp.IsType {
+			return true
+		}
+	}
+	return false
+}
+
+// TypeArgs binds kernel fn's type parameters to the types of the first
+// launch with the given instance (see Instances).
+func (p *Program) TypeArgs(fn *parser.Func, instance string) map[string]*ctype.Type {
+	for _, l := range p.LaunchesOf(fn.Name) {
+		if !l.Reaches(fn) || l.Instance() != instance {
+			continue
+		}
+		m := map[string]*ctype.Type{}
+		for i, tp := range fn.Template {
+			if tp.IsType && i < len(l.TypeArgs) && l.TypeArgs[i] != nil {
+				m[tp.Name] = l.TypeArgs[i]
+			}
+		}
+		return m
+	}
+	return nil
+}
+
+// Configs lists the launch configurations of kernel fn of file f (with
+// the type arguments instance names): one per distinct launch that
+// reaches it; else one from its annotation, its __launch_bounds__ or the
+// default, laid out along the dimensions the kernel uses.
+func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, instance string) []*Config {
+	var out []*Config
+	seen := map[string]bool{}
+	for _, l := range p.LaunchesOf(fn.Name) {
+		if !l.Reaches(fn) || (hasTypeParams(fn) && l.Instance() != instance) {
+			continue
+		}
+		cfg := fromLaunch(l, fn)
+		if cfg == nil {
+			continue
+		}
+		key := fmt.Sprint(cfg.Block, cfg.Grid, cfg.GridKnown, sortedPairs(cfg.Params), sortedPairs(cfg.Bases))
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, cfg)
+		}
+	}
+	if len(out) == 0 {
+		cfg := &Config{Block: DefaultBlock(usesY, usesZ), BlockSource: FromDefault, Grid: AssumedGrid, Params: map[string]int64{}, Bases: map[string]int64{}}
+		if d, at, ok := annotation(f, fn); ok {
+			cfg.Block, cfg.BlockSource, cfg.At = d, FromAnnotation, at
+		} else if d, ok := boundsBlock(p, fn, usesY, usesZ); ok {
+			cfg.Block, cfg.BlockSource, cfg.At = d, FromBounds, fn.P
+		}
+		out = append(out, cfg)
+	}
+	return out
+}
+
+func sortedPairs(m map[string]int64) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		fmt.Fprintf(&b, "%s=%d,", k, m[k])
+	}
+	return b.String()
+}
+
+// fromLaunch reads a launch site; nil when its block shape is not constant.
+func fromLaunch(l *Site, fn *parser.Func) *Config {
+	cfg := &Config{BlockSource: FromLaunch, At: l.Pos, Params: map[string]int64{}, Bases: map[string]int64{}}
+	for d := 0; d < 3; d++ {
+		v, ok := symbolic.IsConst(l.Block[d])
+		if !ok || v <= 0 {
+			return nil
+		}
+		cfg.Block[d] = v
+	}
+	if cfg.Block.Threads() > 1024 {
+		return nil
+	}
+	for d := 0; d < 3; d++ {
+		v, ok := symbolic.IsConst(l.Grid[d])
+		cfg.Grid[d], cfg.GridKnown[d] = AssumedGrid[d], ok && v > 0
+		if cfg.GridKnown[d] {
+			cfg.Grid[d] = v
+		}
+	}
+	for i, tp := range fn.Template {
+		if i < len(l.Targs) && l.Targs[i] != nil && !tp.IsType && l.Targs[i].Int != nil {
+			if v, ok := symbolic.IsConst(l.Targs[i].Int); ok {
+				cfg.Params[tp.Name] = v
+			}
+		}
+	}
+	for i, p := range fn.Params {
+		if i >= len(l.Args) || p.Name == "" {
+			break
+		}
+		switch a := l.Args[i]; {
+		case a.Int != nil:
+			if v, ok := symbolic.IsConst(a.Int); ok {
+				cfg.Params[p.Name] = v
+			}
+		case a.Offset != nil:
+			if v, ok := symbolic.IsConst(a.Offset); ok {
+				cfg.Bases[p.Name] = v
+			}
+		}
+	}
+	return cfg
+}
+
+// annotation finds a "cudalint:block WxH" comment on the lines just above
+// the kernel's name (or on its line).
+func annotation(f *parser.File, fn *parser.Func) (Dim3, parser.Pos, bool) {
+	for _, d := range f.Directives {
+		if d.Pos.File != fn.P.File || d.Pos.Line > fn.P.Line || d.Pos.Line < fn.P.Line-3 {
+			continue
+		}
+		fields := strings.Fields(strings.ReplaceAll(d.Text, "=", " "))
+		if len(fields) >= 2 && fields[0] == "block" {
+			if dim, err := ParseDim3(fields[1]); err == nil {
+				return dim, d.Pos, true
+			}
+		}
+	}
+	return Dim3{}, parser.Pos{}, false
+}
+
+// Dim3 is a block or grid shape.
+type Dim3 [3]int64
+
+func (d Dim3) String() string {
+	switch {
+	case d[2] != 1:
+		return fmt.Sprintf("%dx%dx%d", d[0], d[1], d[2])
+	case d[1] != 1:
+		return fmt.Sprintf("%dx%d", d[0], d[1])
+	}
+	return fmt.Sprintf("%d", d[0])
+}
+
+// Threads is the number of threads in the shape.
+func (d Dim3) Threads() int64 { return d[0] * d[1] * d[2] }
+
+// ParseDim3 reads "256", "16x16" or "8x8x4".
+func ParseDim3(s string) (Dim3, error) {
+	d := Dim3{1, 1, 1}
+	parts := strings.Split(strings.ToLower(strings.TrimSpace(s)), "x")
+	if len(parts) > 3 {
+		return d, fmt.Errorf("block shape %q has more than three dimensions", s)
+	}
+	for i, part := range parts {
+		var v int64
+		if _, err := fmt.Sscan(part, &v); err != nil || v <= 0 {
+			return d, fmt.Errorf("block shape %q: %q is not a positive number", s, part)
+		}
+		d[i] = v
+	}
+	if d.Threads() > 1024 {
+		return d, fmt.Errorf("block shape %q has %d threads; CUDA allows at most 1024", s, d.Threads())
+	}
+	return d, nil
+}
+
+// AssumedGrid is the grid used when no launch gives one.
+var AssumedGrid = Dim3{64, 64, 4}

@@ -1,0 +1,127 @@
+// Package launch is launch discovery: where host code launches each
+// kernel and what a launch configuration is. NewProgram interprets every
+// host function that holds a kernel<<<grid, block>>>(args) (through
+// interp) and indexes the launches by kernel, each reaching the kernels
+// of its translation unit first (Site). Configs turns a kernel's launches
+// into launch configurations (Config: a block shape with where it came
+// from, the grid, the integer arguments and pointer offsets a launch
+// gives); a kernel no launch reaches takes a cudalint:block annotation,
+// its __launch_bounds__, or DefaultBlock.
+package launch
+
+import (
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/parser"
+)
+
+// Program is the set of analyzed files seen as one, with the launches in
+// their host code: kernels may be launched from a file other than the one
+// defining them.
+type Program struct {
+	*interp.Program
+	Launches []*Site
+	// kernelsNamed and launchesOf index kernels and launches by name: a
+	// file of thousands of kernels must not compare every launch with
+	// every kernel.
+	kernelsNamed map[string][]*parser.Func
+	launchesOf   map[string][]*Site
+}
+
+// Site is a kernel<<<grid, block>>>(args) in host code, with what the
+// host code says about its values and the kernels it can start.
+type Site struct {
+	interp.Launch
+	// targets are the kernels of that name this launch can reach.
+	targets map[*parser.Func]bool
+}
+
+// Reaches reports whether the launch can start kernel fn.
+func (l *Site) Reaches(fn *parser.Func) bool { return l.targets[fn] }
+
+// Instance names the type arguments of a launch, "" when there are none.
+func (l *Site) Instance() string {
+	var parts []string
+	for _, t := range l.TypeArgs {
+		if t != nil {
+			parts = append(parts, t.String())
+		} else {
+			parts = append(parts, "_")
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// NewProgram indexes the functions, types and file-scope constants of
+// files and finds the launches in their host code.
+func NewProgram(files []*parser.File) *Program {
+	p := &Program{Program: interp.NewProgram(files), kernelsNamed: map[string][]*parser.Func{}, launchesOf: map[string][]*Site{}}
+	for _, fn := range p.Kernels {
+		p.kernelsNamed[fn.Name] = append(p.kernelsNamed[fn.Name], fn)
+	}
+	p.findLaunches()
+	return p
+}
+
+// LaunchesOf returns the launches of kernels called name, in source order.
+func (p *Program) LaunchesOf(name string) []*Site { return p.launchesOf[name] }
+
+func (p *Program) findLaunches() {
+	for _, f := range p.Files {
+		for _, fn := range f.Funcs {
+			if !fn.Host || fn.Body == nil || !hasLaunch(fn.Body) {
+				continue
+			}
+			for _, l := range p.HostLaunches(f, fn) {
+				p.Launches = append(p.Launches, &Site{Launch: *l, targets: p.launchTargets(f, l.Kernel)})
+			}
+		}
+	}
+	sort.SliceStable(p.Launches, func(i, j int) bool { return p.Launches[i].Pos.Before(p.Launches[j].Pos) })
+	for _, l := range p.Launches {
+		p.launchesOf[l.Kernel] = append(p.launchesOf[l.Kernel], l)
+	}
+}
+
+// launchTargets returns the kernels called name that a launch in file f
+// can reach. A project often holds many programs, each with its own
+// kernel called "kernel": the one defined in f or a file it includes is
+// the one launched; failing that, one in f's folder; failing that, any.
+func (p *Program) launchTargets(f *parser.File, name string) map[*parser.Func]bool {
+	var all, inUnit, sameDir []*parser.Func
+	for _, k := range p.kernelsNamed[name] {
+		all = append(all, k)
+		if k.P.File == f.Path || slices.Contains(f.Includes, k.P.File) {
+			inUnit = append(inUnit, k)
+		}
+		if filepath.Dir(k.P.File) == filepath.Dir(f.Path) {
+			sameDir = append(sameDir, k)
+		}
+	}
+	pick := all
+	switch {
+	case len(inUnit) > 0:
+		pick = inUnit
+	case len(sameDir) > 0:
+		pick = sameDir
+	}
+	out := map[*parser.Func]bool{}
+	for _, k := range pick {
+		out[k] = true
+	}
+	return out
+}
+
+func hasLaunch(b *parser.Block) bool {
+	found := false
+	parser.WalkStmt(b, func(e parser.Expr) {
+		if _, ok := e.(*parser.Launch); ok {
+			found = true
+		}
+	})
+	return found
+}
