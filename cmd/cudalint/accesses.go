@@ -55,7 +55,7 @@ func (o *options) execute(stdin io.Reader, stdout, stderr io.Writer) int {
 // run when the report cannot be written whole.
 func (o *options) writeReport(stdout, stderr io.Writer, write func(w io.Writer, color bool) int) int {
 	if o.output == "" {
-		color := useColor(stdout)
+		color := o.useColor(stdout)
 		return buffered(stdout, stderr, func(w io.Writer) int { return write(w, color) })
 	}
 	f, err := os.Create(o.output)
@@ -63,7 +63,7 @@ func (o *options) writeReport(stdout, stderr io.Writer, write func(w io.Writer, 
 		reportError(stderr, err)
 		return exitError
 	}
-	status := buffered(f, stderr, func(w io.Writer) int { return write(w, useColor(f)) })
+	status := buffered(f, stderr, func(w io.Writer) int { return write(w, o.useColor(f)) })
 	if err := f.Close(); err != nil && status != exitError {
 		reportError(stderr, err)
 		status = exitError

@@ -259,3 +259,36 @@ void h(float* a) { small<<<64, 256>>>(a); big<<<64, 256>>>(a); }
 		t.Errorf("--sort size: exit %d, %s", code, errs)
 	}
 }
+
+// --color always|never|auto, --no-snippet, and the picture's legend.
+func TestTextStyleFlags(t *testing.T) {
+	k := filepath.Join(writeFiles(t, map[string]string{"k.cu": stridedKernel}), "k.cu")
+	tests := []struct {
+		args    []string
+		want    []string
+		notWant []string
+	}{
+		{[]string{"--color", "always", k}, []string{"\x1b[1;33mwarning:"}, nil},
+		{[]string{"--color", "never", k}, []string{"warning:", "first warp:"}, []string{"\x1b["}},
+		{[]string{k}, []string{"first warp:"}, []string{"\x1b["}}, // auto: not a terminal
+		{[]string{"--no-snippet", k}, []string{"k.cu:1:31: warning:", "1 finding"}, []string{"first warp:", "^~~"}},
+		{[]string{"explain", "picture"}, []string{"█ all, ▆ ¾"}, nil},
+		{[]string{"--help"}, []string{"█ all, ▆ ¾", "-no-snippet", "-color"}, nil},
+	}
+	for _, tt := range tests {
+		_, out, errs := runCLI(tt.args...)
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: output lacks %q:\n%s%s", tt.args, w, out, errs)
+			}
+		}
+		for _, w := range tt.notWant {
+			if strings.Contains(out, w) {
+				t.Errorf("%v: output holds %q:\n%s", tt.args, w, out)
+			}
+		}
+	}
+	if code, _, errs := runCLI("--color", "sometimes", k); code != exitError || !strings.Contains(errs, "unknown --color") {
+		t.Errorf("--color sometimes: exit %d, %s", code, errs)
+	}
+}

@@ -90,7 +90,7 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 	case "github":
 		err = writeGitHub(out, rep)
 	default:
-		err = writeFindingsText(out, rep, color)
+		err = writeFindingsText(out, rep, textStyle{color: color, snippets: !o.noSnippet})
 	}
 	if err != nil {
 		reportError(stderr, err)
@@ -129,6 +129,10 @@ func explain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cudalint: usage: cudalint explain RULE (cudalint rules lists them)")
 		return exitError
 	}
+	if args[0] == "picture" {
+		fmt.Fprint(stdout, pictureLegend)
+		return exitOK
+	}
 	page := docs.Rule(args[0])
 	if page == "" {
 		reportError(stderr, fmt.Errorf("unknown rule %q (cudalint rules lists them)", args[0]))
@@ -148,8 +152,19 @@ func listRules(stdout io.Writer) int {
 	return exitOK
 }
 
-// useColor: colour only on a terminal, and never when NO_COLOR is set.
-func useColor(w io.Writer) bool {
+// useColor is --color: auto colours a terminal only.
+func (o *options) useColor(w io.Writer) bool {
+	switch o.color {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return terminal(w)
+}
+
+// terminal: auto colour is for a terminal, never when NO_COLOR is set.
+func terminal(w io.Writer) bool {
 	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
@@ -174,9 +189,13 @@ var severityColor = map[accesses.Severity]string{accesses.Error: "\x1b[1;31m", a
 // severity, the message and the rule; the source line with the access
 // underlined; and a picture of the first warp's sectors. A summary line
 // ends it.
-func writeFindingsText(w io.Writer, rep *driver.Report, color bool) error {
+// textStyle is how text output looks: colour, and whether each finding
+// shows its source snippet, warp picture, fix and notes.
+type textStyle struct{ color, snippets bool }
+
+func writeFindingsText(w io.Writer, rep *driver.Report, style textStyle) error {
 	paint := func(code, s string) string {
-		if !color {
+		if !style.color {
 			return s
 		}
 		return code + s + ansiReset
@@ -185,6 +204,9 @@ func writeFindingsText(w io.Writer, rep *driver.Report, color bool) error {
 		start, end := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
 		fmt.Fprintf(w, "%s: %s %s %s\n", paint(ansiBold, lineStart(shownPosition(rep, start))), paint(severityColor[f.Severity], f.Severity.String()+":"),
 			message(f.Message, quotedExpr(f)), paint(ansiDim, "["+f.Rule+"]"))
+		if !style.snippets {
+			continue
+		}
 		if line := sourceLine(rep, f.Pos); line != nil {
 			to := start.Offset // one character when the span leaves the line
 			if end.Line == start.Line {

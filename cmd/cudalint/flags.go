@@ -53,6 +53,8 @@ type options struct {
 	ruleArgs      rawArgs // -D, --block, --param as given, for the rules' driver
 	format        string
 	sortBy        string // --sort: position or impact
+	color         string // --color: auto, always or never
+	noSnippet     bool   // --no-snippet: the finding lines alone
 	defines       map[string]string
 	blocks        map[string]analyzer.Dim3
 	params        map[string]int64
@@ -86,11 +88,20 @@ PATH is a .cu/.cuh file or a folder searched for them; - reads standard
 input (name it with --stdin-filename). -- ends the flags.
 
 commands:
-  explain RULE   print a rule's documentation
+  explain RULE   print a rule's documentation (explain picture: the warp picture)
   rules          list the rules
   lsp            run the language server on stdin/stdout (docs/editors.md)
 
+` + pictureLegend + `
 flags:
+`
+
+// pictureLegend explains the line under a finding (--help and
+// cudalint explain picture).
+const pictureLegend = `The picture under a finding draws the first warp's sectors, one character
+each by how much of it the lanes use: █ all, ▆ ¾, ▄ ½, ▂ ¼, ▁ less, and ·
+between sectors that are not adjacent. "first warp: ▁·▁·▁  32 sectors, 128
+of 1024 bytes used" is a warp whose lanes each touch a sector of their own.
 `
 
 // newFlagSet defines cudalint's flags on o. The set prints nothing
@@ -104,6 +115,8 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.accesses, "accesses", false, "list every global load and store with its predicted sectors per request")
 	fs.BoolVar(&o.stats, "stats", false, "report how much of the code was analyzed: kernels found, accesses modelled, notes by cause")
 	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif or github (sarif and github for findings only)")
+	fs.StringVar(&o.color, "color", "auto", "colour text output: `auto` (on a terminal, unless NO_COLOR is set), always or never")
+	fs.BoolVar(&o.noSnippet, "no-snippet", false, "print each finding on one line, without the source snippet and the warp picture")
 	fs.StringVar(&o.sortBy, "sort", "position", "order findings by `position` in the files, or by impact: the bytes each wastes per launch, largest first")
 	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of standard output")
 	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes in place, then report what remains")
@@ -237,6 +250,9 @@ func (o *options) check() error {
 		}
 	default:
 		return fmt.Errorf("unknown --format %q (want text, json, sarif or github)", o.format)
+	}
+	if o.color != "auto" && o.color != "always" && o.color != "never" {
+		return fmt.Errorf("unknown --color %q (want auto, always or never)", o.color)
 	}
 	if o.sortBy != "position" && o.sortBy != "impact" {
 		return fmt.Errorf("unknown --sort %q (want position or impact)", o.sortBy)
