@@ -117,7 +117,7 @@ func Run(opts Options) *Report {
 	// run's own files are reported.
 	var reported map[string]bool
 	analyzed := kept
-	if named := underRoot(d.root, namedFiles(opts.Paths, kept)); len(named) > 0 && !opts.NoContext && !opts.ModelOnly {
+	if named := underRoot(d.root, namedFiles(opts.Paths, kept)); len(named) > 0 && !opts.NoContext {
 		read := opts.ReadFile
 		if read == nil {
 			read = sources.ReadFile
@@ -150,7 +150,11 @@ func Run(opts Options) *Report {
 		if len(d.configErrs) > 0 {
 			return d.failed()
 		}
-		return &Report{Fset: fset, Result: ar, Errors: d.errs, Warnings: d.warnings(ar.Analysis), Notes: notes(ar, reported), Root: d.root}
+		rep := &Report{Fset: fset, Result: ar, Errors: d.errs, Warnings: d.warnings(ar.Analysis), Notes: notes(ar, reported), Root: d.root}
+		if reported != nil {
+			rep.Reported = func(file string) bool { return inNamed(reported, file) }
+		}
+		return rep
 	}
 	rep := &Report{Fset: fset, Result: ar, Errors: d.errs, Root: d.root}
 	rep.Findings = d.suppress(ar, found)

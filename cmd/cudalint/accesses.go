@@ -90,7 +90,7 @@ func (o *options) report(out, stderr io.Writer, in *inputs, color bool) int {
 	if rep.Result == nil { // a configuration mistake stopped the run
 		return exitError
 	}
-	res := rep.Result.Analysis
+	res := reportedPart(rep)
 	for _, ie := range res.InternalErrors {
 		reportError(stderr, fmt.Errorf("%s: %v (a bug in cudalint: please report it)", ie.Pos, ie))
 		status = exitError
@@ -304,4 +304,32 @@ func (o *options) writeHeapProfile(stderr io.Writer) {
 	if err != nil {
 		fmt.Fprintf(stderr, "cudalint: %v\n", err)
 	}
+}
+
+// reportedPart is the analysis of the files the user named: the files of
+// their project read for context (launches, includers) are left out of
+// the access table and the statistics, as they are out of the findings.
+func reportedPart(rep *driver.Report) *analyzer.Result {
+	res := rep.Result.Analysis
+	if rep.Reported == nil {
+		return res
+	}
+	part := *res
+	part.Kernels, part.Predictions, part.InternalErrors = nil, nil, nil
+	for _, k := range res.Kernels {
+		if rep.Reported(k.Func.P.File) {
+			part.Kernels = append(part.Kernels, k)
+		}
+	}
+	for _, p := range res.Predictions {
+		if rep.Reported(p.Access.Pos.File) {
+			part.Predictions = append(part.Predictions, p)
+		}
+	}
+	for _, ie := range res.InternalErrors {
+		if rep.Reported(ie.Pos.File) {
+			part.InternalErrors = append(part.InternalErrors, ie)
+		}
+	}
+	return &part
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -337,5 +338,20 @@ func TestBaseline(t *testing.T) {
 	}
 	if code, _, errs := runCLI("--baseline", filepath.Join(dir, "missing.json"), "."); code != exitError {
 		t.Errorf("missing baseline: exit %d %s", code, errs)
+	}
+}
+
+// --accesses and --stats see a named file in its project too: the
+// block from the launch in another file, and only the named file's rows.
+func TestProjectContextAccesses(t *testing.T) {
+	dir := writeFiles(t, project)
+	t.Chdir(dir)
+	code, out, errs := runCLI("--accesses", "src/k2.cu")
+	if code != exitOK || !strings.Contains(out, "block 32 from launch at host.cu:2") || strings.Contains(out, "other.cu") || strings.Contains(out, "host.cu:2:") {
+		t.Errorf("exit %d:\n%s%s", code, out, errs)
+	}
+	_, stats, _ := runCLI("--stats", "src/k2.cu")
+	if !strings.Contains(stats, "kernels found") || !regexp.MustCompile(`kernels found\s+1\n`).MatchString(stats) {
+		t.Errorf("--stats counts other files' kernels:\n%s", stats)
 	}
 }
