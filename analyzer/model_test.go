@@ -6,6 +6,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/launch"
+	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/parser"
 )
 
@@ -208,7 +209,7 @@ void h(float* a) {
 func TestAssumedParameter(t *testing.T) {
 	r := analyze(t, `__global__ void k(const float* in, float* out, int s) { out[threadIdx.x] = in[threadIdx.x * s]; }`, Options{})
 	p := find(r, "in[threadIdx.x * s]", interp.Load)[0]
-	if p.Sectors != 32 || len(p.Assumptions) == 0 || !strings.Contains(p.Assumptions[0], "s = 4096") {
+	if p.Sectors != 32 || len(p.Assumptions) == 0 || p.Assumptions[0] != (warp.Assumption{Kind: warp.AssumedParam, Name: "s", Value: 4096}) {
 		t.Errorf("sectors %.2f, assumptions %v", p.Sectors, p.Assumptions)
 	}
 	r = analyze(t, `__global__ void k(const float* in, float* out, int s) { out[threadIdx.x] = in[threadIdx.x * s]; }`, Options{Params: map[string]int64{"k.s": 2}})

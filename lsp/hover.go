@@ -89,7 +89,7 @@ func hoverText(ps []*analyzer.Prediction) string {
 			fmt.Fprintf(&b, "- %d requests modelled (%s)\n", p.Requests, how)
 		}
 		for _, as := range p.Assumptions {
-			fmt.Fprintf(&b, "- assuming %s\n", mdText(as))
+			fmt.Fprintf(&b, "- assuming %s\n", mdText(as.String()))
 		}
 		if pic := report.WarpPicture(p); pic != "" {
 			fmt.Fprintf(&b, "\n```text\n%s\n```\n", pic)

@@ -12,7 +12,6 @@ package warp
 
 import (
 	"cmp"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -80,7 +79,8 @@ type Prediction struct {
 	// same); 0 when the prediction is not exact or came in closed form.
 	BlocksEvaluated int64
 	Pieces          int // memory instructions per access (struct copies split)
-	Assumptions     []string
+	Assumptions     []Assumption
+	Facts           Facts
 	// Warp is the first evaluated request: each active lane's byte address
 	// (-1 for inactive lanes), for pictures of the warp's sectors.
 	Warp []int64
@@ -113,6 +113,7 @@ func (p *Prediction) Merge(q *Prediction) {
 	if p.LaneStride != nil && (q.LaneStride == nil || *q.LaneStride != *p.LaneStride) {
 		p.LaneStride = nil
 	}
+	p.Facts = p.Facts.merge(q.Facts)
 	p.Pieces += q.Pieces
 	p.Count += q.Count
 	for _, a := range q.Assumptions {
@@ -201,11 +202,11 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Pred
 		}
 	}
 	for _, name := range sortedKeys(assumed) {
-		p.Assumptions = append(p.Assumptions, fmt.Sprintf("%s = %d (no launch gives it; assumed large)", name, AssumedValue))
+		p.Assumptions = append(p.Assumptions, Assumption{Kind: AssumedParam, Name: name, Value: AssumedValue})
 	}
 	for d, axis := range []string{"x", "y", "z"} {
 		if !cfg.GridKnown[d] && (symbolic.Mentions(addr, "blockIdx."+axis) || symbolic.Mentions(addr, "gridDim."+axis) || symbolic.Mentions(a.Addr, "gridDim."+axis)) {
-			p.Assumptions = append(p.Assumptions, fmt.Sprintf("gridDim.%s = %d (no launch gives it)", axis, grid[d]))
+			p.Assumptions = append(p.Assumptions, Assumption{Kind: AssumedGrid, Name: axis, Value: grid[d]})
 		}
 	}
 	addr = symbolic.Subst(addr, assumed)
@@ -215,11 +216,13 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Pred
 		}
 	}
 	p.LaneStride = laneStride(addr, cfg.Block)
+	p.Facts = factsOf(a, addr)
 	guards, loops = dropUnknown(guards), dropUnknownLoops(loops)
 	m := newWarpModel(a, cfg.Block, grid, addr, nil, loops)
 	m.addGuards(a, guards)
 	m.usesBlock = mentionsBlock(addr) || slices.ContainsFunc(m.conds, mentionsBlock) || slices.ContainsFunc(loops, mentionsBlock)
 	p.Assumptions = append(p.Assumptions, m.tripNotes...)
+	p.Facts.Bounded = len(p.Assumptions) == 0
 	if m.affine && len(m.conds) == 0 && m.runClosedForm(p, a, m.baseExpr) {
 		return p
 	}
@@ -333,7 +336,7 @@ type warpModel struct {
 	baseVal   int64
 	iterSlots []int
 	trips     []int64
-	tripNotes []string
+	tripNotes []Assumption
 	thread    [3]int
 	blockIdx  [3]int
 	usesBlock bool // the address or a condition depends on the block index
@@ -427,9 +430,9 @@ func (m *warpModel) tripCounts(a *interp.Access) {
 		switch {
 		case !known:
 			trips = assumedTrips
-			m.tripNotes = append(m.tripNotes, fmt.Sprintf("loop at line %d: trip count unknown; %d iterations averaged", a.Loops[i].Pos.Line, assumedTrips))
+			m.tripNotes = append(m.tripNotes, Assumption{Kind: TripUnknown, Line: int(a.Loops[i].Pos.Line), Value: assumedTrips})
 		case trips == maxTrips:
-			m.tripNotes = append(m.tripNotes, fmt.Sprintf("loop at line %d: %d iterations or more; the first %d averaged", a.Loops[i].Pos.Line, maxTrips, maxTrips))
+			m.tripNotes = append(m.tripNotes, Assumption{Kind: TripCapped, Line: int(a.Loops[i].Pos.Line), Value: maxTrips})
 		case trips == 0:
 			trips = 1 // the first thread skips the loop; others may not: evaluate iteration 0
 		}

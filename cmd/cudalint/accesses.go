@@ -162,7 +162,7 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 		row.Via = append(row.Via, message(v))
 	}
 	for _, s := range p.Assumptions {
-		row.Assumptions = append(row.Assumptions, message(s, a.Expr))
+		row.Assumptions = append(row.Assumptions, message(s.String(), a.Expr))
 	}
 	if cfg.At.IsValid() {
 		row.BlockFrom = escape(cfg.At.String())
@@ -277,8 +277,8 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 				order = append(order, k)
 				assumed[k] = nil
 			}
-			if !slices.Contains(assumed[k], a) {
-				assumed[k] = append(assumed[k], a)
+			if !slices.Contains(assumed[k], a.String()) {
+				assumed[k] = append(assumed[k], a.String())
 			}
 		}
 	}

@@ -87,6 +87,11 @@ func abs(x int64) int64 {
 // Coefficient is the byte step of the address per unit of a thread index,
 // with the launch's values bound; ok is false when it is not a constant.
 func Coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
+	for d, axis := range []string{"threadIdx.x", "threadIdx.y", "threadIdx.z"} {
+		if sym == axis { // the model's fact, with the same values bound
+			return p.Facts.LaneBytes[d], p.Facts.LaneKnown[d]
+		}
+	}
 	return coefficientWith(p, sym, nil)
 }
 
@@ -287,8 +292,9 @@ func Numbers(p *analyzer.Prediction) map[string]any {
 	if b, ok := ExcessBytesPerLaunch(p); ok {
 		n["excessBytesPerLaunch"] = b
 	}
-	if len(p.Assumptions) > 0 {
-		n["assumptions"] = p.Assumptions
+	for _, a := range p.Assumptions {
+		list, _ := n["assumptions"].([]string)
+		n["assumptions"] = append(list, a.String())
 	}
 	return n
 }

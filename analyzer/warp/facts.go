@@ -1,0 +1,90 @@
+package warp
+
+import (
+	"fmt"
+
+	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// AssumptionKind says what a prediction had to assume.
+type AssumptionKind uint8
+
+const (
+	// AssumedParam: a parameter no launch or setting gives, taken to be
+	// AssumedValue (large: the prediction that holds for large sizes).
+	AssumedParam AssumptionKind = iota
+	// AssumedGrid: a grid dimension no launch gives.
+	AssumedGrid
+	// TripUnknown: a loop whose trip count is not known; Value
+	// iterations were averaged.
+	TripUnknown
+	// TripCapped: a loop of Value iterations or more; the first Value
+	// were averaged.
+	TripCapped
+)
+
+// Assumption is one value a prediction rests on that the code did not
+// give. It is a value, not prose: rules read its kind, and String makes
+// the words at the output edge.
+type Assumption struct {
+	Kind  AssumptionKind
+	Name  string // the parameter, or the grid axis (x, y, z)
+	Value int64
+	Line  int // the loop's line, for the trip kinds
+}
+
+func (a Assumption) String() string {
+	switch a.Kind {
+	case AssumedGrid:
+		return fmt.Sprintf("gridDim.%s = %d (no launch gives it)", a.Name, a.Value)
+	case TripUnknown:
+		return fmt.Sprintf("loop at line %d: trip count unknown; %d iterations averaged", a.Line, a.Value)
+	case TripCapped:
+		return fmt.Sprintf("loop at line %d: %d iterations or more; the first %d averaged", a.Line, a.Value, a.Value)
+	}
+	return fmt.Sprintf("%s = %d (no launch gives it; assumed large)", a.Name, a.Value)
+}
+
+// Facts are what a prediction knows about its access, typed, in the
+// spirit of Triton's AxisInfo: the rules read these, not the address's
+// printed form.
+type Facts struct {
+	Space     interp.Space
+	ElemBytes int64 // the width of one memory instruction of the access
+	// LaneBytes is the byte step of the address per unit of threadIdx.x,
+	// .y and .z, with the launch's values bound (and AssumedValue for
+	// parameters no launch gives); LaneKnown says which are constants.
+	LaneBytes [3]int64
+	LaneKnown [3]bool
+	// Bounded: the launch and the settings gave every value the
+	// prediction rests on; nothing was assumed.
+	Bounded bool
+}
+
+// factsOf reads the facts of access a whose address, with everything
+// bound that can be, is addr.
+func factsOf(a *interp.Access, addr symbolic.Expr) Facts {
+	f := Facts{Space: a.Space, ElemBytes: ctype.Pieces(a.Type)[0][1]}
+	for d, sym := range threadSyms {
+		c, ok := symbolic.Coefficient(addr, sym)
+		if !ok {
+			continue
+		}
+		f.LaneBytes[d], f.LaneKnown[d] = symbolic.IsConst(c)
+	}
+	return f
+}
+
+// merge is what two accesses at one position share: a lane step only
+// where both have the same.
+func (f Facts) merge(g Facts) Facts {
+	for d := range f.LaneBytes {
+		if !g.LaneKnown[d] || g.LaneBytes[d] != f.LaneBytes[d] {
+			f.LaneKnown[d] = false
+		}
+	}
+	f.Bounded = f.Bounded && g.Bounded
+	return f
+}
