@@ -41,6 +41,8 @@ type Options struct {
 	Blocks map[string]Dim3
 	// Params maps "kernel.param" or "param" to a value.
 	Params map[string]int64
+	// Grids maps kernel names to grid shapes; they override launches.
+	Grids map[string]Dim3
 	// Scope, when set, gives the settings that govern a file (its
 	// folder's configuration): a kernel takes those of the file that
 	// defines it, so one folder's settings never reach another's
@@ -52,6 +54,7 @@ type Options struct {
 type Settings struct {
 	Blocks map[string]Dim3
 	Params map[string]int64
+	Grids  map[string]Dim3
 }
 
 // blockOf is the block shape the user gave for kernel fn, if any.
@@ -63,6 +66,18 @@ func (o Options) blockOf(fn *parser.Func) (Dim3, bool) {
 		return Dim3{}, false
 	}
 	d, ok := o.Scope(fn.P.File).Blocks[fn.Name]
+	return d, ok
+}
+
+// gridOf is the grid shape the user gave for kernel fn, if any.
+func (o Options) gridOf(fn *parser.Func) (Dim3, bool) {
+	if d, ok := o.Grids[fn.Name]; ok {
+		return d, true
+	}
+	if o.Scope == nil {
+		return Dim3{}, false
+	}
+	d, ok := o.Scope(fn.P.File).Grids[fn.Name]
 	return d, ok
 }
 
@@ -219,6 +234,11 @@ func (o Options) apply(fn *parser.Func, cfgs []*LaunchConfig) {
 	if d, ok := o.blockOf(fn); ok {
 		for _, c := range cfgs {
 			c.Block, c.BlockSource = d, launch.FromConfig
+		}
+	}
+	if d, ok := o.gridOf(fn); ok {
+		for _, c := range cfgs {
+			c.Grid, c.GridKnown = d, [3]bool{true, true, true}
 		}
 	}
 	for _, c := range cfgs {

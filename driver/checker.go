@@ -287,6 +287,8 @@ func (d *run) modelOptions() accesses.Options {
 	}
 	copyInto(o.Defines, d.opts.Defines)
 	copyInto(o.Blocks, d.opts.Blocks)
+	o.Grids = map[string]string{}
+	copyInto(o.Grids, d.opts.Grids)
 	copyInto(o.Params, d.opts.Params)
 	o.Scope = d.scopes()
 	o.Items, o.Headers = d.opts.Items, d.opts.Headers
@@ -329,6 +331,12 @@ func (d *run) scopes() func(file string) accesses.Scope {
 // checked when it was loaded).
 func scopeOf(c *Config) accesses.Scope {
 	s := accesses.Scope{Defines: c.Defines, Settings: analyzer.Settings{Blocks: map[string]analyzer.Dim3{}, Params: c.Params}}
+	s.Settings.Grids = map[string]analyzer.Dim3{}
+	for k, v := range c.Grids {
+		if d, err := ParseGrid(v); err == nil {
+			s.Settings.Grids[k] = d
+		}
+	}
 	for k, v := range c.Blocks {
 		if d, err := analyzer.ParseDim3(v); err == nil {
 			s.Settings.Blocks[k] = d

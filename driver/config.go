@@ -26,6 +26,9 @@ type Config struct {
 	Exclude []string `yaml:"exclude"`
 	// Blocks gives block shapes per kernel (KERNEL: 16x16).
 	Blocks map[string]string `yaml:"blocks"`
+	// Grids gives grid shapes per kernel (KERNEL: 264 or 64x64): a
+	// launch's grid that only run time knows.
+	Grids map[string]string `yaml:"grids"`
 	// Params gives integer parameter values (NAME or KERNEL.NAME: value).
 	Params map[string]int64 `yaml:"params"`
 	// Defines are preprocessor definitions.

@@ -57,6 +57,7 @@ var settings = map[string]func(c *checker, key string, v *yaml.Node){
 	"min-severity": (*checker).severity,
 	"exclude":      (*checker).globs,
 	"blocks":       (*checker).blocks,
+	"grids":        (*checker).grids,
 	"params":       (*checker).params,
 	"defines":      (*checker).defines,
 	"include-dirs": (*checker).paths,
@@ -282,21 +283,52 @@ func CheckRule(id string) error {
 // It is stricter than analyzer.ParseDim3, which reads "32y8" as 32 and
 // lets huge dimensions overflow the thread count.
 func ParseBlock(s string) (analyzer.Dim3, error) {
-	limits := [3]int64{1024, 1024, 64} // CUDA's maximum block dimensions
+	return parseShape("block", s, [3]int64{1024, 1024, 64}, 1024) // CUDA's maximum block dimensions
+}
+
+// parseShape reads a block or grid shape, each dimension within limits
+// and, when total > 0, at most total in all.
+func parseShape(what, s string, limits [3]int64, total int64) (analyzer.Dim3, error) {
 	parts := strings.Split(strings.ToLower(strings.TrimSpace(s)), "x")
 	if len(parts) > 3 {
-		return analyzer.Dim3{}, fmt.Errorf("block shape %q has more than three dimensions", s)
+		return analyzer.Dim3{}, fmt.Errorf("%s shape %q has more than three dimensions", what, s)
 	}
 	for i, part := range parts {
 		part = strings.TrimSpace(part)
 		if !isDigits(part) || strings.Trim(part, "0") == "" {
-			return analyzer.Dim3{}, fmt.Errorf("block shape %q: %q is not a positive number", s, part)
+			return analyzer.Dim3{}, fmt.Errorf("%s shape %q: %q is not a positive number", what, s, part)
 		}
 		if n, err := strconv.ParseInt(part, 10, 64); err != nil || n > limits[i] {
-			return analyzer.Dim3{}, fmt.Errorf("block shape %q: %s is %s; CUDA allows at most %d", s, "xyz"[i:i+1], part, limits[i])
+			return analyzer.Dim3{}, fmt.Errorf("%s shape %q: %s is %s; CUDA allows at most %d", what, s, "xyz"[i:i+1], part, limits[i])
 		}
 	}
-	return analyzer.ParseDim3(s)
+	d, err := analyzer.ParseDim3(s)
+	if err == nil && total > 0 && d[0]*d[1]*d[2] > total {
+		return d, fmt.Errorf("%s shape %q has %d threads; CUDA allows at most %d", what, s, d[0]*d[1]*d[2], total)
+	}
+	return d, err
+}
+
+func (c *checker) grids(key string, v *yaml.Node) {
+	for _, kv := range c.mapping(key, v, "a mapping of kernel names to grid shapes, as in grids: {reduce: 264}") {
+		name, shape := kv[0], kv[1]
+		if !ident.MatchString(name.Value) {
+			c.errorf(name, "%s: %q is not a kernel name", key, name.Value)
+			continue
+		}
+		if shape.Kind != yaml.ScalarNode || isNull(shape) {
+			c.errorf(shape, "%s.%s must be a grid shape such as 264 or 64x64, got %s", key, name.Value, describe(shape))
+			continue
+		}
+		if _, err := ParseGrid(shape.Value); err != nil {
+			c.errorf(shape, "%s.%s: %v", key, name.Value, err)
+		}
+	}
+}
+
+// ParseGrid reads a grid shape (264, 64x64, 8x8x2) within CUDA's limits.
+func ParseGrid(s string) (analyzer.Dim3, error) {
+	return parseShape("grid", s, [3]int64{1<<31 - 1, 65535, 65535}, 0)
 }
 
 func isDigits(s string) bool {

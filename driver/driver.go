@@ -30,6 +30,7 @@ type Options struct {
 	ConfigPath string            // --config: overrides discovery
 	Defines    map[string]string // -D
 	Blocks     map[string]string // --block KERNEL=16x16
+	Grids      map[string]string // --grid KERNEL=264
 	Params     map[string]string // --param NAME=V
 	Enable     []string          // --enable: only these rules
 	Disable    []string          // --disable

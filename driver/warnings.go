@@ -116,7 +116,7 @@ type entry struct {
 
 func (c *Config) entries() []entry {
 	var out []entry
-	for _, setting := range []string{"blocks", "params"} {
+	for _, setting := range []string{"blocks", "grids", "params"} {
 		for name, at := range c.at[setting] {
 			out = append(out, entry{setting, name, at})
 		}
@@ -159,6 +159,11 @@ func checkOptions(o Options) []error {
 			if err := CheckRule(id); err != nil {
 				errs = append(errs, fmt.Errorf("%s: %v", l.flag, err))
 			}
+		}
+	}
+	for _, k := range keys(o.Grids) {
+		if _, err := ParseGrid(o.Grids[k]); err != nil {
+			errs = append(errs, fmt.Errorf("--grid %s=%s: %v", k, o.Grids[k], err))
 		}
 	}
 	for _, k := range keys(o.Blocks) {

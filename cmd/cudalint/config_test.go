@@ -135,3 +135,41 @@ func TestAccessesReadTheFolderConfig(t *testing.T) {
 		}
 	}
 }
+
+// A grid only run time knows can be given, by flag or per folder: the
+// launch is then counted whole (excessBytesPerLaunch), and a mistaken
+// shape is an error.
+func TestGridSetting(t *testing.T) {
+	src := "__global__ void k(float* a) { a[4 * threadIdx.x] = 0; }\nvoid h(float* a, int g) { k<<<g, 256>>>(a); }\n"
+	dir := writeFiles(t, map[string]string{"a/k.cu": src, "b/k.cu": src, "b/.cudalint.yaml": "grids: {k: 64}\n"})
+	t.Chdir(dir)
+	excess := func(args ...string) map[string]float64 {
+		_, out, errs := runCLI(append([]string{"--format", "json"}, args...)...)
+		var doc struct {
+			Findings []struct {
+				File    string         `json:"file"`
+				Numbers map[string]any `json:"numbers"`
+			} `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v: %s", err, errs)
+		}
+		got := map[string]float64{}
+		for _, f := range doc.Findings {
+			if v, ok := f.Numbers["excessBytesPerLaunch"].(float64); ok {
+				got[filepath.ToSlash(f.File)] = v
+			}
+		}
+		return got
+	}
+	// 64 blocks x 8 warps x (16 - 4) sectors x 32 bytes.
+	if got := excess("."); len(got) != 1 || got["b/k.cu"] != 64*8*12*32 {
+		t.Errorf("grids in b's config: excess by file %v, want only b/k.cu = %d", got, 64*8*12*32)
+	}
+	if got := excess("--grid", "k=128", "."); got["a/k.cu"] != 128*8*12*32 || got["b/k.cu"] != 128*8*12*32 {
+		t.Errorf("--grid k=128: %v", got)
+	}
+	if code, _, errs := runCLI("--grid", "k=0x4", "."); code != exitError || !strings.Contains(errs, "grid shape") {
+		t.Errorf("--grid k=0x4: exit %d, %s", code, errs)
+	}
+}

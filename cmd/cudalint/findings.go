@@ -25,6 +25,10 @@ func (o *options) driverOptions() driver.Options {
 	for k, v := range o.blocks {
 		d.Blocks[k] = shapeString(v)
 	}
+	d.Grids = map[string]string{}
+	for k, v := range o.grids {
+		d.Grids[k] = shapeString(v)
+	}
 	for k, v := range o.params {
 		d.Params[k] = fmt.Sprint(v)
 	}

@@ -57,6 +57,7 @@ type options struct {
 	noSnippet     bool   // --no-snippet: the finding lines alone
 	defines       map[string]string
 	blocks        map[string]analyzer.Dim3
+	grids         map[string]analyzer.Dim3
 	params        map[string]int64
 	paths         []string
 	version       bool
@@ -160,6 +161,18 @@ func newFlagSet(o *options) *flag.FlagSet {
 		return nil
 	}}, "block", "block shape for a kernel: KERNEL=16x16 (repeatable; overrides launches)")
 	fs.Var(multiFlag{func(s string) error {
+		kernel, shape, ok := strings.Cut(s, "=")
+		if !ok || kernel == "" {
+			return fmt.Errorf("--grid needs KERNEL=SHAPE, as in --grid reduce=264")
+		}
+		d, err := driver.ParseGrid(shape)
+		if err != nil {
+			return err
+		}
+		o.grids[kernel] = d
+		return nil
+	}}, "grid", "grid shape for a kernel: KERNEL=264 or KERNEL=64x64, for a grid only run time knows (repeatable; overrides launches)")
+	fs.Var(multiFlag{func(s string) error {
 		name, val, ok := strings.Cut(s, "=")
 		v, err := strconv.ParseInt(val, 0, 64)
 		if !ok || name == "" || err != nil {
@@ -180,7 +193,7 @@ func writeUsage(w io.Writer) {
 }
 
 func parseFlags(args []string) (*options, error) {
-	o := &options{defines: map[string]string{}, blocks: map[string]analyzer.Dim3{}, params: map[string]int64{}}
+	o := &options{defines: map[string]string{}, blocks: map[string]analyzer.Dim3{}, grids: map[string]analyzer.Dim3{}, params: map[string]int64{}}
 	fs := newFlagSet(o)
 	flagArgs, afterDashes := splitAtTerminator(fs, args)
 	// Flags may come after paths too: parse, take the paths, parse the rest.

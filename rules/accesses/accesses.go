@@ -36,6 +36,7 @@ var Analyzer = &analysis.Analyzer{
 type Options struct {
 	Defines map[string]string // NAME=VALUE preprocessor definitions
 	Blocks  map[string]string // KERNEL=16x16 block shapes
+	Grids   map[string]string // KERNEL=264 or 64x64 grid shapes
 	Params  map[string]string // NAME=V or KERNEL.NAME=V parameter values
 	// Root and IncludeDirs are the folders includes may read; includes
 	// are searched in IncludeDirs.
@@ -61,7 +62,14 @@ type Scope struct {
 
 // analyzerOptions parses the block shapes and parameter values.
 func (o Options) analyzerOptions() (analyzer.Options, error) {
-	opts := analyzer.Options{Blocks: map[string]analyzer.Dim3{}, Params: map[string]int64{}}
+	opts := analyzer.Options{Blocks: map[string]analyzer.Dim3{}, Params: map[string]int64{}, Grids: map[string]analyzer.Dim3{}}
+	for k, v := range o.Grids {
+		d, err := analyzer.ParseDim3(v)
+		if err != nil {
+			return opts, err
+		}
+		opts.Grids[k] = d
+	}
 	for k, v := range o.Blocks {
 		d, err := analyzer.ParseDim3(v)
 		if err != nil {
