@@ -318,7 +318,20 @@ func (u *unit) simple(i, to int, host bool) (Stmt, int) {
 	end := u.skipStatement(i, to)
 	stop := u.stmtStop(end)
 	if host && !u.hostRelevant(i, stop) {
+		if !u.hostMaybeRelevant(i, stop) {
+			return nil, end
+		}
+		// A call or a compound assignment: a host helper that launches,
+		// a count stepped in a loop. What cannot be read stays skipped.
+		if x, err := u.parseExpr(i, stop); err == nil {
+			return &ExprStmt{X: x}, end
+		}
 		return nil, end
+	}
+	if host {
+		if d, ok := u.fnPtrDecl(i, stop); ok {
+			return d, end
+		}
 	}
 	if u.isDeclStart(i) {
 		d, err := u.parseDecl(i, stop)
@@ -372,4 +385,21 @@ func (u *unit) idents(from, to int) []string {
 		}
 	}
 	return out
+}
+
+// hostMaybeRelevant reports whether a host statement the parser would
+// skip may still bear on a launch: it steps or compound-assigns a
+// variable (count++, blocks += 512) or calls a function, which may be a
+// host helper that launches a kernel.
+func (u *unit) hostMaybeRelevant(from, to int) bool {
+	if from < to && u.toks[from].Kind == lex.KIdent && u.isPunct(from+1, "(") {
+		return true
+	}
+	for k := from; k < to; k++ {
+		switch u.text(k) {
+		case "++", "--", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=":
+			return true
+		}
+	}
+	return false
 }

@@ -752,13 +752,17 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 	}
 	if !f.Global && !f.Device {
 		f.Host = true
-		if !u.hasLaunch(body, end) {
+		if !u.hasLaunch(body, end) && end-body > maxHostHelperTokens {
 			return // host code that launches nothing holds nothing to model
 		}
 	}
-	if f.Global || f.Device {
-		if t, err := u.parseType(from, name); err == nil {
-			f.Result = t
+	if f.Global || f.Device || f.Host {
+		// static, inline and friends before the type: the first start
+		// that reads as a type is the result.
+		for k := from; k < name && f.Result == nil; k++ {
+			if t, err := u.parseType(k, name); err == nil {
+				f.Result = t
+			}
 		}
 	}
 	rparen := u.skipGroup(lparen, end) - 1

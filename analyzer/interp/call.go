@@ -104,6 +104,11 @@ func (in *interp) call(e *parser.Call) value {
 	if f := in.prog.device(name, args); f != nil && !in.host {
 		return in.inline(f, args, e)
 	}
+	if in.host {
+		if f := in.hostFunc(name, len(args)); f != nil {
+			return in.hostCall(f, args, e)
+		}
+	}
 	if g, ok := in.groupCall(e, name, args); ok {
 		return g
 	}

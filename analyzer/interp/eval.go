@@ -252,6 +252,9 @@ func (in *interp) binary(e *parser.Binary) value {
 		in.eval(e.X)
 		return in.eval(e.Y)
 	case e.Op == "=":
+		if id, ok := e.X.(*parser.Ident); ok {
+			in.noteFnTarget(id.Name, e.Y)
+		}
 		v := in.eval(e.Y)
 		lv := in.lval(e.X)
 		in.store(lv, in.convert(v, in.lvalType(lv)), e.X)
@@ -465,6 +468,9 @@ func (in *interp) load(lv lvalue, e parser.Expr) value {
 		if t != nil && t.Kind == ctype.TArray { // an array decays to a pointer to its first element
 			return value{kind: vPtr, ptr: &pointer{space: lv.mem.space, base: lv.mem.base, offset: lv.mem.offset, elem: t.Elem, array: true, guessed: lv.mem.guessed}}
 		}
+		if v, ok := in.hostLoad(lv.mem); ok {
+			return v
+		}
 		in.access(lv.mem, Load, e)
 		return in.loaded(lv.mem, e)
 	}
@@ -508,6 +514,7 @@ func (in *interp) store(lv lvalue, v value, e parser.Expr) {
 	switch {
 	case !lv.valid:
 	case lv.mem != nil:
+		in.hostStore(lv.mem, v)
 		in.access(lv.mem, Store, e)
 	case len(lv.path) == 0:
 		v.constant = false // the variable assigned is not const, whatever the value came from

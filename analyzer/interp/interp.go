@@ -63,6 +63,11 @@ type interp struct {
 	// the loops seen at each site (see loopSym).
 	loopSyms  map[parser.Stmt]symbolic.Expr
 	loopSites map[symbolic.Site]int
+	// hostMem holds the elements of host arrays with known contents, by
+	// base (host.go); fnTargets the kernels each host function pointer
+	// may hold.
+	hostMem   map[string]map[int64]value
+	fnTargets map[string][]string
 }
 
 type ret struct {
@@ -208,12 +213,19 @@ func (in *interp) decl(d *parser.Decl) {
 			for i := len(dc.Dims) - 1; i >= 0; i-- {
 				t = ctype.ArrayOf(t, in.prog.types.Dim(dc.Dims[i]))
 			}
+			if in.host && space == Local && dc.Init != nil {
+				if v, ok := in.hostArray(dc, t); ok {
+					in.vars[dc.Name] = v
+					continue
+				}
+			}
 			if !in.host || space != Local {
 				in.vars[dc.Name] = value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: dc.Name, offset: zero, elem: t.Elem, array: true}}
 				continue
 			}
 		}
 		var v value
+		in.noteFnTarget(dc.Name, dc.Init)
 		switch {
 		case dc.Init != nil:
 			v = in.convert(in.eval(dc.Init), t)
@@ -441,6 +453,9 @@ func mergeValue(c symbolic.Expr, a, b value) value {
 // variable: in the second pass it is entry + d*iter, with iter the loop's
 // iteration symbol. Other assigned variables are unknown in the loop.
 func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr, body parser.Stmt, do bool) {
+	if in.hostLoop(cond, post, body, do) {
+		return
+	}
 	assigned := assignedNames(body, post)
 	in.addSkipped(assigned, body)
 	var names []string

@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"sync"
+
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
@@ -19,6 +21,9 @@ type Program struct {
 	Kernels     []*parser.Func
 	Notes       []parser.Note
 	sources     map[string][]byte
+	// launchMemo says which host functions launch a kernel (host.go).
+	launchMu   sync.Mutex
+	launchMemo map[*parser.Func]bool
 }
 
 // NewProgram indexes the functions, types and file-scope constants of
@@ -58,6 +63,9 @@ type Launch struct {
 	// arguments (nil for values).
 	Targs    []*Arg
 	TypeArgs []*ctype.Type
+	// Via is the host function interpreted and the host functions it
+	// called to reach the launch, outermost first.
+	Via []string
 }
 
 // Arg is a value host code gives a launch, as far as a launch
@@ -238,6 +246,20 @@ func (in *interp) launch(e *parser.Launch) value {
 		site.Args = append(site.Args, argOf(in.eval(a)))
 	}
 	if in.record && site.Grid[0] != nil {
+		if in.kernel != nil {
+			site.Via = append([]string{in.kernel.Name}, in.calls...)
+		}
+		// A function pointer starts each kernel it may hold.
+		if targets := in.fnTargets[site.Kernel]; len(targets) > 0 {
+			if _, isKernel := e.Kernel.(*parser.Ident); isKernel && !in.kernelNamed(site.Kernel) {
+				for _, k := range targets {
+					s := *site
+					s.Kernel = k
+					in.launches = append(in.launches, &s)
+				}
+				return intValue(symbolic.Const(0))
+			}
+		}
 		in.launches = append(in.launches, site)
 	}
 	return intValue(symbolic.Const(0))

@@ -18,6 +18,9 @@ const (
 	FromAnnotation = "annotation"    // a // cudalint:block comment above the kernel
 	FromBounds     = "launch-bounds" // __launch_bounds__(n) on the kernel, when no launch is found
 	FromDefault    = "default"       // DefaultBlock
+	// FromUnresolved is DefaultBlock for a launch whose block is not a
+	// constant: its grid and arguments still count.
+	FromUnresolved = "launch-unresolved"
 )
 
 // DefaultBlock is the block shape assumed for a kernel with no launch,
@@ -85,6 +88,8 @@ func (c *Config) Describe() string {
 		return fmt.Sprintf("block %s from annotation at %s:%d", c.Block, baseName(c.At.File), c.At.Line)
 	case FromConfig:
 		return fmt.Sprintf("block %s from configuration", c.Block)
+	case FromUnresolved:
+		return fmt.Sprintf("block %s by default (the launch at %s:%d gives no constant block)", c.Block, baseName(c.At.File), c.At.Line)
 	case FromBounds:
 		return fmt.Sprintf("block %s from __launch_bounds__ (no launch found)", c.Block)
 	}
@@ -151,7 +156,7 @@ func (p *Program) TypeArgs(fn *parser.Func, instance string) map[string]*ctype.T
 // reaches it; else one from its annotation, its __launch_bounds__ or the
 // default, laid out along the dimensions the kernel uses.
 func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, instance string) []*Config {
-	var out []*Config
+	var out, unresolved []*Config
 	seen := map[string]bool{}
 	for _, l := range p.LaunchesOf(fn.Name) {
 		if !l.Reaches(fn) || (hasTypeParams(fn) && l.Instance() != instance) {
@@ -161,10 +166,31 @@ func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, in
 		if cfg == nil {
 			continue
 		}
+		if cfg.BlockSource == FromUnresolved {
+			unresolved = append(unresolved, cfg)
+			continue
+		}
 		key := fmt.Sprint(cfg.Block, cfg.Grid, cfg.GridKnown, sortedPairs(cfg.Params), sortedPairs(cfg.Bases))
 		if !seen[key] {
 			seen[key] = true
 			out = append(out, cfg)
+		}
+	}
+	if len(out) == 0 && len(unresolved) > 0 {
+		// Launches whose block is not known: their grids and arguments,
+		// with the block the kernel says it takes, else the default.
+		for _, cfg := range unresolved {
+			cfg.Block = DefaultBlock(usesY, usesZ)
+			if d, _, ok := annotation(f, fn); ok {
+				cfg.Block = d
+			} else if d, ok := boundsBlock(p, fn, usesY, usesZ); ok {
+				cfg.Block = d
+			}
+			key := fmt.Sprint(cfg.Block, cfg.Grid, cfg.GridKnown, sortedPairs(cfg.Params), sortedPairs(cfg.Bases))
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, cfg)
+			}
 		}
 	}
 	if len(out) == 0 {
@@ -187,17 +213,19 @@ func sortedPairs(m map[string]int64) string {
 	return b.String()
 }
 
-// fromLaunch reads a launch site; nil when its block shape is not constant.
+// fromLaunch reads a launch site; its BlockSource is FromUnresolved,
+// its block to be chosen, when its block shape is not constant.
 func fromLaunch(l *Site, fn *parser.Func) *Config {
 	cfg := &Config{BlockSource: FromLaunch, At: l.Pos, Params: map[string]int64{}, Bases: map[string]int64{}}
 	for d := 0; d < 3; d++ {
 		v, ok := symbolic.IsConst(l.Block[d])
 		if !ok || v <= 0 {
-			return nil
+			cfg.BlockSource = FromUnresolved
+			break
 		}
 		cfg.Block[d] = v
 	}
-	if cfg.Block.Threads() > 1024 {
+	if cfg.BlockSource == FromLaunch && cfg.Block.Threads() > 1024 {
 		return nil
 	}
 	for d := 0; d < 3; d++ {

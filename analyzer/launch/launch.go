@@ -73,7 +73,7 @@ func (p *Program) LaunchesOf(name string) []*Site { return p.launchesOf[name] }
 func (p *Program) findLaunches() {
 	for _, f := range p.Files {
 		for _, fn := range f.Funcs {
-			if !fn.Host || fn.Body == nil || !hasLaunch(fn.Body) {
+			if !fn.Host || fn.Global || fn.Body == nil || !(hasLaunch(fn.Body) || p.LaunchesKernel(fn)) {
 				continue
 			}
 			for _, l := range p.HostLaunches(f, fn) {
@@ -81,6 +81,7 @@ func (p *Program) findLaunches() {
 			}
 		}
 	}
+	p.Launches = supersede(p.Launches)
 	sort.SliceStable(p.Launches, func(i, j int) bool { return p.Launches[i].Pos.Before(p.Launches[j].Pos) })
 	for _, l := range p.Launches {
 		p.launchesOf[l.Kernel] = append(p.launchesOf[l.Kernel], l)

@@ -56,9 +56,6 @@ var knownGaps = []knownGap{
 	{"m_after_loop_flag", "", 57, "load", 2, 8.000, "step set to 2 in the last iteration: unknown today"},
 	{"m_after_loop_flag", "", 58, "load", 2, 5.000, "d = 0 + 1 + 2 after a constant loop: unknown today"},
 	{"m_after_loop_sum", "", 45, "load", 2, 5.000, "c = n * s = 15 after the loop: unknown today"},
-	// 4: host code.
-	{"m_host_loop_count", "", 78, "load", 4, 12.000, "count = 3 from a host loop; predicted 1 (lanes 0 B apart: count taken as its initial 0)"},
-	{"m_idivup_grid", "", 93, "load", 4, 12.000, "grid iDivUp(40, 16) = 3; predicted 32 with gridDim.x assumed 64"},
 	// 5: references, selected and null-tested pointers, struct fields.
 	{"m_null_ptr_null", "", 131, "load", 5, 0, "in == nullptr at the launch: no warp loads; predicted 8"},
 	{"m_null_ptr_null", "", 132, "store", 5, 16.000, "the else branch of if (in): not predicted"},
@@ -79,8 +76,6 @@ var knownGaps = []knownGap{
 	{"m_put_tmpl", "", 220, "store", 8, 5.000, "put<1>: predicted 4 with K assumed 4096"},
 	{"m_tmpl_host<double>", "", 204, "load", 8, 8.000, "launch inside run_tmpl_host<T>: only one instance (4-byte elements) predicted"},
 	{"m_tmpl_host<double>", "", 205, "store", 8, 8.000, "launch inside run_tmpl_host<T>: only one instance (4-byte elements) predicted"},
-	// 9: a launch through a function pointer.
-	{"m_fnptr", "", 233, "store", 9, 8.000, "kern<<<16384, 64>>> through a pointer: no launch found, default block 256 gives 32"},
 	// 10: __align__(16) structs.
 	{"m_align16_copy", "", 246, "load", 10, 16.000, "one LDG.E.128 per lane, which Nsight puts on the store's line; predicted 4 at line 245"},
 	{"m_align16_copy", "", 246, "store", 10, 16.000, "one STG.E.128 per lane; predicted 4"},
@@ -108,8 +103,6 @@ var knownGaps = []knownGap{
 	{"m_fn_template<&op_twice>", "", 374, "store", 15, 8.000, "F(p, i) with F = op_twice: not predicted"},
 	{"m_lambda_load", "", 383, "load", 15, 8.000, "a load inside a lambda: the lambda is skipped, not predicted"},
 	// 17: sizes through host functions, a picked block, block-dependent trips.
-	{"m_block_pick", "", 450, "load", 17, 8.500, "block 128 picked by a host loop: default block 256 gives 16.5"},
-	{"m_host_chain", "", 437, "load", 17, 20.000, "stride 5 through two host functions: predicted 32 with stride assumed 4096"},
 	{"m_trip_block", "", 458, "load", 17, 6.667, "b % 4 + 1 iterations: 8.0 per active request, but one of the four unrolled loads is predicated (@P0) and runs in every warp, so Nsight counts 98304 instructions for 81920 requests; predicted 4"},
 }
 

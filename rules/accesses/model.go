@@ -221,7 +221,7 @@ func OneBlock(c *analyzer.LaunchConfig) bool {
 // GuessedBlock: no launch, annotation or setting gave the block's shape:
 // the default, or __launch_bounds__ with a 2D shape made up from its count.
 func GuessedBlock(c *analyzer.LaunchConfig) bool {
-	return c.BlockSource == launch.FromDefault || (c.BlockSource == launch.FromBounds && c.Block[1] > 1)
+	return c.BlockSource == launch.FromDefault || c.BlockSource == launch.FromUnresolved || (c.BlockSource == launch.FromBounds && c.Block[1] > 1)
 }
 
 // ShapeMatters: the cost depends on the block's shape, which a guess may

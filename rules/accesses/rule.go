@@ -90,6 +90,8 @@ func (r *Result) ConfigRelated(p *analyzer.Prediction) (analysis.RelatedInformat
 		msg = "block " + c.Block.String() + " from this kernel's __launch_bounds__"
 	case launch.FromConfig:
 		msg = "this launch, with block " + c.Block.String() + " from configuration"
+	case launch.FromUnresolved:
+		msg = "this launch, whose block is not a constant; block " + c.Block.String() + " assumed"
 	}
 	return analysis.RelatedInformation{Pos: at, End: at, Message: msg}, true
 }

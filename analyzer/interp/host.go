@@ -1,0 +1,321 @@
+package interp
+
+import (
+	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Host code is interpreted for the values it gives launches. Beyond what
+// a kernel's interpretation does, it runs loops with constant bounds
+// iteration by iteration, reads local arrays it initialised, calls host
+// helpers (iDivUp(w, 16), a launcher that takes the sizes main set) and
+// follows function pointers to the kernels they hold.
+
+const (
+	maxHostTrips = 64   // iterations of one host loop run one by one
+	maxHostSteps = 2000 // statements one host loop may run so
+)
+
+// hostLoop runs a host loop whose condition is a constant at every
+// iteration, one iteration at a time: count = 0; for (k < 6) count++
+// leaves count 3, and a launch in the body is made with each iteration's
+// values. It reports false, changing nothing, when the loop is not so
+// (a bound from argv, too many iterations, a break or return).
+func (in *interp) hostLoop(cond, post parser.Expr, body parser.Stmt, do bool) bool {
+	if !in.host || cond == nil || in.passes > 0 || jumpsOut(body) {
+		return false
+	}
+	savedVars, savedMem := cloneVars(in.vars), cloneMem(in.hostMem)
+	nLaunches, nNotes, nRets, steps := len(in.launches), len(in.notes), len(in.rets), in.steps
+	for trip := 0; ; trip++ {
+		if !do || trip > 0 {
+			k, ok := symbolic.IsConst(in.cond(cond))
+			if !ok || trip > maxHostTrips || in.steps-steps > maxHostSteps {
+				in.vars, in.hostMem = savedVars, savedMem
+				in.launches, in.notes, in.rets, in.steps = in.launches[:nLaunches], in.notes[:nNotes], in.rets[:nRets], steps
+				return false
+			}
+			if k == 0 {
+				return true
+			}
+		}
+		in.stmt(body)
+		if post != nil {
+			in.eval(post)
+		}
+	}
+}
+
+// jumpsOut reports whether a loop body holds a break, continue, goto or
+// return, which running it straight through would not honour.
+func jumpsOut(s parser.Stmt) bool {
+	found := false
+	var walk func(parser.Stmt)
+	walk = func(s parser.Stmt) {
+		switch s := s.(type) {
+		case *parser.Jump, *parser.Return:
+			found = true
+		case *parser.Block:
+			for _, x := range s.Stmts {
+				walk(x)
+			}
+		case *parser.If:
+			walk(s.Then)
+			if s.Else != nil {
+				walk(s.Else)
+			}
+		case *parser.For:
+			walk(s.Body)
+		case *parser.While:
+			walk(s.Body)
+		case *parser.Switch:
+			walk(s.Body)
+		}
+	}
+	walk(s)
+	return found
+}
+
+func cloneMem(m map[string]map[int64]value) map[string]map[int64]value {
+	c := make(map[string]map[int64]value, len(m))
+	for k, v := range m {
+		w := make(map[int64]value, len(v))
+		for o, x := range v {
+			w[o] = x
+		}
+		c[k] = w
+	}
+	return c
+}
+
+// hostArray declares a host local array with an initialiser list: its
+// elements are known (int sizes[] = {32, 64, 128}), and sizeof gives
+// the count of a dimension left empty.
+func (in *interp) hostArray(dc *parser.Declarator, t *ctype.Type) (value, bool) {
+	l, ok := dc.Init.(*parser.InitList)
+	if !ok || len(dc.Dims) != 1 || t == nil || t.Kind != ctype.TArray || t.Elem == nil || !t.Elem.LayoutKnown() || t.Elem.Size <= 0 {
+		return value{}, false
+	}
+	if in.prog.types.Dim(dc.Dims[0]) == 0 {
+		t = ctype.ArrayOf(t.Elem, int64(len(l.Elems)))
+	}
+	in.fresh++
+	base := "host:" + dc.Name + "#" + itoa(in.fresh)
+	mem := map[int64]value{}
+	for i, x := range l.Elems {
+		mem[int64(i)*t.Elem.Size] = in.convert(in.eval(x), t.Elem)
+	}
+	if in.hostMem == nil {
+		in.hostMem = map[string]map[int64]value{}
+	}
+	in.hostMem[base] = mem
+	return value{kind: vPtr, typ: t, ptr: &pointer{space: Local, base: base, offset: zero, elem: t.Elem, array: true}}, true
+}
+
+// hostLoad reads an element of a host array hostArray made.
+func (in *interp) hostLoad(p *pointer) (value, bool) {
+	if !in.host || p.space != Local {
+		return value{}, false
+	}
+	mem, ok := in.hostMem[p.base]
+	if !ok {
+		return value{}, false
+	}
+	off, ok := symbolic.IsConst(p.offset)
+	if !ok {
+		return value{}, false
+	}
+	v, ok := mem[off]
+	return v, ok
+}
+
+// hostStore writes an element of a host array: at a constant offset
+// outside any branch the element is known, else the whole array is not.
+func (in *interp) hostStore(p *pointer, v value) {
+	if !in.host || p.space != Local {
+		return
+	}
+	mem, ok := in.hostMem[p.base]
+	if !ok {
+		return
+	}
+	off, ok := symbolic.IsConst(p.offset)
+	if !ok || len(in.guards) > 0 {
+		delete(in.hostMem, p.base)
+		return
+	}
+	w := make(map[int64]value, len(mem))
+	for o, x := range mem {
+		w[o] = x
+	}
+	w[off] = v
+	in.hostMem[p.base] = w
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+// hostFunc returns the host function called name that host code of the
+// file being interpreted can call with n arguments and that is worth
+// following: one that returns a value (a size helper) or that launches a
+// kernel, directly or through the host functions it calls. One of the
+// caller's own file is preferred.
+func (in *interp) hostFunc(name string, n int) *parser.Func {
+	var pick *parser.Func
+	for _, f := range in.prog.funcs[name] {
+		if f.Global || f.Body == nil || !f.Host || len(f.Params) != n || hasTypeParams(f) {
+			continue
+		}
+		if f.Result != nil && (len(f.Result.Words) != 1 || f.Result.Words[0] != "void" || f.Result.Ptr > 0) || in.prog.LaunchesKernel(f) {
+			if pick == nil || (in.kernel != nil && f.P.File == in.kernel.P.File) {
+				pick = f
+			}
+		}
+	}
+	return pick
+}
+
+func hasTypeParams(f *parser.Func) bool {
+	for _, tp := range f.Template {
+		if tp.IsType {
+			return true
+		}
+	}
+	return false
+}
+
+// LaunchesKernel reports whether host function f launches a kernel,
+// itself or through the host functions it calls.
+func (p *Program) LaunchesKernel(f *parser.Func) bool {
+	p.launchMu.Lock()
+	defer p.launchMu.Unlock()
+	return p.launches(f, 0)
+}
+
+// launches reports whether host function f launches a kernel, itself or
+// through the host functions it calls (depth-limited, memoised).
+func (p *Program) launches(f *parser.Func, depth int) bool {
+	if v, ok := p.launchMemo[f]; ok {
+		return v
+	}
+	if depth > maxCallDepth {
+		return false
+	}
+	if p.launchMemo == nil {
+		p.launchMemo = map[*parser.Func]bool{}
+	}
+	p.launchMemo[f] = false // a recursive call does not launch by itself
+	found := false
+	parser.WalkStmt(f.Body, func(e parser.Expr) {
+		if found {
+			return
+		}
+		switch e := e.(type) {
+		case *parser.Launch:
+			found = true
+		case *parser.Call:
+			for _, g := range p.funcs[calleeName(e.Fun)] {
+				if g != f && g.Host && !g.Global && g.Body != nil && p.launches(g, depth+1) {
+					found = true
+					return
+				}
+			}
+		}
+	})
+	p.launchMemo[f] = found
+	return found
+}
+
+// hostCall interprets a call of host function f in the caller's context:
+// the launches it makes are the caller's, made with the caller's values.
+func (in *interp) hostCall(f *parser.Func, args []value, site *parser.Call) value {
+	for _, c := range in.calls {
+		if c == f.Name {
+			return in.dataValue(symbolic.CauseNotModelled, "recursive call")
+		}
+	}
+	if len(in.calls) >= maxCallDepth {
+		return in.dataValue(symbolic.CauseNotModelled, "deep call")
+	}
+	savedVars, savedRets, nguards := in.vars, in.rets, len(in.guards)
+	in.vars = map[string]value{}
+	in.rets = nil
+	for i, p := range f.Params {
+		if i < len(args) && p.Name != "" {
+			t := in.resolve(p.Type)
+			v := args[i]
+			if t.Kind != ctype.TUnknown {
+				v = in.convert(v, t)
+			}
+			v.constant = false
+			in.vars[p.Name] = v
+		}
+	}
+	in.calls = append(in.calls, f.Name)
+	in.block(f.Body)
+	in.calls = in.calls[:len(in.calls)-1]
+	result := in.returnValue(nguards)
+	in.vars, in.rets, in.guards = savedVars, savedRets, in.guards[:nguards]
+	if f.Result != nil {
+		if t := in.resolve(f.Result); t.Kind != ctype.TUnknown {
+			result = in.convert(result, t)
+		}
+	}
+	return result
+}
+
+// kernelNamed reports whether name is a kernel of the program.
+func (in *interp) kernelNamed(name string) bool {
+	for _, f := range in.prog.funcs[name] {
+		if f.Global {
+			return true
+		}
+	}
+	return false
+}
+
+// noteFnTarget records that host variable name may hold kernel e (a
+// function pointer given &kernel or kernel): a launch through the
+// pointer starts each kernel it may hold.
+func (in *interp) noteFnTarget(name string, e parser.Expr) {
+	if !in.host || e == nil {
+		return
+	}
+	for {
+		switch x := e.(type) {
+		case *parser.Unary:
+			if x.Op != "&" {
+				return
+			}
+			e = x.X
+			continue
+		case *parser.Cast:
+			e = x.X
+			continue
+		case *parser.Ident:
+			k := calleeName(x)
+			if !in.kernelNamed(k) {
+				return
+			}
+			if in.fnTargets == nil {
+				in.fnTargets = map[string][]string{}
+			}
+			for _, t := range in.fnTargets[name] {
+				if t == k {
+					return
+				}
+			}
+			in.fnTargets[name] = append(in.fnTargets[name], k)
+		}
+		return
+	}
+}

@@ -1,0 +1,100 @@
+package launch
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/cudalint/cudalint/parser"
+)
+
+func program(t *testing.T, src string) *Program {
+	t.Helper()
+	f := parser.Parse("h.cu", []byte(src), parser.Config{})
+	return NewProgram([]*parser.File{f})
+}
+
+// configsOf lists kernel name's configurations as "block grid params".
+func configsOf(t *testing.T, p *Program, name string) []string {
+	t.Helper()
+	var out []string
+	for _, f := range p.Files {
+		for _, fn := range f.Funcs {
+			if fn.Name != name || !fn.Global {
+				continue
+			}
+			for _, c := range p.Configs(f, fn, false, false, "") {
+				g := "?"
+				if c.GridKnown[0] {
+					g = fmt.Sprint(c.Grid[0])
+				}
+				out = append(out, fmt.Sprintf("%s %s %s %s", c.BlockSource, c.Block, g, sortedPairs(c.Params)))
+			}
+		}
+	}
+	return out
+}
+
+const kernels = `
+__global__ void k(float* p, int n) { p[threadIdx.x * n] = 0; }
+`
+
+func TestHostValues(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"a variable counted in a host loop with constant bounds", `
+int main() {
+  float* a;
+  int count = 0;
+  for (int j = 0; j < 6; j++) { if (j % 2 == 0) count++; }
+  int blocks = 0;
+  for (int j = 0; j < 8; j++) blocks += 512;
+  k<<<blocks, 256>>>(a, count);
+}`, []string{"launch 256 4096 n=3,"}},
+		{"a host loop without constant bounds leaves its variables unknown", `
+int main(int argc, char** argv) {
+  float* a;
+  int count = 0;
+  for (int j = 0; j < argc; j++) count++;
+  k<<<64, 256>>>(a, count);
+}`, []string{"launch 256 64 "}},
+		{"a block picked from a local array of candidates", `
+int main() {
+  float* a;
+  int maxThreads = 128, pick = 64;
+  const int cands[4] = {64, 128, 256, 512};
+  for (int j = 0; j < 4; j++) { if (cands[j] <= maxThreads) pick = cands[j]; }
+  k<<<(1 << 20) / pick, pick>>>(a, 1);
+}`, []string{"launch 128 8192 n=1,"}},
+		{"a host helper in the grid", `
+static int iDivUp(int a, int b) { return (a + b - 1) / b; }
+int main() { float* a; k<<<iDivUp(40, 16), 256>>>(a, 2); }`, []string{"launch 256 3 n=2,"}},
+		{"sizes through two host functions", `
+static void inner(float* a, int n, int s) { k<<<n / 256, 256>>>(a, s); }
+static void outer(float* a, int n, int s) { inner(a, n, s); }
+int main() { float* a; int n = 1 << 20; int s = 5; outer(a, n, s); }`, []string{"launch 256 4096 n=5,"}},
+		{"a launch through a function pointer", `
+__global__ void k2(float* p, int n) { p[threadIdx.x] = 0; }
+int main() {
+  float* a;
+  void (*kern)(float*, int) = &k;
+  kern<<<16384, 64>>>(a, 7);
+}`, []string{"launch 64 16384 n=7,"}},
+		{"a launch whose block is not known keeps its grid and arguments", `
+int main(int argc, char** argv) {
+  float* a;
+  int bs = atoi(argv[1]);
+  k<<<100, bs>>>(a, 3);
+}`, []string{"launch-unresolved 256 100 n=3,"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := program(t, kernels+tc.src)
+			got := configsOf(t, p, "k")
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("configs of k = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
