@@ -243,10 +243,9 @@ func (o Options) apply(fn *parser.Func, cfgs []*LaunchConfig) {
 	}
 	for _, c := range cfgs {
 		for _, p := range fn.Params {
-			// A value given for this kernel overrides its launches; one
-			// given by name alone fills only what no launch gives.
-			v, qualified, ok := o.paramOf(fn, p.Name)
-			if _, known := c.Params[p.Name]; ok && (qualified || !known) {
+			// What the user gives overrides what the launches (and the
+			// host code behind them) give: the user knows the run.
+			if v, _, ok := o.paramOf(fn, p.Name); ok {
 				c.Params[p.Name] = v
 			}
 		}
