@@ -223,7 +223,12 @@ func (f *finder) find(r *rules.Rule, d analysis.Diagnostic) *analyzer.Prediction
 // checkRules runs the enabled rules' analyzers and turns what they
 // reported into findings: fixes validated, precedence applied, severity
 // from each rule's policy and numbers from the model.
-func (c *passRunner) checkRules(enabled func(id string) bool) (*accesses.Result, []*accesses.Finding, []error) {
+//
+// enabled says which rules run at all; keep says whether a rule's
+// diagnostic in a file counts (a folder's configuration may disable the
+// rule there). Precedence is decided among what counts, so a rule a
+// folder disabled never hides another rule's finding on the same access.
+func (c *passRunner) checkRules(enabled func(id string) bool, keep func(id, file string) bool) (*accesses.Result, []*accesses.Finding, []error) {
 	var roots []*analysis.Analyzer
 	byAnalyzer := map[*analysis.Analyzer]*rules.Rule{}
 	for _, r := range rules.All {
@@ -248,7 +253,10 @@ func (c *passRunner) checkRules(enabled func(id string) bool) (*accesses.Result,
 		}
 		for _, d := range act.diags {
 			errs = append(errs, dropInvalidFixes(c.fset, r.ID, &d)...)
-			reported = append(reported, report{r, d, find.find(r, d)})
+			p := find.find(r, d)
+			if keep(r.ID, c.fset.Position(d.Pos).Filename) {
+				reported = append(reported, report{r, d, p})
+			}
 		}
 	}
 	return res, findingsOf(winners(reported)), errs
@@ -281,6 +289,13 @@ func (d *run) modelOptions() accesses.Options {
 		for _, dir := range c.IncludeDirs {
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(filepath.Dir(c.path), dir)
+			}
+			// A repository's own configuration may widen reads only
+			// within the project: a folder outside it takes the user's
+			// -I on the command line.
+			if real, err := filepath.EvalSymlinks(dir); err == nil && d.root != "" && !within(real, realRoot(d.root)) {
+				d.errs = append(d.errs, fmt.Errorf("%s: include-dirs: %s is outside the project %s; not read (-I %s on the command line allows it)", displayPath(c.path), dir, d.root, dir))
+				continue
 			}
 			o.IncludeDirs = append(o.IncludeDirs, dir)
 		}
@@ -349,4 +364,13 @@ func copyInto(dst, src map[string]string) {
 	for k, v := range src {
 		dst[k] = v
 	}
+}
+
+// realRoot is the root with its links resolved, for comparing resolved
+// paths with it.
+func realRoot(root string) string {
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		return r
+	}
+	return root
 }

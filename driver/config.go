@@ -2,6 +2,7 @@ package driver
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,9 +48,14 @@ type Config struct {
 // LoadConfig reads a config file. Its error, when the file has mistakes,
 // joins one *ConfigError per mistake, each with its line and column.
 func LoadConfig(path string) (*Config, error) {
-	b, err := os.ReadFile(path)
+	// Only a regular file, read bounded and without blocking: a
+	// configuration that is a FIFO or a device must not hang the run.
+	b, err := sources.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %v", displayPath(path), err)
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs // exclude patterns are relative to its folder, whatever the working folder
 	}
 	name := displayPath(path)
 	root, chk := parseConfig(name, b)
@@ -100,7 +106,12 @@ func (d *run) configFor(file string) *Config {
 			return c
 		}
 		path := filepath.Join(dir, ConfigName)
-		if _, err := os.Stat(path); err == nil {
+		if _, err := os.Lstat(path); err == nil {
+			if err := d.configInside(path, top); err != nil {
+				d.configErrs = append(d.configErrs, err)
+				d.configs[dir] = nil
+				return nil
+			}
 			c, err := LoadConfig(path)
 			d.configErrs = append(d.configErrs, splitErrors(err)...)
 			d.configs[dir] = c
@@ -211,4 +222,23 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// configInside refuses a discovered configuration that is a link to a
+// file outside the project (top): a hostile repository could otherwise
+// point .cudalint.yaml at a file holding a secret and have parts of it
+// quoted back in error messages.
+func (d *run) configInside(path, top string) error {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fmt.Errorf("%s: %v", displayPath(path), err)
+	}
+	realTop, err := filepath.EvalSymlinks(top)
+	if err != nil {
+		realTop = top
+	}
+	if !within(real, realTop) {
+		return fmt.Errorf("%s: a link to %s, outside the project; not read", displayPath(path), real)
+	}
+	return nil
 }

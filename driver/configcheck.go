@@ -378,9 +378,19 @@ func describe(n *yaml.Node) string {
 	case isNull(n):
 		return "nothing"
 	case n.ShortTag() == "!!str":
-		return fmt.Sprintf("the text %q", n.Value)
+		return fmt.Sprintf("the text %q", quoted(n.Value))
 	}
-	return n.Value // a number or a boolean, as written
+	return quoted(n.Value) // a number or a boolean, as written
+}
+
+// quoted is at most 40 characters of a value: a message names a mistake,
+// it does not copy a file (a configuration may be a link to one that
+// holds a secret).
+func quoted(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
 }
 
 // yamlLine finds "line N: " in yaml.v3's messages.

@@ -141,7 +141,8 @@ func Run(opts Options) *Report {
 	if opts.ModelOnly {
 		enabled = func(string) bool { return false }
 	}
-	ar, found, errs := runner.checkRules(enabled)
+	keep := func(id, file string) bool { return d.configFor(file).ruleEnabled(id) }
+	ar, found, errs := runner.checkRules(enabled, keep)
 	if ar == nil {
 		d.errs = append(d.errs, errs...)
 		return &Report{Errors: d.errs, Fset: fset}
@@ -357,7 +358,7 @@ func (d *run) suppress(ar *accesses.Result, fs []*accesses.Finding) []*accesses.
 		}
 	}
 	for _, ig := range ignores {
-		if ig.used {
+		if ig.used || !d.anyRan(ig) {
 			continue
 		}
 		kind := "ignore"
@@ -418,4 +419,18 @@ func runRoot(root string) string {
 		return ""
 	}
 	return abs
+}
+
+// anyRan: some rule an ignore comment names ran for its file, or names no
+// rule at all. An ignore of a rule the run disabled (--disable, or the
+// folder's configuration) had nothing to suppress this time, which says
+// nothing about whether it is stale.
+func (d *run) anyRan(ig *ignore) bool {
+	c := d.configFor(ig.dir.Pos.File)
+	for _, id := range ig.rules {
+		if rules.ByID(id) == nil || (d.cliEnabled(id) && c.ruleEnabled(id)) {
+			return true
+		}
+	}
+	return false
 }

@@ -176,3 +176,37 @@ void h(float* a) { k<<<8, 64>>>(a); }
 		t.Errorf("block and lane stride by folder %v, want %v", got, want)
 	}
 }
+
+// A folder that enables one rule gets that rule's finding on an access
+// another rule would have claimed: precedence is decided among the rules
+// that run there, as --enable does.
+func TestConfigEnableBeforePrecedence(t *testing.T) {
+	src := `__global__ void k(float* out, int w) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    out[x * w + y] = 0;
+}
+void h(float* o) { k<<<dim3(8, 8), dim3(16, 16)>>>(o, 1024); }
+`
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"a/k.cu": src, "b/k.cu": src, "b/.cudalint.yaml": "enable: [strided-access]\n"})
+	rep := Run(Options{Paths: []string{dir}})
+	got := map[string]string{}
+	for _, f := range rep.Findings {
+		got[filepath.Base(filepath.Dir(rep.Fset.Position(f.Pos).Filename))] += f.Rule
+	}
+	if got["a"] != "swapped-axes" || got["b"] != "strided-access" {
+		t.Errorf("rules by folder %v, want a: swapped-axes, b: strided-access", got)
+	}
+}
+
+// An ignore of a rule the run disabled is not reported unused.
+func TestIgnoreOfDisabledRule(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"k.cu": strings.Replace(strided, "in[i * 4];", "in[i * 4]; // cudalint:ignore strided-access by design", 1)})
+	for _, opts := range []Options{{Paths: []string{dir}, Disable: []string{"strided-access"}}, {Paths: []string{dir}, Enable: []string{"aos-field"}}} {
+		if rep := Run(opts); len(rep.Findings) != 0 {
+			t.Errorf("%v: findings %s", opts.Disable, rulesOf(rep.Findings))
+		}
+	}
+}

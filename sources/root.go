@@ -113,10 +113,10 @@ func (g *guard) check(path string) (string, error) {
 func (g *guard) refusal(path, real string) error {
 	if rel, ok := below(g.root, real); ok {
 		return &cpp.RefusedError{Path: path, Reason: fmt.Sprintf(
-			"%s is hidden; -I DIR or include-dirs: allows a folder", hiddenPart(rel))}
+			"%s is hidden; -I DIR on the command line allows a folder", hiddenPart(rel))}
 	}
 	return &cpp.RefusedError{Path: path, Reason: fmt.Sprintf(
-		"outside the root %s; -I %s or include-dirs: allows it", g.root, filepath.Dir(real))}
+		"outside the root %s; -I %s on the command line allows it", g.root, filepath.Dir(real))}
 }
 
 // below returns path relative to base when path lies inside base.

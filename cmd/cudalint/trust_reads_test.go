@@ -56,9 +56,9 @@ func TestIncludesStayInTheRepository(t *testing.T) {
 	doc := runAccesses(t, "--accesses", "--format", "json", ".")
 	want := map[string]string{ // file: what its note says
 		"gitconfig.cu": `"../.git/config" not read: .git is hidden`,
-		"passwd.cu":    `"../../outside/passwd" not read: outside the root ` + repo + "; -I " + outside + " or include-dirs: allows it",
+		"passwd.cu":    `"../../outside/passwd" not read: outside the root ` + repo + "; -I " + outside + " on the command line allows it",
 		"angled.cu":    `"../../outside/passwd" not read`,
-		"lib.cu":       `include-dirs:`,
+		"lib.cu":       `-I ` + outside + ` on the command line allows it`,
 	}
 	for _, n := range doc.Notes {
 		if w, ok := want[filepath.Base(n.File)]; ok && strings.Contains(n.Message, w) && n.Line >= 1 {
@@ -83,7 +83,6 @@ func TestAllowingAFolder(t *testing.T) {
 	}{
 		{"-I", "", []string{"-I", outside}},
 		{"-I relative", "", []string{"-I", "../../outside"}},
-		{"include-dirs", "include-dirs: [../outside]\n", nil},
 		{"--root", "", []string{"--root", filepath.Dir(repo)}},
 	}
 	for _, tt := range tests {
@@ -174,5 +173,31 @@ func inTime(t *testing.T, f func()) {
 	case <-done:
 	case <-time.After(time.Minute):
 		t.Fatal("cudalint did not finish")
+	}
+}
+
+// A repository's own configuration cannot widen reads beyond the
+// project: include-dirs outside it is an error, and nothing there is read
+// (a pull request could otherwise point it at /etc or a home folder).
+func TestConfigIncludeDirsStayInTheProject(t *testing.T) {
+	base := t.TempDir()
+	repo := filepath.Join(base, "repo")
+	outside := filepath.Join(base, "outside")
+	for dir, files := range map[string]map[string]string{
+		repo:    {".git/HEAD": "x\n", "k.cu": "#include \"lib.cuh\"\n", ".cudalint.yaml": "include-dirs: [../outside]\n"},
+		outside: {"lib.cuh": "__global__ void from_outside(float* p) { p[8 * threadIdx.x] = 0; }\n"},
+	} {
+		for name, text := range files {
+			p := filepath.Join(dir, name)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Chdir(repo)
+	code, out, errs := runCLI("--format", "json", ".")
+	if code != exitError || strings.Contains(out, "from_outside") || !strings.Contains(errs+out, "include-dirs: ") || !strings.Contains(errs+out, "-I ") {
+		t.Errorf("exit %d:\n%s%s", code, out, errs)
 	}
 }
