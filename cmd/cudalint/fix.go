@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/cudalint/cudalint/driver"
+	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/sources"
 )
 
@@ -53,8 +54,14 @@ func (o *options) diffStatus(stderr io.Writer, rep *driver.Report, fr *driver.Fi
 	for _, err := range rep.Errors {
 		reportError(stderr, err)
 	}
+	printWarnings(stderr, rep.Warnings)
+	for _, f := range rep.Findings {
+		if f.Rule == rules.InternalError {
+			reportError(stderr, fmt.Errorf("%s: %s", rep.Fset.Position(f.Pos), f.Message))
+		}
+	}
 	switch {
-	case len(rep.Errors) > 0 || len(fr.Errors) > 0:
+	case len(rep.Errors) > 0 || len(fr.Errors) > 0 || hasInternalError(rep):
 		return exitError
 	case len(fr.Files) > 0 && !o.exitZero:
 		return exitFindings

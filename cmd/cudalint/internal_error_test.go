@@ -64,3 +64,23 @@ func TestNoInternalErrorOnCleanKernel(t *testing.T) {
 		t.Errorf("exit %d, output:\n%s", code, out)
 	}
 }
+
+// No only-new filter hides an internal error: an empty patch drops every
+// finding but the kernel cudalint failed on.
+func TestOnlyNewKeepsInternalErrors(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"k.cu": copyKernel, "empty.patch": ""})
+	rep := driver.Run(driver.Options{Paths: []string{filepath.Join(dir, "k.cu")}})
+	k := rep.Result.Analysis.Kernels[0]
+	rep.Result.Analysis.InternalErrors = []analyzer.InternalError{{Kernel: "copy", Pos: k.Func.P, Panic: "boom"}}
+	rep.Findings = append(rep.Findings, driver.InternalErrorFindings(rep.Result)...)
+	if len(rep.Findings) < 2 {
+		t.Fatalf("want the copy's finding and the internal error, got %d", len(rep.Findings))
+	}
+	o := &options{newFromPatch: filepath.Join(dir, "empty.patch")}
+	if _, err := o.onlyNew(rep, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 || rep.Findings[0].Rule != rules.InternalError {
+		t.Errorf("after an empty patch: %d findings, want only the internal error", len(rep.Findings))
+	}
+}

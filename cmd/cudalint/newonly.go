@@ -2,6 +2,7 @@ package main
 
 import (
 	findingreport "github.com/cudalint/cudalint/internal/report"
+	"github.com/cudalint/cudalint/rules"
 
 	"bufio"
 	"bytes"
@@ -317,7 +318,10 @@ func (o *options) onlyNew(rep *driver.Report, stderr io.Writer) ([]string, error
 	var kept []*accesses.Finding
 	var keptFPs []string
 	for i, f := range rep.Findings {
-		if keep[i] && (changed == nil || changed.keeps(rep.Fset.Position(f.Pos).Filename, rep.Fset.Position(f.Pos).Line)) {
+		// A kernel cudalint failed on is never old news: no baseline or
+		// diff hides it.
+		internal := f.Rule == rules.InternalError
+		if internal || keep[i] && (changed == nil || changed.keeps(rep.Fset.Position(f.Pos).Filename, rep.Fset.Position(f.Pos).Line)) {
 			kept = append(kept, f)
 			keptFPs = append(keptFPs, fps[i])
 		}
