@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/cudalint/cudalint/sources"
 )
@@ -49,7 +51,7 @@ func namedFiles(paths, files []string) []string {
 // prefilter, read-only, that parses nothing. The files are spelled
 // relative to the working folder when the root is, as the named files
 // usually are, so that an include resolves to the same name.
-func contextFiles(root string, named, files []string, read func(string) ([]byte, error)) []string {
+func contextFiles(root string, named, files []string, read func(string) ([]byte, error), cache *ContextCache) []string {
 	if root == "" || len(named) == 0 {
 		return nil
 	}
@@ -80,7 +82,7 @@ func contextFiles(root string, named, files []string, read func(string) ([]byte,
 		if have[absPath(f)] {
 			continue
 		}
-		src, err := sources.ReadFile(f)
+		src, err := cache.text(f, read)
 		if err != nil {
 			continue
 		}
@@ -260,4 +262,60 @@ func includesAny(src []byte, bases []string) bool {
 // inNamed reports whether a finding's file is one of the named files.
 func inNamed(named map[string]bool, file string) bool {
 	return named[absPath(file)]
+}
+
+// ContextCache keeps the text of the project's files between runs, so
+// that a server re-analysing a file after each edit walks the project but
+// reads again only the files that changed on disk. Forget a file whose
+// text the run's ReadFile serves from elsewhere (an editor's buffer) when
+// that text changes. The zero of a nil cache reads every time.
+type ContextCache struct {
+	mu    sync.Mutex
+	files map[string]cachedText
+}
+
+type cachedText struct {
+	mod  time.Time
+	size int64
+	src  []byte
+}
+
+// NewContextCache makes an empty cache.
+func NewContextCache() *ContextCache { return &ContextCache{files: map[string]cachedText{}} }
+
+// Forget drops what the cache holds for path.
+func (c *ContextCache) Forget(path string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	delete(c.files, absPath(path))
+	c.mu.Unlock()
+}
+
+// text is path's text through read, from the cache while the file's
+// modification time and size are unchanged.
+func (c *ContextCache) text(path string, read func(string) ([]byte, error)) ([]byte, error) {
+	if c == nil {
+		return read(path)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	key := absPath(path)
+	c.mu.Lock()
+	e, ok := c.files[key]
+	c.mu.Unlock()
+	if ok && e.mod.Equal(info.ModTime()) && e.size == info.Size() {
+		return e.src, nil
+	}
+	src, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.files[key] = cachedText{info.ModTime(), info.Size(), src}
+	c.mu.Unlock()
+	return src, nil
 }

@@ -55,6 +55,9 @@ type Options struct {
 	// NoContext analyzes files named alone without the rest of their
 	// project (see contextFiles).
 	NoContext bool
+	// Context, when set, keeps the project's files read for context
+	// between runs (a language server passes the same one to every run).
+	Context *ContextCache
 }
 
 // Report is the outcome of a run.
@@ -128,7 +131,7 @@ func Run(opts Options) *Report {
 			reported[absPath(f)] = true
 		}
 		analyzed = append([]string(nil), kept...)
-		for _, f := range contextFiles(d.root, named, kept, read) {
+		for _, f := range contextFiles(d.root, named, kept, read, opts.Context) {
 			if !d.configFor(f).excludes(f) {
 				analyzed = append(analyzed, f)
 			}

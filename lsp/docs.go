@@ -11,6 +11,7 @@ import (
 
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/internal/report"
+	"github.com/cudalint/cudalint/parser/cpp"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/sources"
 )
@@ -49,6 +50,7 @@ func (s *Server) didOpen(ctx context.Context, p *DidOpenTextDocumentParams) erro
 	defer s.mu.Unlock()
 	d := &document{uri: p.TextDocument.URI, path: path, version: p.TextDocument.Version, src: []byte(p.TextDocument.Text)}
 	s.docs[d.uri] = d
+	s.context.Forget(d.path) // the buffer stands for the file now
 	s.lint(ctx, d)
 	if !sameAsDisk(d) {
 		s.relintDependents(ctx, d.path)
@@ -66,6 +68,7 @@ func (s *Server) didChange(ctx context.Context, p *DidChangeTextDocumentParams) 
 	for _, c := range p.ContentChanges {
 		d.src = applyChange(d.src, c, s.enc)
 	}
+	s.context.Forget(d.path)
 	d.version = p.TextDocument.Version
 	if s.settings.onSave() {
 		return nil
@@ -121,6 +124,7 @@ func (s *Server) didClose(ctx context.Context, p *DidCloseTextDocumentParams) er
 		d.timer.Stop()
 	}
 	delete(s.docs, d.uri)
+	s.context.Forget(d.path)
 	s.publish(ctx, &PublishDiagnosticsParams{URI: d.uri, Diagnostics: []Diagnostic{}})
 	// Files including it read the disk again.
 	if !sameAsDisk(d) {
@@ -189,9 +193,11 @@ func (s *Server) didChangeConfiguration(ctx context.Context, p *DidChangeConfigu
 }
 
 // headersChanged drops the header cache: a replayed header is checked
-// against its own text, but not against the headers it includes.
+// against its own text, but not against the headers it includes. The
+// item cache (keyed by content) and the context cache (by modification
+// time) stay valid.
 func (s *Server) headersChanged() {
-	s.resetCaches()
+	s.headers = cpp.NewHeaderCache()
 }
 
 // relintDependents re-analyzes the other open files that read path (an
@@ -231,7 +237,7 @@ func (s *Server) analyze(d *document) *result {
 	opts := driver.Options{
 		Paths: []string{d.path}, Found: []string{d.path}, Root: s.rootFor(d.path),
 		ConfigPath: set.ConfigPath, Defines: set.Defines, Blocks: set.Blocks, Params: set.Params,
-		IncludeDirs: set.IncludeDirs, Items: s.items, Headers: s.headers,
+		IncludeDirs: set.IncludeDirs, Items: s.items, Headers: s.headers, Context: s.context,
 		ReadFile: func(path string) ([]byte, error) {
 			if src, ok := overlay[filepath.Clean(path)]; ok {
 				return src, nil

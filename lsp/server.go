@@ -24,6 +24,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/parser/cpp"
 )
@@ -50,8 +51,12 @@ type Server struct {
 	folders  []string // workspace folders, absolute
 	items    *parser.ItemCache
 	headers  *cpp.HeaderCache
-	runs     int
-	inited   bool
+	// context keeps the project's files read for a file's context
+	// (launches, includers) between runs: an edit re-reads only what
+	// changed, never the whole tree.
+	context *driver.ContextCache
+	runs    int
+	inited  bool
 	// watchDynamic: the client lets the server register file watchers.
 	watchDynamic bool
 	shutdown     bool
@@ -89,6 +94,7 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, opts Options) int {
 
 func (s *Server) resetCaches() {
 	s.items, s.headers = parser.NewItemCache(), cpp.NewHeaderCache()
+	s.context = driver.NewContextCache()
 	s.runs = 0
 }
 
