@@ -187,8 +187,10 @@ func restsOnUnknownStride(p *analyzer.Prediction) bool {
 	return true
 }
 
-// strideName matches the names code gives strides rather than sizes.
-var strideName = regexp.MustCompile(`(?i)stride|pitch|step|^inc|^nb\d*$|^s[a-z]?\d+$|^ld[a-z]?$`)
+// strideName matches the names code gives strides rather than sizes:
+// stride_x, pitch, lda, and ggml's byte and element strides (nb01,
+// src1_nb1, s00).
+var strideName = regexp.MustCompile(`(?i)stride|pitch|step|^inc|(^|_)nb\d*$|(^|_)s[a-z]?\d+$|^ld[a-z]?$`)
 
 // comparedNames are the names a kernel compares against in its body (loop
 // bounds, guards): what it treats as sizes.
