@@ -22,6 +22,9 @@ type (
 		P     Pos
 		Name  string
 		Targs []TemplateArg
+		// Scope are the template arguments of the class that qualifies
+		// the name: <8, 8> in Transform<8, 8>::run.
+		Scope []TemplateArg
 	}
 	// IntLit is an integer literal.
 	IntLit struct {
@@ -170,6 +173,8 @@ type TypeRef struct {
 	Const bool
 	Ptr   int  // number of '*'
 	Ref   bool // a trailing '&'
+	// Targs are a class template's arguments: <float> in Packed<float>.
+	Targs []TemplateArg
 }
 
 // Declarator is one name introduced by a declaration.
@@ -330,6 +335,21 @@ type Func struct {
 	// LaunchBounds is the first argument of __launch_bounds__(...): the
 	// most threads per block the kernel is compiled for, or nil.
 	LaunchBounds Expr
+	// Class is the struct or class a member function is defined in
+	// (see Struct.Methods); Static marks a static member function, Ctor a
+	// constructor, whose member initializer list is Inits.
+	Class  string
+	Static bool
+	Ctor   bool
+	Inits  []MemberInit
+}
+
+// MemberInit is one entry of a constructor's member initializer list:
+// Name(Args) or Name{Args}.
+type MemberInit struct {
+	P    Pos
+	Name string
+	Args []Expr
 }
 
 // Field is a member of a struct or union.
@@ -351,6 +371,14 @@ type Struct struct {
 	// Incomplete is set when a member could not be read: the layout
 	// computed from Fields is then a guess.
 	Incomplete bool
+	// Template are the parameters of a class template.
+	Template []TemplateParam
+	// Statics are the static data members with an initializer (static
+	// constexpr int size = ...).
+	Statics []*Declarator
+	// Methods are the member functions defined in the body, constructors
+	// included.
+	Methods []*Func
 }
 
 // Typedef binds a name to a type (typedef T name; using name = T;).

@@ -501,6 +501,9 @@ func (u *unit) declOrFunc(i, to int, ns string, tparams []TemplateParam) int {
 	// '{' at k
 	if tag := u.tagBefore(i, k); tag >= 0 && (sawParen < 0 || sawParen > tag) && !sawEq {
 		s := u.structBody(tag, to)
+		if s != nil {
+			s.Template = tparams
+		}
 		end := u.skipGroup(k, to)
 		if s != nil && u.isPunct(end, ";") {
 			return end + 1
@@ -593,8 +596,11 @@ func (u *unit) fields(s *Struct, from, to int) {
 				i += 2
 				continue
 			}
-		case "template", "friend", "using", "typedef", "static_assert", "static":
+		case "template", "friend", "using", "typedef", "static_assert":
 			i = u.skipMember(i, to)
+			continue
+		case "static":
+			i = u.staticMember(s, i, to)
 			continue
 		}
 		if tagKeywords[u.text(i)] && u.text(i) != "typename" {
@@ -631,7 +637,7 @@ func (u *unit) fields(s *Struct, from, to int) {
 		if u.isPunct(end-1, ";") {
 			stmtEnd = end - 1
 		}
-		if u.hasTopLevel(i, stmtEnd, "(") && !u.hasTopLevel(i, stmtEnd, "=") {
+		if u.method(s, i, end, false) || u.hasTopLevel(i, stmtEnd, "(") && !u.hasTopLevel(i, stmtEnd, "=") {
 			i = end // a member function
 			continue
 		}
@@ -666,7 +672,7 @@ func (u *unit) skipMember(i, to int) int {
 			if u.isPunct(end, ";") {
 				return end + 1
 			}
-			if u.isPunct(k-1, "=") || !u.hasTopLevel(i, k, "(") {
+			if u.isPunct(k-1, "=") || !u.hasTopLevel(i, k, "(") || u.braceInit(i, k) {
 				k = end - 1
 				continue
 			}
@@ -727,15 +733,23 @@ func (u *unit) globalDecl(from, to int) {
 // function parses a function definition whose parameter list opens at
 // lparen and whose body opens at body.
 func (u *unit) function(from, lparen, body, end int, ns string, tparams []TemplateParam) {
+	if f := u.funcDef(from, lparen, body, end, ns, tparams); f != nil {
+		u.file.Funcs = append(u.file.Funcs, f)
+	}
+}
+
+// funcDef reads a function definition (see function); nil when it holds
+// nothing to model.
+func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []TemplateParam) *Func {
 	for k := from; k < lparen; k++ {
 		if u.text(k) == "operator" {
-			return // operator overloads are host C++, never kernels
+			return nil // operator overloads are host C++, never kernels
 		}
 	}
 	name := lparen - 1
 	if name < from || u.toks[name].Kind != lex.KIdent {
 		u.note(u.toks[from].Pos, "function definition without a name; skipped")
-		return
+		return nil
 	}
 	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Template: tparams, Namespace: ns}
 	for k := from; k < name; k++ {
@@ -753,7 +767,7 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 	if !f.Global && !f.Device {
 		f.Host = true
 		if !u.hasLaunch(body, end) {
-			return // host code that launches nothing holds nothing to model
+			return nil // host code that launches nothing holds nothing to model
 		}
 	}
 	if f.Global || f.Device {
@@ -769,7 +783,7 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 	}
 	u.depth = 0
 	f.Body = u.block(body, bodyEnd, f.Host && !f.Device)
-	u.file.Funcs = append(u.file.Funcs, f)
+	return f
 }
 
 // launchBounds reads the first argument of __launch_bounds__( at open.

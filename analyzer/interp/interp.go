@@ -63,6 +63,11 @@ type interp struct {
 	// the loops seen at each site (see loopSym).
 	loopSyms  map[parser.Stmt]symbolic.Expr
 	loopSites map[symbolic.Site]int
+	// unresolved counts the calls of member functions that could not be
+	// resolved (each has a note).
+	unresolved int
+	// frames are the frames of the inlined calls in progress (see frame).
+	frames []*frame
 }
 
 type ret struct {
@@ -218,7 +223,7 @@ func (in *interp) decl(d *parser.Decl) {
 		case dc.Init != nil:
 			v = in.convert(in.eval(dc.Init), t)
 		case dc.IsCtr:
-			v = in.construct(t, dc.Ctor)
+			v = in.construct(t, dc.Ctor, dc.P)
 		default:
 			v = in.zeroValue(t, dc.Name, space)
 		}
@@ -245,13 +250,18 @@ func (in *interp) zeroValue(t *ctype.Type, name string, space Space) value {
 	return v
 }
 
-func (in *interp) construct(t *ctype.Type, args []parser.Expr) value {
+func (in *interp) construct(t *ctype.Type, args []parser.Expr, at parser.Pos) value {
 	vals := make([]value, len(args))
 	for i, a := range args {
 		vals[i] = in.eval(a)
 	}
 	if t != nil && t.Name == "dim3" {
 		return dim3Value(vals)
+	}
+	if !in.host {
+		if v, ok := in.constructor(t, vals, nil, at); ok {
+			return v
+		}
 	}
 	if len(vals) == 1 {
 		return in.convert(vals[0], t)
