@@ -92,6 +92,28 @@ __global__ void k(const float* in, float* out, int V) {
     out[i] = in[i * ceil_div(V, 4)];
 }
 void h(float* a, float* b) { k<<<64, 256>>>(a, b, 10); }`, "in[i * ceil_div(V, 4)]", interp.Load, 12},
+		{"a device function as a template argument", `
+__device__ void op_twice(float* p, int i) { p[i * 2] *= 2.0f; }
+template <void (*F)(float*, int)> __global__ void k(float* p) { F(p, blockIdx.x * blockDim.x + threadIdx.x); }
+void h(float* a) { k<op_twice><<<64, 256>>>(a); }`, "p[i * 2]", interp.Store, 8},
+		{"a lambda's load, its capture by reference written back", `
+__global__ void k(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int s = 1;
+    auto get = [&](int j) { s = 3; return in[j * 2]; };
+    float v = get(i);
+    out[i * s] = v;
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "in[j * 2]", interp.Load, 8},
+		{"a lambda's capture by reference: the store after it", `
+__global__ void k(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int s = 1;
+    auto get = [&](int j) { s = 3; return in[j * 2]; };
+    float v = get(i);
+    out[i * s] = v;
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "out[i * s]", interp.Store, 12},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,8 +133,8 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b, 10); }`, "in[i * ceil_div(V, 4
 	}
 }
 
-// A member function that cannot be found is a note at the call, never
-// silence.
+// A member function that cannot be found is a note at the call and a
+// partly analyzed kernel, never silence.
 func TestUnresolvedMethodIsANote(t *testing.T) {
 	r := analyze(t, `
 struct Loader {
@@ -126,11 +148,32 @@ __global__ void k(const float* in, float* out) {
 }
 void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, Options{})
 	for _, k := range r.Kernels {
+		if k.Unresolved != 1 {
+			t.Errorf("%d calls unresolved, want 1: the kernel is partly analyzed", k.Unresolved)
+		}
 		for _, n := range k.Notes {
 			if strings.Contains(n.Msg, "fetch") && n.Pos.Line == 9 {
 				return
 			}
 		}
 		t.Errorf("notes %v: want one at line 9 about fetch", k.Notes)
+	}
+}
+
+// A call through a function template parameter no launch binds is a note
+// and a partly analyzed kernel.
+func TestUnboundFunctionParameterIsANote(t *testing.T) {
+	r := analyze(t, `
+__device__ void op_twice(float* p, int i) { p[i * 2] *= 2.0f; }
+template <void (*F)(float*, int)> __global__ void k(float* p) {
+    F(p, threadIdx.x);
+}`, Options{})
+	if len(r.Kernels) != 1 || r.Kernels[0].Unresolved != 1 || len(r.Kernels[0].Notes) != 1 || !strings.Contains(r.Kernels[0].Notes[0].Msg, "F") {
+		for _, k := range r.Kernels {
+			t.Errorf("unresolved %d, notes %v; want 1 and a note about F", k.Unresolved, k.Notes)
+		}
+		if len(r.Kernels) != 1 {
+			t.Errorf("%d kernels", len(r.Kernels))
+		}
 	}
 }

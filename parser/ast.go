@@ -117,6 +117,13 @@ type (
 		P     Pos
 		Elems []Expr
 	}
+	// Lambda is [captures](params) { body }: Fn holds the parameters and
+	// the body; ByRef is set when the default capture is by reference.
+	Lambda struct {
+		P     Pos
+		Fn    *Func
+		ByRef bool
+	}
 )
 
 func (e *Call) End() Pos    { return e.E }
@@ -141,6 +148,7 @@ func (e *Cast) Start() Pos       { return e.P }
 func (e *SizeofType) Start() Pos { return e.P }
 func (e *SizeofExpr) Start() Pos { return e.P }
 func (e *InitList) Start() Pos   { return e.P }
+func (e *Lambda) Start() Pos     { return e.P }
 
 func (*Ident) exprNode()      {}
 func (*IntLit) exprNode()     {}
@@ -158,6 +166,7 @@ func (*Cast) exprNode()       {}
 func (*SizeofType) exprNode() {}
 func (*SizeofExpr) exprNode() {}
 func (*InitList) exprNode()   {}
+func (*Lambda) exprNode()     {}
 
 // TemplateArg is one template argument: a type or a value.
 type TemplateArg struct {
@@ -315,6 +324,9 @@ type TemplateParam struct {
 	IsType  bool
 	Type    *TypeRef // for value parameters
 	Default []Token  // as written, possibly empty
+	// Func marks a pointer-to-function value parameter:
+	// void (*F)(float*, int).
+	Func bool
 }
 
 // Func is a function definition.

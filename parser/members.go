@@ -39,6 +39,19 @@ func (u *unit) staticMember(s *Struct, i, to int) int {
 func (u *unit) method(s *Struct, i, end int, static bool) bool {
 	lparen := -1
 	for k := i; k < end; k++ {
+		if u.text(k) == "operator" {
+			// operator=(...), operator()(...), operator[](...): the
+			// parameters open at the first '(' after the operator's name.
+			j := k + 1
+			if u.isPunct(j, "(") && u.isPunct(j+1, ")") {
+				j += 2
+			}
+			for j < end && !u.isPunct(j, "(") {
+				j++
+			}
+			lparen = j
+			break
+		}
 		if u.isPunct(k, "=") || u.isPunct(k, ";") || u.isPunct(k, "{") {
 			break
 		}
@@ -50,7 +63,7 @@ func (u *unit) method(s *Struct, i, end int, static bool) bool {
 			k = u.skipGroup(k, end) - 1
 		}
 	}
-	if lparen < 0 {
+	if lparen < 0 || lparen >= end {
 		return false
 	}
 	rparen := u.skipGroup(lparen, end) - 1
@@ -147,4 +160,95 @@ func (u *unit) braceInit(i, k int) bool {
 		}
 	}
 	return false
+}
+
+// funcPointerName returns NAME when [from, to) declares a pointer to a
+// function, R (*NAME)(params).
+func (u *unit) funcPointerName(from, to int) (string, bool) {
+	for k := from; k+4 < to; k++ {
+		if u.isPunct(k, "(") && u.isPunct(k+1, "*") && u.toks[k+2].Kind == lex.KIdent && u.isPunct(k+3, ")") && u.isPunct(k+4, "(") {
+			return u.toks[k+2].Text, true
+		}
+	}
+	return "", false
+}
+
+// lambdaDecl reads [const] auto name = [captures](params) specifiers
+// { body }; at i: a local lambda, whose calls the interpreter follows.
+func (u *unit) lambdaDecl(i, to int, host bool) (Stmt, int, bool) {
+	k := i
+	if u.text(k) == "const" {
+		k++
+	}
+	if u.text(k) != "auto" || k+3 >= to || u.toks[k+1].Kind != lex.KIdent || !u.isPunct(k+2, "=") || !u.isPunct(k+3, "[") {
+		return nil, 0, false
+	}
+	name := k + 1
+	capEnd := u.skipGroup(k+3, to)
+	byRef := false
+	for j := k + 4; j < capEnd-1; j++ {
+		byRef = byRef || u.isPunct(j, "&") // [&], [&x]: what the body assigns is the caller's
+	}
+	if !u.isPunct(capEnd, "(") {
+		return nil, 0, false
+	}
+	rparen := u.skipGroup(capEnd, to) - 1
+	open := rparen + 1
+	for open < to && !u.isPunct(open, "{") && !u.isPunct(open, ";") {
+		open++
+	}
+	if !u.isPunct(open, "{") {
+		return nil, 0, false
+	}
+	closeAt := u.skipGroup(open, to) - 1
+	end := closeAt + 1
+	if !u.isPunct(end, ";") {
+		return nil, 0, false
+	}
+	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Device: true}
+	f.Params = u.params(f, capEnd+1, rparen)
+	f.Body = u.block(open, closeAt, host)
+	lam := &Lambda{P: u.toks[k+3].Pos, Fn: f, ByRef: byRef}
+	d := &Decl{P: u.toks[i].Pos, Declarators: []*Declarator{{P: u.toks[name].Pos, Name: f.Name, Type: &TypeRef{P: u.toks[k].Pos, Words: []string{"auto"}}, Init: lam}}}
+	return &DeclStmt{Decl: d}, end + 1, true
+}
+
+// templateMember reads template <params> member at i: a member function
+// template becomes a method with those template parameters.
+func (u *unit) templateMember(s *Struct, i, to int) int {
+	end := u.skipMember(i, to)
+	if !u.isPunct(i+1, "<") {
+		return end
+	}
+	depth := 0
+	k := i + 1
+	for ; k < end; k++ {
+		switch u.text(k) {
+		case "<":
+			depth++
+		case ">":
+			depth--
+		case ">>":
+			depth -= 2
+		case "(", "[", "{":
+			k = u.skipGroup(k, end) - 1
+		}
+		if depth <= 0 {
+			break
+		}
+	}
+	if k >= end {
+		return end
+	}
+	params := u.templateParams(i+2, k)
+	n := len(s.Methods)
+	if k+1 < end && u.text(k+1) == "static" {
+		u.method(s, k+2, end, true)
+	} else {
+		u.method(s, k+1, end, false)
+	}
+	if len(s.Methods) > n {
+		s.Methods[n].Template = params
+	}
+	return end
 }

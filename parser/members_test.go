@@ -60,3 +60,29 @@ __global__ void k(int* out) { out[0] = Packed<float>::size; }
 		t.Errorf("Packed<float>::size read as %#v", st.Y)
 	}
 }
+
+// A local lambda is a declaration whose value is the lambda; a function
+// pointer template parameter is named by its declarator.
+func TestLambdaAndFunctionTemplateParameter(t *testing.T) {
+	f := Parse("m.cu", []byte(`
+template <void (*F)(float*, int), int N> __global__ void k(const float* in, float* out) {
+    auto get = [&](int j) { return in[j * 2]; };
+    out[0] = get(1);
+}
+`), Config{})
+	if len(f.Notes) > 0 {
+		t.Errorf("notes: %v", f.Notes)
+	}
+	k := f.Funcs[0]
+	if len(k.Template) != 2 || k.Template[0].Name != "F" || !k.Template[0].Func || k.Template[1].Name != "N" || k.Template[1].Func {
+		t.Errorf("template parameters %+v", k.Template)
+	}
+	d, ok := k.Body.Stmts[0].(*DeclStmt)
+	if !ok {
+		t.Fatalf("%T", k.Body.Stmts[0])
+	}
+	l, ok := d.Decl.Declarators[0].Init.(*Lambda)
+	if !ok || !l.ByRef || d.Decl.Declarators[0].Name != "get" || len(l.Fn.Params) != 1 || len(l.Fn.Body.Stmts) != 1 {
+		t.Errorf("lambda read as %#v", d.Decl.Declarators[0].Init)
+	}
+}

@@ -119,6 +119,9 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 		if u.isPunct(i+1, ":") && !otherKeywords[t.Text] { // a label
 			return &Empty{P: t.Pos}, i + 2
 		}
+		if s, end, ok := u.lambdaDecl(i, to, host); ok {
+			return s, end
+		}
 	}
 	return u.simple(i, to, host)
 }

@@ -348,6 +348,11 @@ func (u *unit) templateParams(from, to int) []TemplateParam {
 		if eq < b {
 			tp.Default = slices.Clone(u.toks[eq+1 : b]) // the item's tokens are reused
 		}
+		if name, ok := u.funcPointerName(a, eq); ok {
+			tp.Name, tp.Func = name, true
+			out = append(out, tp)
+			continue
+		}
 		// The parameter's name is the last identifier before any default.
 		for k := eq - 1; k >= a; k-- {
 			if u.toks[k].Kind == lex.KIdent && !tagKeywords[u.toks[k].Text] {
@@ -596,7 +601,10 @@ func (u *unit) fields(s *Struct, from, to int) {
 				i += 2
 				continue
 			}
-		case "template", "friend", "using", "typedef", "static_assert":
+		case "template":
+			i = u.templateMember(s, i, to)
+			continue
+		case "friend", "using", "typedef", "static_assert":
 			i = u.skipMember(i, to)
 			continue
 		case "static":
@@ -752,6 +760,10 @@ func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []Templat
 		return nil
 	}
 	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Template: tparams, Namespace: ns}
+	if name-2 >= from && u.isPunct(name-1, "::") && u.toks[name-2].Kind == lex.KIdent {
+		f.Class = u.toks[name-2].Text // R Cls::name(...) { ... }, defined out of its class
+		f.Ctor = f.Class == f.Name
+	}
 	for k := from; k < name; k++ {
 		switch u.text(k) {
 		case "__launch_bounds__":

@@ -105,6 +105,19 @@ func (in *interp) call(e *parser.Call) value {
 		if v, ok := in.classCall(e, args); ok {
 			return v
 		}
+		if id, ok := e.Fun.(*parser.Ident); ok {
+			if l, ok := in.lambdas[id.Name]; ok {
+				if _, local := in.vars[id.Name]; local {
+					return in.callLambda(l, args, e)
+				}
+			}
+			if f, ok := in.funcParam(e, id.Name); ok {
+				if f == "" {
+					return in.dataValue(symbolic.CauseCallResult, name+"()")
+				}
+				name = f
+			}
+		}
 	}
 	if f := in.prog.device(name, args); f != nil && !in.host {
 		return in.inline(f, args, e)

@@ -24,6 +24,10 @@ type frame struct {
 	// shadow are the member names a parameter hides: this->name
 	// reaches them.
 	shadow map[string]bool
+	// out are the callee's variables as its body left them, kept for a
+	// lambda that captures by reference.
+	out     map[string]value
+	keepOut bool
 }
 
 // class returns the struct that a qualifier such as "ns::Cls" names.
@@ -152,17 +156,45 @@ func withTypes(base, bound map[string]*ctype.Type) map[string]*ctype.Type {
 }
 
 // method returns class s's member function called name that takes n
-// arguments.
-func method(s *parser.Struct, name string, n int) *parser.Func {
+// arguments: defined in the class or out of it (R Cls::name(...) {}),
+// else the only one of that name with more parameters (the others have
+// defaults).
+func (in *interp) method(s *parser.Struct, name string, n int) *parser.Func {
 	if s == nil {
 		return nil
 	}
-	for _, f := range s.Methods {
-		if f.Name == name && len(f.Params) == n && f.Body != nil {
-			return f
+	cands := append([]*parser.Func{}, s.Methods...)
+	for _, f := range in.prog.funcs[name] {
+		if f.Class == s.Name && f.Device {
+			cands = append(cands, f)
 		}
 	}
+	var longer []*parser.Func
+	for _, f := range cands {
+		if f.Name != name || f.Body == nil {
+			continue
+		}
+		if len(f.Params) == n {
+			return f
+		}
+		if len(f.Params) > n {
+			longer = append(longer, f)
+		}
+	}
+	if len(longer) == 1 {
+		return longer[0]
+	}
 	return nil
+}
+
+// unresolvedMethod notes a member function call that cannot be followed,
+// unless a free function of that name may be the one called.
+func (in *interp) unresolvedMethod(e *parser.Call, what string, s *parser.Struct, n int) {
+	if len(in.prog.funcs[calleeName(e.Fun)]) > 0 {
+		return
+	}
+	in.note(e.Start(), "%s: no member function of %s with %d arguments; the call is not followed", what, s.Name, n)
+	in.unresolved++
 }
 
 // qualifiedCall runs Cls<args>::f(...), a static member function.
@@ -175,11 +207,10 @@ func (in *interp) qualifiedCall(e *parser.Call, id *parser.Ident, args []value) 
 	if s == nil {
 		return value{}, false
 	}
-	f := method(s, id.Name[i+2:], len(args))
+	f := in.method(s, id.Name[i+2:], len(args))
 	if f == nil || f.Ctor {
 		if len(s.Methods) > 0 {
-			in.note(e.Start(), "%s: no member function of %s with %d arguments; the call is not followed", id.Name, s.Name, len(args))
-			in.unresolved++
+			in.unresolvedMethod(e, id.Name, s, len(args))
 		}
 		return value{}, false
 	}
@@ -213,10 +244,9 @@ func (in *interp) objectCall(e *parser.Call, m *parser.Member, args []value) (va
 	if s == nil || len(s.Methods) == 0 {
 		return value{}, false
 	}
-	f := method(s, m.Name, len(args))
+	f := in.method(s, m.Name, len(args))
 	if f == nil || f.Static || f.Ctor {
-		in.note(e.Start(), "%s: no member function of %s with %d arguments; the call is not followed", m.Name, s.Name, len(args))
-		in.unresolved++
+		in.unresolvedMethod(e, m.Name, s, len(args))
 		return value{}, false
 	}
 	this := in.object(obj, s)
@@ -263,7 +293,7 @@ func (in *interp) constructor(t *ctype.Type, args []value, site *parser.Call, po
 	if s == nil {
 		return value{}, false
 	}
-	f := method(s, s.Name, len(args))
+	f := in.method(s, s.Name, len(args))
 	if f == nil || !f.Ctor {
 		return value{}, false
 	}
@@ -346,7 +376,7 @@ func (in *interp) classCall(e *parser.Call, args []value) (value, bool) {
 			return in.qualifiedCall(e, fn, args)
 		}
 		if fr := in.frame(); fr != nil && fr.class != nil {
-			if f := method(fr.class, fn.Name, len(args)); f != nil && !f.Ctor {
+			if f := in.method(fr.class, fn.Name, len(args)); f != nil && !f.Ctor {
 				if f.Static || fr.this == nil {
 					inner := in.classFrame(fr.class, nil)
 					for k, t := range fr.types {
@@ -358,7 +388,7 @@ func (in *interp) classCall(e *parser.Call, args []value) (value, bool) {
 				return in.objectCall(e, &parser.Member{P: fn.P, X: &parser.Ident{P: fn.P, Name: "this"}, Name: fn.Name, Arrow: true, E: fn.P}, args)
 			}
 		}
-		if s := in.class(fn.Name); s != nil && method(s, s.Name, len(args)) != nil {
+		if s := in.class(fn.Name); s != nil && in.method(s, s.Name, len(args)) != nil {
 			return in.constructor(in.resolve(&parser.TypeRef{Words: []string{fn.Name}}), args, e, e.Start())
 		}
 	}
@@ -409,6 +439,9 @@ func (in *interp) enter(f *parser.Func, fr *frame) {
 // leave collects the object's members as the body left them.
 func (in *interp) leave(fr *frame) {
 	in.frames = in.frames[:len(in.frames)-1]
+	if fr.keepOut {
+		fr.out = in.vars
+	}
 	if fr.this == nil {
 		return
 	}
@@ -491,4 +524,71 @@ func (in *interp) memberInits(f *parser.Func, fr *frame) {
 		v = in.convert(v, fr.this.fields[mi.Name].typ)
 		in.store(in.thisMember(mi.Name), v, nil)
 	}
+}
+
+// funcNamed returns the name of the __device__ function e names (f or
+// &f, a template argument), or "".
+func (p *Program) funcNamed(e parser.Expr) string {
+	if u, ok := e.(*parser.Unary); ok && u.Op == "&" {
+		e = u.X
+	}
+	id, ok := e.(*parser.Ident)
+	if !ok {
+		return ""
+	}
+	name := id.Name
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		name = name[i+2:]
+	}
+	for _, f := range p.funcs[name] {
+		if f.Device && f.Body != nil && !f.Global {
+			return name
+		}
+	}
+	return ""
+}
+
+// funcParam resolves a call through a kernel's function template
+// parameter: F(p, i) with F bound to op_twice calls op_twice. ok is false
+// when name is no such parameter; a parameter no launch binds is a note.
+func (in *interp) funcParam(e *parser.Call, name string) (string, bool) {
+	if in.kernel == nil || len(in.calls) > 0 {
+		return "", false
+	}
+	for _, tp := range in.kernel.Template {
+		if !tp.Func || tp.Name != name {
+			continue
+		}
+		if f, ok := in.funcArgs[name]; ok {
+			return f, true
+		}
+		in.note(e.Start(), "%s: a function template parameter no launch binds; the call is not followed", name)
+		in.unresolved++
+		return "", true
+	}
+	return "", false
+}
+
+// callLambda runs a local lambda at a call: its body sees the enclosing
+// function's variables (captured), and what it assigns to them is the
+// caller's afterwards when it captures by reference.
+func (in *interp) callLambda(l *parser.Lambda, args []value, site *parser.Call) value {
+	fr := newFrame()
+	for k, v := range in.vars {
+		fr.vals[k] = v
+	}
+	fr.keepOut = l.ByRef
+	v := in.inlineIn(l.Fn, args, site, fr)
+	if l.ByRef && fr.out != nil {
+		params := map[string]bool{}
+		for _, p := range l.Fn.Params {
+			params[p.Name] = true
+		}
+		for k := range in.vars {
+			if x, ok := fr.out[k]; ok && !params[k] {
+				in.vars[k] = x
+			}
+		}
+	}
+	return v
 }

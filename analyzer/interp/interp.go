@@ -68,6 +68,11 @@ type interp struct {
 	unresolved int
 	// frames are the frames of the inlined calls in progress (see frame).
 	frames []*frame
+	// funcArgs binds a template kernel's function parameters (F ->
+	// op_twice) for one instantiation.
+	funcArgs map[string]string
+	// lambdas are the local lambdas, by the variable that holds each.
+	lambdas map[string]*parser.Lambda
 }
 
 type ret struct {
@@ -219,6 +224,14 @@ func (in *interp) decl(d *parser.Decl) {
 			}
 		}
 		var v value
+		if l, ok := dc.Init.(*parser.Lambda); ok {
+			if in.lambdas == nil {
+				in.lambdas = map[string]*parser.Lambda{}
+			}
+			in.lambdas[dc.Name] = l
+			in.vars[dc.Name] = in.dataValue(symbolic.CauseNotModelled, "lambda "+dc.Name)
+			continue
+		}
 		switch {
 		case dc.Init != nil:
 			v = in.convert(in.eval(dc.Init), t)

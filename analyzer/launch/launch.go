@@ -46,9 +46,11 @@ func (l *Site) Reaches(fn *parser.Func) bool { return l.targets[fn] }
 // Instance names the type arguments of a launch, "" when there are none.
 func (l *Site) Instance() string {
 	var parts []string
-	for _, t := range l.TypeArgs {
+	for i, t := range l.TypeArgs {
 		if t != nil {
 			parts = append(parts, t.String())
+		} else if i < len(l.Targs) && l.Targs[i] != nil && l.Targs[i].Func != "" {
+			parts = append(parts, "&"+l.Targs[i].Func)
 		} else {
 			parts = append(parts, "_")
 		}

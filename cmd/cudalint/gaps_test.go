@@ -84,10 +84,6 @@ var knownGaps = []knownGap{
 	{"m_guard_mask_lane", "", 280, "store", 11, 4.000, "sectors right; Nsight's ideal is 2 (odd lanes only), predicted 4"},
 	{"m_guard_one_thread", "", 264, "load", 11, 1.000, "threadIdx.x == 0 && blockIdx.x == 0: one warp, one lane; predicted performed by no lane"},
 	{"m_guard_one_thread", "", 264, "store", 11, 1.000, "as the load"},
-	// 15: deduced templates, functions as template arguments, lambdas.
-	{"m_fn_template<&op_twice>", "", 374, "load", 15, 8.000, "F(p, i) with F = op_twice: not predicted"},
-	{"m_fn_template<&op_twice>", "", 374, "store", 15, 8.000, "F(p, i) with F = op_twice: not predicted"},
-	{"m_lambda_load", "", 383, "load", 15, 8.000, "a load inside a lambda: the lambda is skipped, not predicted"},
 	// 17: sizes through host functions, a picked block, block-dependent trips.
 	{"m_block_pick", "", 450, "load", 17, 8.500, "block 128 picked by a host loop: default block 256 gives 16.5"},
 	{"m_host_chain", "", 437, "load", 17, 20.000, "stride 5 through two host functions: predicted 32 with stride assumed 4096"},
