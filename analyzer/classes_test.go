@@ -177,3 +177,34 @@ template <void (*F)(float*, int)> __global__ void k(float* p) {
 		}
 	}
 }
+
+// A launch inside a host function template is made once per
+// instantiation: from calls with the types written or deduced, and from
+// explicit instantiations.
+func TestHostTemplateInstantiations(t *testing.T) {
+	r := analyze(t, `
+template <class T> __global__ void k(const T* in, T* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i];
+}
+template <class T> void run(const T* in, T* out) { k<T><<<64, 256>>>(in, out); }
+template void run<short>(const short*, short*);
+int main() {
+    float *a, *b;
+    run<float>(a, b);
+    run((const double*)a, (double*)b);
+}`, Options{})
+	got := map[string]float64{}
+	for _, p := range find(r, "in[i]", interp.Load) {
+		got[p.Access.Type.Name] = p.Sectors
+	}
+	want := map[string]float64{"float": 4, "double": 8, "short": 2}
+	if len(got) != len(want) {
+		t.Errorf("instances %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("k<%s>: %.0f sectors, want %.0f (all: %v)", k, got[k], v, got)
+		}
+	}
+}

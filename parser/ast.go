@@ -415,6 +415,9 @@ type File struct {
 	Directives []Directive
 	// Sources is the text of the file and of everything it includes.
 	Sources map[string][]byte
+	// Instantiations are the explicit instantiations of function
+	// templates: template void run<int>(int*);
+	Instantiations []*Ident
 }
 
 // Text returns the source text between two positions of one file, or ""

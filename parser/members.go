@@ -252,3 +252,69 @@ func (u *unit) templateMember(s *Struct, i, to int) int {
 	}
 	return end
 }
+
+// instantiation reads an explicit instantiation of a function template,
+// template R name<args>(params); in [from, to), into File.Instantiations.
+func (u *unit) instantiation(from, to int) {
+	for k := from; k+1 < to; k++ {
+		if u.isPunct(k, "(") {
+			return // no template arguments written: nothing to bind
+		}
+		if u.toks[k].Kind != lex.KIdent || !u.isPunct(k+1, "<") {
+			continue
+		}
+		depth, close := 0, -1
+		for j := k + 1; j < to && close < 0; j++ {
+			switch u.text(j) {
+			case "<":
+				depth++
+			case ">":
+				depth--
+			case ">>":
+				depth -= 2
+			}
+			if depth <= 0 {
+				close = j
+			}
+		}
+		if close < 0 {
+			return
+		}
+		id := &Ident{P: u.toks[k].Pos, Name: u.toks[k].Text}
+		for _, sp := range u.splitTop(k+2, close, ",") {
+			if t, err := u.parseType(sp[0], sp[1]); err == nil {
+				id.Targs = append(id.Targs, TemplateArg{Type: t})
+			} else if x, err := u.parseExpr(sp[0], sp[1]); err == nil {
+				id.Targs = append(id.Targs, TemplateArg{Value: x})
+			} else {
+				return
+			}
+		}
+		u.file.Instantiations = append(u.file.Instantiations, id)
+		return
+	}
+}
+
+// callsLauncher reports whether [from, to) calls a host function template
+// defined earlier that launches kernels: the caller instantiates it, and
+// its launches depend on the types the call gives.
+func (u *unit) callsLauncher(from, to int) bool {
+	for ; u.launchersSeen < len(u.file.Funcs); u.launchersSeen++ {
+		f := u.file.Funcs[u.launchersSeen]
+		if f.Host && !f.Device && len(f.Template) > 0 {
+			if u.launchers == nil {
+				u.launchers = map[string]bool{}
+			}
+			u.launchers[f.Name] = true
+		}
+	}
+	if len(u.launchers) == 0 {
+		return false
+	}
+	for k := from; k+1 < to; k++ {
+		if u.toks[k].Kind == lex.KIdent && u.launchers[u.toks[k].Text] && (u.isPunct(k+1, "(") || u.isPunct(k+1, "<")) {
+			return true
+		}
+	}
+	return false
+}

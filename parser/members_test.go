@@ -86,3 +86,24 @@ template <void (*F)(float*, int), int N> __global__ void k(const float* in, floa
 		t.Errorf("lambda read as %#v", d.Decl.Declarators[0].Init)
 	}
 }
+
+// An explicit instantiation of a function template keeps its name and
+// template arguments; a host function that calls a host template that
+// launches kernels is kept, with that call.
+func TestExplicitInstantiationAndTemplateCaller(t *testing.T) {
+	f := Parse("m.cu", []byte(`
+template <class T, int N> void run(T* d) { k<T, N><<<1, 32>>>(d); }
+template void run<float, 4>(float*);
+int main() {
+    double* d;
+    print("x");
+    run<double, 2>(d);
+}
+`), Config{})
+	if len(f.Instantiations) != 1 || f.Instantiations[0].Name != "run" || len(f.Instantiations[0].Targs) != 2 || f.Instantiations[0].Targs[0].Type == nil {
+		t.Errorf("instantiations %#v", f.Instantiations)
+	}
+	if len(f.Funcs) != 2 || f.Funcs[1].Name != "main" || len(f.Funcs[1].Body.Stmts) != 2 {
+		t.Fatalf("funcs %v: want run and main, main with its declaration and the call", f.Funcs)
+	}
+}

@@ -338,7 +338,7 @@ func (u *unit) simple(i, to int, host bool) (Stmt, int) {
 }
 
 func (u *unit) hostRelevant(from, to int) bool {
-	if u.isDeclStart(from) {
+	if u.isDeclStart(from) || u.callsLauncher(from, to) {
 		return true
 	}
 	for k := from; k < to; k++ {

@@ -32,6 +32,11 @@ type unit struct {
 	// keyBuf is reused to build cache keys; stack by matchBrackets.
 	keyBuf []byte
 	stack  []int
+	// launchers are the host function templates of the file so far that
+	// launch kernels (see callsLauncher); launchersSeen is how many of
+	// file.Funcs they were taken from.
+	launchers     map[string]bool
+	launchersSeen int
 }
 
 var builtinTypeNames = []string{
@@ -304,7 +309,9 @@ func (u *unit) skipStatement(i, to int) int {
 func (u *unit) templateItem(i, to int, ns string) int {
 	j := i + 1
 	if !u.isPunct(j, "<") {
-		return u.skipStatement(i, to)
+		end := u.skipStatement(i, to)
+		u.instantiation(j, end)
+		return end
 	}
 	depth := 0
 	k := j
@@ -778,7 +785,7 @@ func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []Templat
 	}
 	if !f.Global && !f.Device {
 		f.Host = true
-		if !u.hasLaunch(body, end) {
+		if !u.hasLaunch(body, end) && !u.callsLauncher(body, end) {
 			return nil // host code that launches nothing holds nothing to model
 		}
 	}

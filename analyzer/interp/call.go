@@ -101,6 +101,9 @@ func (in *interp) call(e *parser.Call) value {
 	for i, a := range e.Args {
 		args[i] = in.eval(a)
 	}
+	if in.host {
+		in.hostTemplateCall(e, name, args)
+	}
 	if !in.host {
 		if v, ok := in.classCall(e, args); ok {
 			return v

@@ -73,6 +73,9 @@ type interp struct {
 	funcArgs map[string]string
 	// lambdas are the local lambdas, by the variable that holds each.
 	lambdas map[string]*parser.Lambda
+	// insts are the instantiations of host function templates that host
+	// code's calls make.
+	insts []Instantiation
 }
 
 type ret struct {

@@ -83,7 +83,10 @@ func argOf(v value) Arg {
 // HostLaunches interprets host function fn of file f and returns the
 // launches it makes, in the order met.
 func (p *Program) HostLaunches(f *parser.File, fn *parser.Func) []*Launch {
-	in := newInterp(p, true)
+	return p.hostLaunches(newInterp(p, true), f, fn)
+}
+
+func (p *Program) hostLaunches(in *interp, f *parser.File, fn *parser.Func) []*Launch {
 	in.kernel = fn
 	in.fileGlobals = p.fileGlobals[f.Path]
 	for _, param := range fn.Params {
@@ -92,7 +95,7 @@ func (p *Program) HostLaunches(f *parser.File, fn *parser.Func) []*Launch {
 		}
 		// A pointer parameter is an allocation of its own; any other
 		// parameter's value is unknown (a dim3& is not (1,1,1)).
-		if t := p.types.Resolve(param.Type); t.Kind == ctype.TPointer {
+		if t := in.resolve(param.Type); t.Kind == ctype.TPointer {
 			in.vars[param.Name] = in.zeroValue(t, param.Name, Local)
 		} else {
 			in.vars[param.Name] = in.dataValue(symbolic.CauseNotModelled, "parameter "+param.Name)

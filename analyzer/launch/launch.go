@@ -73,16 +73,24 @@ func NewProgram(files []*parser.File) *Program {
 func (p *Program) LaunchesOf(name string) []*Site { return p.launchesOf[name] }
 
 func (p *Program) findLaunches() {
+	tmpl := newHostTemplates()
 	for _, f := range p.Files {
 		for _, fn := range f.Funcs {
-			if !fn.Host || fn.Body == nil || !hasLaunch(fn.Body) {
+			if !fn.Host || fn.Body == nil || !hasLaunch(fn.Body) && !p.callsHostTemplate(fn) {
 				continue
 			}
-			for _, l := range p.HostLaunches(f, fn) {
+			if interp.IsHostTemplate(fn) {
+				tmpl.add(f, fn) // launched once per instantiation, below
+				continue
+			}
+			launches, insts := p.HostRun(f, fn, nil)
+			tmpl.made(insts)
+			for _, l := range launches {
 				p.Launches = append(p.Launches, &Site{Launch: *l, targets: p.launchTargets(f, l.Kernel)})
 			}
 		}
 	}
+	p.instantiate(tmpl)
 	sort.SliceStable(p.Launches, func(i, j int) bool { return p.Launches[i].Pos.Before(p.Launches[j].Pos) })
 	for _, l := range p.Launches {
 		p.launchesOf[l.Kernel] = append(p.launchesOf[l.Kernel], l)

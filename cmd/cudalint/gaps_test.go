@@ -70,9 +70,6 @@ var knownGaps = []knownGap{
 	// 6: scalar __device__ variables.
 	{"m_device_scalar", "", 157, "load", 6, 1.000, "float s = g_scale: not predicted"},
 	{"m_device_scalar", "", 160, "store", 6, 1.000, "g_last = i: every lane one address, 1 sector; not predicted"},
-	// 8: host templates, helper template arguments.
-	{"m_tmpl_host<double>", "", 204, "load", 8, 8.000, "launch inside run_tmpl_host<T>: only one instance (4-byte elements) predicted"},
-	{"m_tmpl_host<double>", "", 205, "store", 8, 8.000, "launch inside run_tmpl_host<T>: only one instance (4-byte elements) predicted"},
 	// 9: a launch through a function pointer.
 	{"m_fnptr", "", 233, "store", 9, 8.000, "kern<<<16384, 64>>> through a pointer: no launch found, default block 256 gives 32"},
 	// 10: __align__(16) structs.
