@@ -81,6 +81,17 @@ __global__ void k(float* out) {
     w.write(i, 1.0f);
 }
 void h(float* a) { k<<<64, 256>>>(a); }`, "dst[i * this->step]", interp.Store, 12},
+		{"a method of a struct parameter reads its members as parameters (stride assumed large)", `
+struct View {
+    const float* data;
+    int stride;
+    __device__ float at(int i) const { return data[i * stride]; }
+};
+__global__ void k(View v, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = v.at(i);
+}
+void h(View v, float* b) { k<<<64, 256>>>(v, b); }`, "data[i * stride]", interp.Load, 32},
 		{"a helper's template value argument", `
 template <int K> __device__ void put(float* out, int i, float v) { out[i + K] = v; }
 __global__ void k(float* out) { put<1>(out, blockIdx.x * blockDim.x + threadIdx.x, 1.0f); }

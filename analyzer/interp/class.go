@@ -269,12 +269,15 @@ func (in *interp) object(obj value, s *parser.Struct) value {
 		for k, x := range obj.fields {
 			out.fields[k] = x
 		}
+		out.param, out.path = obj.param, obj.path
 	}
 	for _, f := range s.Fields {
 		if f.Name == "" {
 			continue
 		}
-		if _, ok := out.fields[f.Name]; !ok {
+		if _, ok := out.fields[f.Name]; !ok && out.param {
+			out.fields[f.Name] = in.field(out, f.Name) // a kernel parameter's member: a parameter too
+		} else if !ok {
 			v := in.dataValue(symbolic.CauseUninitialised, f.Name)
 			v.typ = in.resolve(f.Type)
 			out.fields[f.Name] = v
