@@ -109,7 +109,10 @@ type Kernel struct {
 	Accesses []*Access
 	Configs  []*LaunchConfig
 	Notes    []parser.Note
-	params   map[string]bool
+	// Unresolved counts the calls that could not be followed (each with
+	// a note): the kernel is partly analyzed.
+	Unresolved int
+	params     map[string]bool
 }
 
 // Result is the analysis of a set of files.
@@ -217,11 +220,13 @@ func parallel(n int, f func(int)) {
 func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string) *Kernel {
 	hook("interpret", fn, nil)
 	var typeArgs map[string]*ctype.Type
+	var funcArgs map[string]string
 	if instance != "" {
 		typeArgs = prog.TypeArgs(fn, instance)
+		funcArgs = prog.FuncArgs(fn, instance)
 	}
-	run := prog.RunKernel(f, fn, typeArgs)
-	k := &Kernel{Func: fn, File: f.Path, Accesses: run.Accesses, Notes: run.Notes, params: run.Params}
+	run := prog.RunInstance(f, fn, typeArgs, funcArgs)
+	k := &Kernel{Func: fn, File: f.Path, Accesses: run.Accesses, Notes: run.Notes, Unresolved: run.Unresolved, params: run.Params}
 	usesY, usesZ := usesDims(run.Accesses)
 	k.Configs = prog.Configs(f, fn, usesY, usesZ, instance)
 	opts.apply(fn, k.Configs)

@@ -67,7 +67,7 @@ void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`
 func TestSkippedStatementMakesItsVariablesUnknown(t *testing.T) {
 	tests := []struct{ name, stmt string }{
 		{"inline assembly with an output", `asm("mov.u32 %0, 32;" : "=r"(s));`},
-		{"a lambda that captures by reference", `auto f = [&]() { s = 32; }; f();`},
+		{"a lambda passed to a function, capturing by reference", `apply([&]() { s = 32; });`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

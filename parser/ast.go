@@ -22,6 +22,9 @@ type (
 		P     Pos
 		Name  string
 		Targs []TemplateArg
+		// Scope are the template arguments of the class that qualifies
+		// the name: <8, 8> in Transform<8, 8>::run.
+		Scope []TemplateArg
 	}
 	// IntLit is an integer literal.
 	IntLit struct {
@@ -114,6 +117,13 @@ type (
 		P     Pos
 		Elems []Expr
 	}
+	// Lambda is [captures](params) { body }: Fn holds the parameters and
+	// the body; ByRef is set when the default capture is by reference.
+	Lambda struct {
+		P     Pos
+		Fn    *Func
+		ByRef bool
+	}
 )
 
 func (e *Call) End() Pos    { return e.E }
@@ -138,6 +148,7 @@ func (e *Cast) Start() Pos       { return e.P }
 func (e *SizeofType) Start() Pos { return e.P }
 func (e *SizeofExpr) Start() Pos { return e.P }
 func (e *InitList) Start() Pos   { return e.P }
+func (e *Lambda) Start() Pos     { return e.P }
 
 func (*Ident) exprNode()      {}
 func (*IntLit) exprNode()     {}
@@ -155,6 +166,7 @@ func (*Cast) exprNode()       {}
 func (*SizeofType) exprNode() {}
 func (*SizeofExpr) exprNode() {}
 func (*InitList) exprNode()   {}
+func (*Lambda) exprNode()     {}
 
 // TemplateArg is one template argument: a type or a value.
 type TemplateArg struct {
@@ -170,6 +182,8 @@ type TypeRef struct {
 	Const bool
 	Ptr   int  // number of '*'
 	Ref   bool // a trailing '&'
+	// Targs are a class template's arguments: <float> in Packed<float>.
+	Targs []TemplateArg
 }
 
 // Declarator is one name introduced by a declaration.
@@ -310,6 +324,9 @@ type TemplateParam struct {
 	IsType  bool
 	Type    *TypeRef // for value parameters
 	Default []Token  // as written, possibly empty
+	// Func marks a pointer-to-function value parameter:
+	// void (*F)(float*, int).
+	Func bool
 }
 
 // Func is a function definition.
@@ -330,6 +347,21 @@ type Func struct {
 	// LaunchBounds is the first argument of __launch_bounds__(...): the
 	// most threads per block the kernel is compiled for, or nil.
 	LaunchBounds Expr
+	// Class is the struct or class a member function is defined in
+	// (see Struct.Methods); Static marks a static member function, Ctor a
+	// constructor, whose member initializer list is Inits.
+	Class  string
+	Static bool
+	Ctor   bool
+	Inits  []MemberInit
+}
+
+// MemberInit is one entry of a constructor's member initializer list:
+// Name(Args) or Name{Args}.
+type MemberInit struct {
+	P    Pos
+	Name string
+	Args []Expr
 }
 
 // Field is a member of a struct or union.
@@ -351,6 +383,14 @@ type Struct struct {
 	// Incomplete is set when a member could not be read: the layout
 	// computed from Fields is then a guess.
 	Incomplete bool
+	// Template are the parameters of a class template.
+	Template []TemplateParam
+	// Statics are the static data members with an initializer (static
+	// constexpr int size = ...).
+	Statics []*Declarator
+	// Methods are the member functions defined in the body, constructors
+	// included.
+	Methods []*Func
 }
 
 // Typedef binds a name to a type (typedef T name; using name = T;).
@@ -375,6 +415,9 @@ type File struct {
 	Directives []Directive
 	// Sources is the text of the file and of everything it includes.
 	Sources map[string][]byte
+	// Instantiations are the explicit instantiations of function
+	// templates: template void run<int>(int*);
+	Instantiations []*Ident
 }
 
 // Text returns the source text between two positions of one file, or ""

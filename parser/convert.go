@@ -282,15 +282,20 @@ func (u *unit) primary(g *gPrimary) Expr {
 	case g.Char != nil:
 		return &StringLit{P: pos, Text: *g.Char}
 	}
-	id := &Ident{P: pos, Name: strings.Join(g.Name, "::")}
-	for _, a := range g.Targs {
+	id := &Ident{P: pos, Name: strings.Join(g.Name, "::"), Targs: u.templateArgs(g.Targs), Scope: u.templateArgs(g.Scope)}
+	return id
+}
+
+func (u *unit) templateArgs(targs []*gTemplateArg) []TemplateArg {
+	var out []TemplateArg
+	for _, a := range targs {
 		if a.Type != nil {
-			id.Targs = append(id.Targs, TemplateArg{Type: u.castType(a.Type)})
+			out = append(out, TemplateArg{Type: u.castType(a.Type)})
 		} else {
-			id.Targs = append(id.Targs, TemplateArg{Value: u.expr(a.X)})
+			out = append(out, TemplateArg{Value: u.expr(a.X)})
 		}
 	}
-	return id
+	return out
 }
 
 func (u *unit) initList(g *gInitList) *InitList {
@@ -329,6 +334,16 @@ func (u *unit) baseType(g *gBaseType) *TypeRef {
 	t.Words = append(words, t.Words...)
 	if len(words) > 1 && !typeKeywords[words[0]] {
 		t.Words = []string{strings.Join(words, "::")}
+	}
+	if len(g.Nested) == 0 {
+		for _, a := range g.Targs {
+			switch {
+			case a.Type != nil:
+				t.Targs = append(t.Targs, TemplateArg{Type: u.castType(a.Type)})
+			case a.Num != nil:
+				t.Targs = append(t.Targs, TemplateArg{Value: numberLit(t.P, *a.Num)})
+			}
+		}
 	}
 	return t
 }

@@ -342,7 +342,7 @@ func (r *exprReader) primary() (*gPrimary, error) {
 				return nil, r.errorf(n, "expected a name after '::', found %s", describe(n))
 			}
 			p.Name = append(p.Name, r.lex.Next().Value)
-			p.Targs = nil
+			p.Scope, p.Targs = p.Targs, nil
 		}
 		return p, nil
 	}

@@ -117,6 +117,8 @@ func format(b *strings.Builder, e Expr, outer int) {
 		b.WriteByte('{')
 		formatList(b, x.Elems)
 		b.WriteByte('}')
+	case *Lambda:
+		b.WriteString("[](...) {...}")
 	}
 }
 

@@ -131,6 +131,8 @@ type gPrimary struct {
 	Name    []string
 	// Targs are template arguments after a launched kernel's name.
 	Targs []*gTemplateArg
+	// Scope are the template arguments of a qualifying class: Cls<A>::m.
+	Scope []*gTemplateArg
 }
 
 type gTemplateArg struct {

@@ -69,6 +69,7 @@ type parsedItem struct {
 	typedefs []*Typedef
 	globals  []*Decl
 	notes    Notes
+	insts    []*Ident
 	types    []string // names that became type names
 }
 
@@ -117,11 +118,11 @@ func (u *unit) itemKey(k *keyHasher, toks []Token, ns string) itemKey {
 }
 
 // mark is where a file's lists stood before an item was parsed.
-type mark struct{ funcs, structs, typedefs, globals, notes int }
+type mark struct{ funcs, structs, typedefs, globals, notes, insts int }
 
 func (u *unit) mark() mark {
 	f := u.file
-	return mark{len(f.Funcs), len(f.Structs), len(f.Typedefs), len(f.Globals), len(f.Notes)}
+	return mark{len(f.Funcs), len(f.Structs), len(f.Typedefs), len(f.Globals), len(f.Notes), len(f.Instantiations)}
 }
 
 // since returns what was parsed after m, and the identifiers of toks that
@@ -134,6 +135,7 @@ func (u *unit) since(m mark, toks []Token, wasType map[string]bool) *parsedItem 
 		typedefs: append([]*Typedef(nil), f.Typedefs[m.typedefs:]...),
 		globals:  append([]*Decl(nil), f.Globals[m.globals:]...),
 		notes:    append(Notes(nil), f.Notes[m.notes:]...),
+		insts:    append([]*Ident(nil), f.Instantiations[m.insts:]...),
 	}
 	for _, t := range toks {
 		if t.Kind == lex.KIdent && u.types[t.Text] && !wasType[t.Text] {
@@ -152,6 +154,7 @@ func (u *unit) replay(it *parsedItem) {
 	f.Typedefs = append(f.Typedefs, it.typedefs...)
 	f.Globals = append(f.Globals, it.globals...)
 	f.Notes = append(f.Notes, it.notes...)
+	f.Instantiations = append(f.Instantiations, it.insts...)
 	for _, name := range it.types {
 		u.types[name] = true
 	}

@@ -119,6 +119,9 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 		if u.isPunct(i+1, ":") && !otherKeywords[t.Text] { // a label
 			return &Empty{P: t.Pos}, i + 2
 		}
+		if s, end, ok := u.lambdaDecl(i, to, host); ok {
+			return s, end
+		}
 	}
 	return u.simple(i, to, host)
 }
@@ -348,7 +351,7 @@ func (u *unit) simple(i, to int, host bool) (Stmt, int) {
 }
 
 func (u *unit) hostRelevant(from, to int) bool {
-	if u.isDeclStart(from) {
+	if u.isDeclStart(from) || u.callsLauncher(from, to) {
 		return true
 	}
 	for k := from; k < to; k++ {

@@ -32,6 +32,11 @@ type unit struct {
 	// keyBuf is reused to build cache keys; stack by matchBrackets.
 	keyBuf []byte
 	stack  []int
+	// launchers are the host function templates of the file so far that
+	// launch kernels (see callsLauncher); launchersSeen is how many of
+	// file.Funcs they were taken from.
+	launchers     map[string]bool
+	launchersSeen int
 }
 
 var builtinTypeNames = []string{
@@ -304,7 +309,9 @@ func (u *unit) skipStatement(i, to int) int {
 func (u *unit) templateItem(i, to int, ns string) int {
 	j := i + 1
 	if !u.isPunct(j, "<") {
-		return u.skipStatement(i, to)
+		end := u.skipStatement(i, to)
+		u.instantiation(j, end)
+		return end
 	}
 	depth := 0
 	k := j
@@ -347,6 +354,11 @@ func (u *unit) templateParams(from, to int) []TemplateParam {
 		var tp TemplateParam
 		if eq < b {
 			tp.Default = slices.Clone(u.toks[eq+1 : b]) // the item's tokens are reused
+		}
+		if name, ok := u.funcPointerName(a, eq); ok {
+			tp.Name, tp.Func = name, true
+			out = append(out, tp)
+			continue
 		}
 		// The parameter's name is the last identifier before any default.
 		for k := eq - 1; k >= a; k-- {
@@ -501,6 +513,9 @@ func (u *unit) declOrFunc(i, to int, ns string, tparams []TemplateParam) int {
 	// '{' at k
 	if tag := u.tagBefore(i, k); tag >= 0 && (sawParen < 0 || sawParen > tag) && !sawEq {
 		s := u.structBody(tag, to)
+		if s != nil {
+			s.Template = tparams
+		}
 		end := u.skipGroup(k, to)
 		if s != nil && u.isPunct(end, ";") {
 			return end + 1
@@ -593,8 +608,14 @@ func (u *unit) fields(s *Struct, from, to int) {
 				i += 2
 				continue
 			}
-		case "template", "friend", "using", "typedef", "static_assert", "static":
+		case "template":
+			i = u.templateMember(s, i, to)
+			continue
+		case "friend", "using", "typedef", "static_assert":
 			i = u.skipMember(i, to)
+			continue
+		case "static":
+			i = u.staticMember(s, i, to)
 			continue
 		}
 		if tagKeywords[u.text(i)] && u.text(i) != "typename" {
@@ -631,7 +652,7 @@ func (u *unit) fields(s *Struct, from, to int) {
 		if u.isPunct(end-1, ";") {
 			stmtEnd = end - 1
 		}
-		if u.hasTopLevel(i, stmtEnd, "(") && !u.hasTopLevel(i, stmtEnd, "=") {
+		if u.method(s, i, end, false) || u.hasTopLevel(i, stmtEnd, "(") && !u.hasTopLevel(i, stmtEnd, "=") {
 			i = end // a member function
 			continue
 		}
@@ -666,7 +687,7 @@ func (u *unit) skipMember(i, to int) int {
 			if u.isPunct(end, ";") {
 				return end + 1
 			}
-			if u.isPunct(k-1, "=") || !u.hasTopLevel(i, k, "(") {
+			if u.isPunct(k-1, "=") || !u.hasTopLevel(i, k, "(") || u.braceInit(i, k) {
 				k = end - 1
 				continue
 			}
@@ -727,17 +748,29 @@ func (u *unit) globalDecl(from, to int) {
 // function parses a function definition whose parameter list opens at
 // lparen and whose body opens at body.
 func (u *unit) function(from, lparen, body, end int, ns string, tparams []TemplateParam) {
+	if f := u.funcDef(from, lparen, body, end, ns, tparams); f != nil {
+		u.file.Funcs = append(u.file.Funcs, f)
+	}
+}
+
+// funcDef reads a function definition (see function); nil when it holds
+// nothing to model.
+func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []TemplateParam) *Func {
 	for k := from; k < lparen; k++ {
 		if u.text(k) == "operator" {
-			return // operator overloads are host C++, never kernels
+			return nil // operator overloads are host C++, never kernels
 		}
 	}
 	name := lparen - 1
 	if name < from || u.toks[name].Kind != lex.KIdent {
 		u.note(u.toks[from].Pos, "function definition without a name; skipped")
-		return
+		return nil
 	}
 	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Template: tparams, Namespace: ns}
+	if name-2 >= from && u.isPunct(name-1, "::") && u.toks[name-2].Kind == lex.KIdent {
+		f.Class = u.toks[name-2].Text // R Cls::name(...) { ... }, defined out of its class
+		f.Ctor = f.Class == f.Name
+	}
 	for k := from; k < name; k++ {
 		switch u.text(k) {
 		case "__launch_bounds__":
@@ -752,8 +785,8 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 	}
 	if !f.Global && !f.Device {
 		f.Host = true
-		if !u.hasLaunch(body, end) && end-body > maxHostHelperTokens {
-			return // host code that launches nothing holds nothing to model
+		if !u.hasLaunch(body, end) && !u.callsLauncher(body, end) && end-body > maxHostHelperTokens {
+			return nil // host code that launches nothing holds nothing to model
 		}
 	}
 	if f.Global || f.Device || f.Host {
@@ -773,7 +806,7 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 	}
 	u.depth = 0
 	f.Body = u.block(body, bodyEnd, f.Host && !f.Device)
-	u.file.Funcs = append(u.file.Funcs, f)
+	return f
 }
 
 // launchBounds reads the first argument of __launch_bounds__( at open.

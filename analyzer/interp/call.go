@@ -101,6 +101,27 @@ func (in *interp) call(e *parser.Call) value {
 	for i, a := range e.Args {
 		args[i] = in.eval(a)
 	}
+	if in.host {
+		in.hostTemplateCall(e, name, args)
+	}
+	if !in.host {
+		if v, ok := in.classCall(e, args); ok {
+			return v
+		}
+		if id, ok := e.Fun.(*parser.Ident); ok {
+			if l, ok := in.lambdas[id.Name]; ok {
+				if _, local := in.vars[id.Name]; local {
+					return in.callLambda(l, args, e)
+				}
+			}
+			if f, ok := in.funcParam(e, id.Name); ok {
+				if f == "" {
+					return in.dataValue(symbolic.CauseCallResult, name+"()")
+				}
+				name = f
+			}
+		}
+	}
 	if f := in.prog.device(name, args); f != nil && !in.host {
 		return in.inline(f, args, e)
 	}
@@ -126,6 +147,12 @@ func (in *interp) call(e *parser.Call) value {
 // inline interprets a __device__ function in the caller's context: its
 // accesses are the caller's, under the caller's guards and loops.
 func (in *interp) inline(f *parser.Func, args []value, site *parser.Call) value {
+	return in.inlineIn(f, args, site, in.templateFrame(f, site, args))
+}
+
+// inlineIn is inline with what fr binds: template parameters, and for a
+// member function the object's members (written back to fr.this).
+func (in *interp) inlineIn(f *parser.Func, args []value, site *parser.Call, fr *frame) value {
 	for _, c := range in.calls {
 		if c == f.Name {
 			return in.dataValue(symbolic.CauseNotModelled, "recursive call")
@@ -136,8 +163,13 @@ func (in *interp) inline(f *parser.Func, args []value, site *parser.Call) value 
 		return in.dataValue(symbolic.CauseNotModelled, "deep call")
 	}
 	savedVars, savedRets, nguards := in.vars, in.rets, len(in.guards)
+	savedTypes := in.typeArgs
 	in.vars = map[string]value{} // the callee sees globals through lookup, not the caller's locals
 	in.rets = nil
+	if fr != nil {
+		in.typeArgs = withTypes(savedTypes, fr.types)
+		in.enter(f, fr)
+	}
 	for i, p := range f.Params {
 		if i < len(args) && p.Name != "" {
 			v := in.convert(args[i], in.resolve(p.Type))
@@ -146,13 +178,23 @@ func (in *interp) inline(f *parser.Func, args []value, site *parser.Call) value 
 		}
 	}
 	in.calls = append(in.calls, f.Name)
+	if fr != nil {
+		in.memberInits(f, fr)
+	}
 	in.block(f.Body)
 	in.calls = in.calls[:len(in.calls)-1]
 	result := in.returnValue(nguards)
+	if f.Ctor {
+		result = intValue(symbolic.Const(0))
+	}
+	if fr != nil {
+		in.leave(fr)
+	}
 	in.vars, in.rets, in.guards = savedVars, savedRets, in.guards[:nguards]
 	if f.Result != nil {
 		result = in.convert(result, in.resolve(f.Result))
 	}
+	in.typeArgs = savedTypes
 	return result
 }
 

@@ -108,6 +108,9 @@ func (in *interp) ident(e *parser.Ident) value {
 		return v
 	}
 	if i := strings.LastIndex(name, "::"); i >= 0 {
+		if v, ok := in.staticMember(name[:i], name[i+2:], e.Scope); ok {
+			return v
+		}
 		if v, ok := in.lookup(name[i+2:]); ok {
 			return v
 		}
@@ -403,6 +406,9 @@ func (in *interp) lval(e parser.Expr) lvalue {
 			return lvalue{mem: p.ptr.at(p.ptr.offset, p.ptr.elem), valid: true}
 		}
 	case *parser.Member:
+		if e.Arrow && isThis(e.X) {
+			return in.thisMember(e.Name)
+		}
 		if e.Arrow {
 			p := in.eval(e.X)
 			if p.kind != vPtr {

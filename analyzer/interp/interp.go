@@ -68,6 +68,19 @@ type interp struct {
 	// may hold.
 	hostMem   map[string]map[int64]value
 	fnTargets map[string][]string
+	// unresolved counts the calls of member functions that could not be
+	// resolved (each has a note).
+	unresolved int
+	// frames are the frames of the inlined calls in progress (see frame).
+	frames []*frame
+	// funcArgs binds a template kernel's function parameters (F ->
+	// op_twice) for one instantiation.
+	funcArgs map[string]string
+	// lambdas are the local lambdas, by the variable that holds each.
+	lambdas map[string]*parser.Lambda
+	// insts are the instantiations of host function templates that host
+	// code's calls make.
+	insts []Instantiation
 }
 
 type ret struct {
@@ -225,12 +238,20 @@ func (in *interp) decl(d *parser.Decl) {
 			}
 		}
 		var v value
+		if l, ok := dc.Init.(*parser.Lambda); ok {
+			if in.lambdas == nil {
+				in.lambdas = map[string]*parser.Lambda{}
+			}
+			in.lambdas[dc.Name] = l
+			in.vars[dc.Name] = in.dataValue(symbolic.CauseNotModelled, "lambda "+dc.Name)
+			continue
+		}
 		in.noteFnTarget(dc.Name, dc.Init)
 		switch {
 		case dc.Init != nil:
 			v = in.convert(in.eval(dc.Init), t)
 		case dc.IsCtr:
-			v = in.construct(t, dc.Ctor)
+			v = in.construct(t, dc.Ctor, dc.P)
 		default:
 			v = in.zeroValue(t, dc.Name, space)
 		}
@@ -257,13 +278,18 @@ func (in *interp) zeroValue(t *ctype.Type, name string, space Space) value {
 	return v
 }
 
-func (in *interp) construct(t *ctype.Type, args []parser.Expr) value {
+func (in *interp) construct(t *ctype.Type, args []parser.Expr, at parser.Pos) value {
 	vals := make([]value, len(args))
 	for i, a := range args {
 		vals[i] = in.eval(a)
 	}
 	if t != nil && t.Name == "dim3" {
 		return dim3Value(vals)
+	}
+	if !in.host {
+		if v, ok := in.constructor(t, vals, nil, at); ok {
+			return v
+		}
 	}
 	if len(vals) == 1 {
 		return in.convert(vals[0], t)

@@ -73,6 +73,7 @@ type Launch struct {
 type Arg struct {
 	Int    symbolic.Expr // the value, when an integer; else nil
 	Offset symbolic.Expr // when a pointer, the byte offset into its allocation; else nil
+	Func   string        // when a __device__ function (a template argument), its name
 }
 
 func argOf(v value) Arg {
@@ -90,7 +91,10 @@ func argOf(v value) Arg {
 // HostLaunches interprets host function fn of file f and returns the
 // launches it makes, in the order met.
 func (p *Program) HostLaunches(f *parser.File, fn *parser.Func) []*Launch {
-	in := newInterp(p, true)
+	return p.hostLaunches(newInterp(p, true), f, fn)
+}
+
+func (p *Program) hostLaunches(in *interp, f *parser.File, fn *parser.Func) []*Launch {
 	in.kernel = fn
 	in.fileGlobals = p.fileGlobals[f.Path]
 	for _, param := range fn.Params {
@@ -99,7 +103,7 @@ func (p *Program) HostLaunches(f *parser.File, fn *parser.Func) []*Launch {
 		}
 		// A pointer parameter is an allocation of its own; any other
 		// parameter's value is unknown (a dim3& is not (1,1,1)).
-		if t := p.types.Resolve(param.Type); t.Kind == ctype.TPointer {
+		if t := in.resolve(param.Type); t.Kind == ctype.TPointer {
 			in.vars[param.Name] = in.zeroValue(t, param.Name, Local)
 		} else {
 			in.vars[param.Name] = in.dataValue(symbolic.CauseNotModelled, "parameter "+param.Name)
@@ -116,16 +120,31 @@ type Run struct {
 	// Params are the kernel's parameters and value template parameters,
 	// the symbols a user may give values for.
 	Params map[string]bool
+	// Unresolved counts the calls the interpreter could not follow that a
+	// note names (a member function it cannot find): the kernel is then
+	// only partly analyzed.
+	Unresolved int
 }
 
 // RunKernel interprets kernel fn of file f, its type parameters bound to
 // typeArgs (nil for a generic analysis).
 func (p *Program) RunKernel(f *parser.File, fn *parser.Func, typeArgs map[string]*ctype.Type) Run {
+	return p.RunInstance(f, fn, typeArgs, nil)
+}
+
+// RunInstance is RunKernel with the kernel's function template
+// parameters bound too: funcArgs maps each to the __device__ function
+// it names.
+func (p *Program) RunInstance(f *parser.File, fn *parser.Func, typeArgs map[string]*ctype.Type, funcArgs map[string]string) Run {
 	in := newInterp(p, false)
 	in.kernel = fn
 	in.fileGlobals = p.fileGlobals[f.Path]
 	in.typeArgs = typeArgs
+	in.funcArgs = funcArgs
 	for _, tp := range fn.Template {
+		if tp.Func {
+			continue
+		}
 		if !tp.IsType {
 			in.params[tp.Name] = true
 			in.vars[tp.Name] = intValue(paramSym(tp.Name))
@@ -137,7 +156,7 @@ func (p *Program) RunKernel(f *parser.File, fn *parser.Func, typeArgs map[string
 		}
 	}
 	in.block(fn.Body)
-	return Run{Accesses: in.accesses, Notes: in.notes, Params: in.params}
+	return Run{Accesses: in.accesses, Notes: in.notes, Params: in.params, Unresolved: in.unresolved}
 }
 
 // ConstValue evaluates a constant expression (array sizes, globals).
@@ -212,7 +231,10 @@ func (in *interp) launch(e *parser.Launch) value {
 				site.TypeArgs = append(site.TypeArgs, in.resolve(ta.Type))
 				continue
 			}
-			a := argOf(in.eval(ta.Value))
+			a := Arg{Func: in.prog.funcNamed(ta.Value)}
+			if a.Func == "" {
+				a = argOf(in.eval(ta.Value))
+			}
 			site.Targs = append(site.Targs, &a)
 			site.TypeArgs = append(site.TypeArgs, nil)
 		}

@@ -123,10 +123,11 @@ func (p *Program) Instances(fn *parser.Func) []string {
 	return out
 }
 
-// hasTypeParams reports whether fn is a template over types.
+// hasTypeParams reports whether fn is a template over types (or
+// functions: each is analyzed once per function its launches give).
 func hasTypeParams(fn *parser.Func) bool {
 	for _, tp := range fn.Template {
-		if tp.IsType {
+		if tp.IsType || tp.Func {
 			return true
 		}
 	}
@@ -144,6 +145,24 @@ func (p *Program) TypeArgs(fn *parser.Func, instance string) map[string]*ctype.T
 		for i, tp := range fn.Template {
 			if tp.IsType && i < len(l.TypeArgs) && l.TypeArgs[i] != nil {
 				m[tp.Name] = l.TypeArgs[i]
+			}
+		}
+		return m
+	}
+	return nil
+}
+
+// FuncArgs binds kernel fn's function template parameters to the
+// functions the first launch with the given instance names.
+func (p *Program) FuncArgs(fn *parser.Func, instance string) map[string]string {
+	for _, l := range p.LaunchesOf(fn.Name) {
+		if !l.Reaches(fn) || l.Instance() != instance {
+			continue
+		}
+		m := map[string]string{}
+		for i, tp := range fn.Template {
+			if tp.Func && i < len(l.Targs) && l.Targs[i] != nil && l.Targs[i].Func != "" {
+				m[tp.Name] = l.Targs[i].Func
 			}
 		}
 		return m

@@ -46,9 +46,11 @@ func (l *Site) Reaches(fn *parser.Func) bool { return l.targets[fn] }
 // Instance names the type arguments of a launch, "" when there are none.
 func (l *Site) Instance() string {
 	var parts []string
-	for _, t := range l.TypeArgs {
+	for i, t := range l.TypeArgs {
 		if t != nil {
 			parts = append(parts, t.String())
+		} else if i < len(l.Targs) && l.Targs[i] != nil && l.Targs[i].Func != "" {
+			parts = append(parts, "&"+l.Targs[i].Func)
 		} else {
 			parts = append(parts, "_")
 		}
@@ -71,16 +73,24 @@ func NewProgram(files []*parser.File) *Program {
 func (p *Program) LaunchesOf(name string) []*Site { return p.launchesOf[name] }
 
 func (p *Program) findLaunches() {
+	tmpl := newHostTemplates()
 	for _, f := range p.Files {
 		for _, fn := range f.Funcs {
-			if !fn.Host || fn.Global || fn.Body == nil || !(hasLaunch(fn.Body) || p.LaunchesKernel(fn)) {
+			if !fn.Host || fn.Global || fn.Body == nil || !(hasLaunch(fn.Body) || p.LaunchesKernel(fn) || p.callsHostTemplate(fn)) {
 				continue
 			}
-			for _, l := range p.HostLaunches(f, fn) {
+			if interp.IsHostTemplate(fn) {
+				tmpl.add(f, fn) // launched once per instantiation, below
+				continue
+			}
+			launches, insts := p.HostRun(f, fn, nil)
+			tmpl.made(insts)
+			for _, l := range launches {
 				p.Launches = append(p.Launches, &Site{Launch: *l, targets: p.launchTargets(f, l.Kernel)})
 			}
 		}
 	}
+	p.instantiate(tmpl)
 	p.Launches = supersede(p.Launches)
 	sort.SliceStable(p.Launches, func(i, j int) bool { return p.Launches[i].Pos.Before(p.Launches[j].Pos) })
 	for _, l := range p.Launches {

@@ -67,15 +67,6 @@ var knownGaps = []knownGap{
 	// 6: scalar __device__ variables.
 	{"m_device_scalar", "", 157, "load", 6, 1.000, "float s = g_scale: not predicted"},
 	{"m_device_scalar", "", 160, "store", 6, 1.000, "g_last = i: every lane one address, 1 sector; not predicted"},
-	// 7: C++ classes.
-	{"m_method_ctor", "", 178, "load", 7, 9.000, "loader.load(in, i) with members from a constructor's initializer list: not predicted"},
-	{"m_method_ctor", "", 189, "store", 7, 12.000, "writer.write(i, v) with members assigned in a constructor body: not predicted"},
-	{"m_static_member", "", 166, "load", 7, 5.000, "Transform<8, 8>::run: not predicted"},
-	{"m_static_member", "", 166, "store", 7, 4.000, "Transform<8, 8>::run: not predicted"},
-	// 8: host templates, helper template arguments.
-	{"m_put_tmpl", "", 220, "store", 8, 5.000, "put<1>: predicted 4 with K assumed 4096"},
-	{"m_tmpl_host<double>", "", 204, "load", 8, 8.000, "launch inside run_tmpl_host<T>: only one instance (4-byte elements) predicted"},
-	{"m_tmpl_host<double>", "", 205, "store", 8, 8.000, "launch inside run_tmpl_host<T>: only one instance (4-byte elements) predicted"},
 	// 10: __align__(16) structs.
 	{"m_align16_copy", "", 246, "load", 10, 16.000, "one LDG.E.128 per lane, which Nsight puts on the store's line; predicted 4 at line 245"},
 	{"m_align16_copy", "", 246, "store", 10, 16.000, "one STG.E.128 per lane; predicted 4"},
@@ -85,23 +76,6 @@ var knownGaps = []knownGap{
 	{"m_guard_mask_lane", "", 280, "store", 11, 4.000, "sectors right; Nsight's ideal is 2 (odd lanes only), predicted 4"},
 	{"m_guard_one_thread", "", 264, "load", 11, 1.000, "threadIdx.x == 0 && blockIdx.x == 0: one warp, one lane; predicted performed by no lane"},
 	{"m_guard_one_thread", "", 264, "store", 11, 1.000, "as the load"},
-	// 13: the 128-bit accessor. Nsight puts the instructions on the
-	// intrinsic's line in sm_32_intrinsics.hpp (or the helper's line for
-	// the plain int4 store); the member Packed<T>::size is not understood
-	// and assumed 4096, so lanes are predicted 16 KiB apart.
-	{"m_packed_bf16_ldcg", "sm_32_intrinsics.hpp", 165, "load", 13, 16.000, "__ldcg: predicted 32"},
-	{"m_packed_bf16_ldcg", "sm_32_intrinsics.hpp", 480, "store", 13, 16.000, "__stcs: predicted 32"},
-	{"m_packed_bf16_rows", "", 317, "store", 13, 16.000, "plain int4 store: predicted 32"},
-	{"m_packed_f32_ldcs", "sm_32_intrinsics.hpp", 255, "load", 13, 16.000, "__ldcs: predicted 32"},
-	{"m_packed_f32_ldcs", "", 317, "store", 13, 16.000, "plain int4 store: predicted 32"},
-	{"m_packed_f32_ldg", "sm_32_intrinsics.hpp", 119, "load", 13, 16.000, "__ldg: predicted 32"},
-	{"m_packed_f32_ldg", "sm_32_intrinsics.hpp", 480, "store", 13, 16.000, "__stcs: predicted 32"},
-	{"m_packed_f32_rows", "sm_32_intrinsics.hpp", 480, "store", 13, 16.000, "__stcs: predicted 32"},
-	// 15: deduced templates, functions as template arguments, lambdas.
-	{"m_ceil_div", "", 370, "load", 15, 12.000, "q = ceil_div(V, 4) = 3: unknown (type T not resolved)"},
-	{"m_fn_template<&op_twice>", "", 374, "load", 15, 8.000, "F(p, i) with F = op_twice: not predicted"},
-	{"m_fn_template<&op_twice>", "", 374, "store", 15, 8.000, "F(p, i) with F = op_twice: not predicted"},
-	{"m_lambda_load", "", 383, "load", 15, 8.000, "a load inside a lambda: the lambda is skipped, not predicted"},
 	// 17: sizes through host functions, a picked block, block-dependent trips.
 	{"m_trip_block", "", 458, "load", 17, 6.667, "b % 4 + 1 iterations: 8.0 per active request, but one of the four unrolled loads is predicated (@P0) and runs in every warp, so Nsight counts 98304 instructions for 81920 requests; predicted 4"},
 }

@@ -20,7 +20,7 @@ type stats struct {
 	Files, Bytes       int
 	KernelsInSource    int // __global__ definitions in the raw text
 	KernelsFound       int // kernels the parser yielded
-	KernelsFull        int // kernels with no skipped statement
+	KernelsFull        int // kernels with no skipped statement and no call left unfollowed
 	Accesses, Modelled int
 	NoLane             int            // accesses no lane performs under their launch
 	Unknown            map[string]int // by unknownLabel of the cause
@@ -89,7 +89,7 @@ func collectStats(in *inputs, res *analyzer.Result) *stats {
 		s.KernelsFound++
 		bad := countBad(k.Func.Body)
 		s.SkippedInKernels += bad
-		if bad == 0 {
+		if bad == 0 && k.Unresolved == 0 {
 			s.KernelsFull++
 		}
 	}

@@ -78,7 +78,8 @@ func countFiles(fset *token.FileSet, reported func(string) bool) int {
 	return n
 }
 
-// partlyAnalyzed counts the kernels with a statement the parser skipped;
+// partlyAnalyzed counts the kernels with a statement the parser skipped
+// or a call the interpreter could not follow;
 // a template kernel counts once, however many instantiations.
 func partlyAnalyzed(rep *driver.Report) int {
 	if rep.Result == nil || rep.Result.Analysis == nil {
@@ -89,7 +90,7 @@ func partlyAnalyzed(rep *driver.Report) int {
 	for _, k := range rep.Result.Analysis.Kernels {
 		if !seen[k.Func.P] {
 			seen[k.Func.P] = true
-			if countBad(k.Func.Body) > 0 {
+			if countBad(k.Func.Body) > 0 || k.Unresolved > 0 {
 				n++
 			}
 		}

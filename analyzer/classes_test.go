@@ -1,0 +1,221 @@
+package analyzer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cudalint/cudalint/analyzer/interp"
+)
+
+// C++ classes and templates in kernels: static constexpr members of class
+// templates, static member functions, methods on objects built by
+// constructors, template arguments of helpers given or deduced.
+func TestClassesAndTemplates(t *testing.T) {
+	packed := `
+template <class T> struct alignas(16) Packed {
+    static constexpr int size = sizeof(int4) / sizeof(T);
+    T v[size];
+    Packed() = default;
+    __device__ explicit Packed(int4 bits) { *reinterpret_cast<int4*>(v) = bits; }
+    __device__ int4 bits() const { return *reinterpret_cast<const int4*>(v); }
+};
+template <class T> __device__ Packed<T> load128(const T* p) {
+    return Packed<T>(__ldcs(reinterpret_cast<const int4*>(p)));
+}
+template <class T> __device__ void store128(T* p, Packed<T> x) {
+    __stcs(reinterpret_cast<int4*>(p), x.bits());
+}
+`
+	tests := []struct {
+		name    string
+		src     string
+		expr    string
+		op      interp.Op
+		sectors float64
+	}{
+		{"Packed<float>::size is 4: 16 bytes a lane", packed + `
+__global__ void k(const float* in, float* out) {
+    int i = (blockIdx.x * blockDim.x + threadIdx.x) * Packed<float>::size;
+    Packed<float> x = load128(in + i);
+    store128(out + i, x);
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "__ldcs(reinterpret_cast<const int4*>(p))", interp.Load, 16},
+		{"Packed<short>::size is 8, the store through x.bits()", packed + `
+__global__ void k(const short* in, short* out) {
+    int i = (blockIdx.x * blockDim.x + threadIdx.x) * Packed<short>::size;
+    store128(out + i, load128(in + i));
+}
+void h(short* a, short* b) { k<<<64, 256>>>(a, b); }`, "__stcs(reinterpret_cast<int4*>(p), x.bits())", interp.Store, 16},
+		{"a static member function of a class template", `
+template <int R, int C> struct Transform {
+    static __device__ void run(const float* in, float* out, int i) { out[i] = in[i * R / C + R / 2]; }
+};
+__global__ void k(const float* in, float* out) {
+    Transform<8, 8>::run(in, out, blockIdx.x * blockDim.x + threadIdx.x);
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "in[i * R / C + R / 2]", interp.Load, 5},
+		{"a method on an object from a constructor's initializer list", `
+struct Loader {
+    int stride, offset;
+    __device__ Loader(int s, int o) : stride(s), offset{o} {}
+    __device__ float load(const float* p, int i) const { return p[i * stride + offset]; }
+};
+__global__ void k(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    Loader loader(2, 3);
+    out[i] = loader.load(in, i);
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "p[i * stride + offset]", interp.Load, 9},
+		{"members set in a constructor's body through this->, a method changing a member", `
+struct Writer {
+    float* dst;
+    int step;
+    __device__ Writer(float* dst, int step) { this->dst = dst; this->step = step; }
+    __device__ void widen() { step = step + 1; }
+    __device__ void write(int i, float v) { dst[i * this->step] = v; }
+};
+__global__ void k(float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    Writer w(out, 2);
+    w.widen();
+    w.write(i, 1.0f);
+}
+void h(float* a) { k<<<64, 256>>>(a); }`, "dst[i * this->step]", interp.Store, 12},
+		{"a method of a struct parameter reads its members as parameters (stride assumed large)", `
+struct View {
+    const float* data;
+    int stride;
+    __device__ float at(int i) const { return data[i * stride]; }
+};
+__global__ void k(View v, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = v.at(i);
+}
+void h(View v, float* b) { k<<<64, 256>>>(v, b); }`, "data[i * stride]", interp.Load, 32},
+		{"a helper's template value argument", `
+template <int K> __device__ void put(float* out, int i, float v) { out[i + K] = v; }
+__global__ void k(float* out) { put<1>(out, blockIdx.x * blockDim.x + threadIdx.x, 1.0f); }
+void h(float* a) { k<<<64, 256>>>(a); }`, "out[i + K]", interp.Store, 5},
+		{"a type argument deduced from the call", `
+template <class T> __host__ __device__ constexpr T ceil_div(T a, T b) { return (a + b - 1) / b; }
+__global__ void k(const float* in, float* out, int V) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i * ceil_div(V, 4)];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b, 10); }`, "in[i * ceil_div(V, 4)]", interp.Load, 12},
+		{"a device function as a template argument", `
+__device__ void op_twice(float* p, int i) { p[i * 2] *= 2.0f; }
+template <void (*F)(float*, int)> __global__ void k(float* p) { F(p, blockIdx.x * blockDim.x + threadIdx.x); }
+void h(float* a) { k<op_twice><<<64, 256>>>(a); }`, "p[i * 2]", interp.Store, 8},
+		{"a lambda's load, its capture by reference written back", `
+__global__ void k(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int s = 1;
+    auto get = [&](int j) { s = 3; return in[j * 2]; };
+    float v = get(i);
+    out[i * s] = v;
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "in[j * 2]", interp.Load, 8},
+		{"a lambda's capture by reference: the store after it", `
+__global__ void k(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int s = 1;
+    auto get = [&](int j) { s = 3; return in[j * 2]; };
+    float v = get(i);
+    out[i * s] = v;
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "out[i * s]", interp.Store, 12},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := analyze(t, tc.src, Options{})
+			ps := find(r, tc.expr, tc.op)
+			if len(ps) != 1 {
+				var all []string
+				for _, p := range r.Predictions {
+					all = append(all, p.Access.Expr)
+				}
+				t.Fatalf("%d predictions of %s, want 1 (all: %q)", len(ps), tc.expr, all)
+			}
+			if p := ps[0]; !p.Known || p.Sectors != tc.sectors {
+				t.Errorf("%s: %.2f sectors (unknown %v), want %.0f", tc.expr, p.Sectors, p.Unknown, tc.sectors)
+			}
+		})
+	}
+}
+
+// A member function that cannot be found is a note at the call and a
+// partly analyzed kernel, never silence.
+func TestUnresolvedMethodIsANote(t *testing.T) {
+	r := analyze(t, `
+struct Loader {
+    int stride;
+    __device__ Loader(int s) : stride(s) {}
+    __device__ float load(const float* p, int i) const { return p[i * stride]; }
+};
+__global__ void k(const float* in, float* out) {
+    Loader loader(2);
+    out[threadIdx.x] = loader.fetch(in, threadIdx.x);
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, Options{})
+	for _, k := range r.Kernels {
+		if k.Unresolved != 1 {
+			t.Errorf("%d calls unresolved, want 1: the kernel is partly analyzed", k.Unresolved)
+		}
+		for _, n := range k.Notes {
+			if strings.Contains(n.Msg, "fetch") && n.Pos.Line == 9 {
+				return
+			}
+		}
+		t.Errorf("notes %v: want one at line 9 about fetch", k.Notes)
+	}
+}
+
+// A call through a function template parameter no launch binds is a note
+// and a partly analyzed kernel.
+func TestUnboundFunctionParameterIsANote(t *testing.T) {
+	r := analyze(t, `
+__device__ void op_twice(float* p, int i) { p[i * 2] *= 2.0f; }
+template <void (*F)(float*, int)> __global__ void k(float* p) {
+    F(p, threadIdx.x);
+}`, Options{})
+	if len(r.Kernels) != 1 || r.Kernels[0].Unresolved != 1 || len(r.Kernels[0].Notes) != 1 || !strings.Contains(r.Kernels[0].Notes[0].Msg, "F") {
+		for _, k := range r.Kernels {
+			t.Errorf("unresolved %d, notes %v; want 1 and a note about F", k.Unresolved, k.Notes)
+		}
+		if len(r.Kernels) != 1 {
+			t.Errorf("%d kernels", len(r.Kernels))
+		}
+	}
+}
+
+// A launch inside a host function template is made once per
+// instantiation: from calls with the types written or deduced, and from
+// explicit instantiations.
+func TestHostTemplateInstantiations(t *testing.T) {
+	r := analyze(t, `
+template <class T> __global__ void k(const T* in, T* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i];
+}
+template <class T> void run(const T* in, T* out) { k<T><<<64, 256>>>(in, out); }
+template void run<short>(const short*, short*);
+int main() {
+    float *a, *b;
+    run<float>(a, b);
+    run((const double*)a, (double*)b);
+}`, Options{})
+	got := map[string]float64{}
+	for _, p := range find(r, "in[i]", interp.Load) {
+		got[p.Access.Type.Name] = p.Sectors
+	}
+	want := map[string]float64{"float": 4, "double": 8, "short": 2}
+	if len(got) != len(want) {
+		t.Errorf("instances %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("k<%s>: %.0f sectors, want %.0f (all: %v)", k, got[k], v, got)
+		}
+	}
+}
