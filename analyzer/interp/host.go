@@ -235,6 +235,10 @@ func (p *Program) launches(f *parser.Func, depth int) bool {
 	return found
 }
 
+// maxHostCalls bounds the host calls one host function's interpretation
+// follows (its own and its callees').
+const maxHostCalls = 64
+
 // hostCall interprets a call of host function f in the caller's context:
 // the launches it makes are the caller's, made with the caller's values.
 func (in *interp) hostCall(f *parser.Func, args []value, site *parser.Call) value {
@@ -245,6 +249,12 @@ func (in *interp) hostCall(f *parser.Func, args []value, site *parser.Call) valu
 	}
 	if len(in.calls) >= maxCallDepth {
 		return in.dataValue(symbolic.CauseNotModelled, "deep call")
+	}
+	// Host code calls host code calls host code: each entry follows at
+	// most maxHostCalls calls, so a large host program costs in
+	// proportion to its size, not to the number of paths through it.
+	if in.hostCalls++; in.hostCalls > maxHostCalls {
+		return in.dataValue(symbolic.CauseNotModelled, "host calls beyond the budget")
 	}
 	savedVars, savedRets, nguards := in.vars, in.rets, len(in.guards)
 	in.vars = map[string]value{}

@@ -67,6 +67,7 @@ type interp struct {
 	// base (host.go); fnTargets the kernels each host function pointer
 	// may hold.
 	hostMem   map[string]map[int64]value
+	hostCalls int // host calls followed so far (hostCall)
 	fnTargets map[string][]string
 	// unresolved counts the calls of member functions that could not be
 	// resolved (each has a note).
