@@ -154,6 +154,9 @@ func (in *interp) memberOfValue(m *parser.Member) (value, bool) {
 		if base.kind == vInt && symbolic.ClassOf(base.x) == symbolic.Data {
 			return in.dataValue(symbolic.CauseLoadedMember, ""), true
 		}
+		if u, ok := in.uniformMember(base, m.Name); ok {
+			return u, true
+		}
 		return value{}, false
 	}
 	return in.field(base, m.Name), true
@@ -499,7 +502,11 @@ func (in *interp) loaded(p *pointer, e parser.Expr) value {
 		}
 		return value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: "*" + parser.Format(e), offset: sym(), elem: t.Elem}}
 	}
-	v := intValue(sym())
+	x := sym()
+	if in.warpUniform(p) {
+		x = in.unknown(symbolic.CauseLoadedValue, what, at, "value loaded by "+what+" at "+at.String(), symbolic.Uniform)
+	}
+	v := intValue(x)
 	v.typ = t
 	return v
 }

@@ -87,6 +87,10 @@ type Prediction struct {
 	// Count is the number of accesses this prediction stands for: more
 	// than one where several share a source position.
 	Count int
+	// BaseResidue is set when the address adds a warp-uniform loaded
+	// value whose residue mod 32 bytes matters: the numbers are then the
+	// mean over the residues it can have, and it names the load.
+	BaseResidue *Unknown
 	// Misaligned is the share of requests in which some lane's address is
 	// not a multiple of its access width: such an access faults on the GPU.
 	Misaligned float64
@@ -136,6 +140,11 @@ var blockSyms = [3]string{"blockIdx.x", "blockIdx.y", "blockIdx.z"}
 // Predict models access a under configuration cfg. params are the symbols
 // that stand for user-given values (they may be assumed).
 func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Prediction {
+	if us := uniformLoads(a.Addr); len(us) > 0 {
+		if p, ok := predictResidues(a, cfg, params, us); ok {
+			return p
+		}
+	}
 	p := &Prediction{Access: a, Config: cfg, Pieces: len(ctype.Pieces(a.Type))}
 	grid := cfg.Grid
 	bind := map[string]symbolic.Expr{}

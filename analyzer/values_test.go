@@ -1,0 +1,113 @@
+package analyzer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cudalint/cudalint/analyzer/interp"
+)
+
+// valueCase is one access of a small program and what the model should
+// say of it: a number of sectors per request, or unknown (sectors < 0),
+// and words its reason or assumptions must hold.
+type valueCase struct {
+	name    string
+	src     string
+	expr    string
+	op      interp.Op
+	sectors float64 // -1: unknown; -2: performed by no lane
+	note    string  // a substring of an assumption (known) or the reason (unknown)
+}
+
+func runValueCases(t *testing.T, tests []valueCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := analyze(t, tt.src, Options{})
+			ps := find(r, tt.expr, tt.op)
+			if len(ps) != 1 {
+				var all []string
+				for _, p := range r.Predictions {
+					all = append(all, p.Access.Op.String()+" "+p.Access.Expr)
+				}
+				t.Fatalf("%d predictions for %s %s; have %v", len(ps), tt.op, tt.expr, all)
+			}
+			p := ps[0]
+			switch {
+			case tt.sectors == -2:
+				if !p.NoLane {
+					t.Errorf("want performed by no lane, got known=%v %.3f (%s)", p.Known, p.Sectors, p.Reason())
+				}
+				return
+			case tt.sectors < 0:
+				if p.Known || p.NoLane {
+					t.Errorf("want unknown, got known=%v %.3f noLane=%v", p.Known, p.Sectors, p.NoLane)
+				}
+				if !strings.Contains(p.Reason(), tt.note) {
+					t.Errorf("reason %q lacks %q", p.Reason(), tt.note)
+				}
+				return
+			}
+			if !p.Known || p.Sectors != tt.sectors {
+				t.Fatalf("got %.3f sectors (known %v, %s), want %.3f", p.Sectors, p.Known, p.Reason(), tt.sectors)
+			}
+			if tt.note != "" && !strings.Contains(strings.Join(p.Assumptions, "; "), tt.note) {
+				t.Errorf("assumptions %q lack %q", p.Assumptions, tt.note)
+			}
+			if tt.note == "" && len(p.Assumptions) > 0 {
+				t.Errorf("want no assumptions, got %q", p.Assumptions)
+			}
+		})
+	}
+}
+
+func TestWarpUniformLoadedValues(t *testing.T) {
+	runValueCases(t, []valueCase{
+		{"a base loaded at a block-uniform address: the mean over the 8 float residues", `
+struct Box { int offset; int count; };
+__global__ void k(const Box* boxes, const float* rv, float* out) {
+  int first = boxes[blockIdx.x].offset;
+  const float* p = &rv[first];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = p[threadIdx.x];
+}
+void h(Box* b, float* a, float* c) { k<<<4096, 256>>>(b, a, c); }`, "p[threadIdx.x]", interp.Load, 4.875, "residue"},
+		{"lanes 32 bytes apart: the residue cannot matter", `
+__global__ void k(const int* offs, const double* in, double* out) {
+  int o = offs[blockIdx.x];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = in[o + threadIdx.x * 4];
+}
+void h(int* b, double* a, double* c) { k<<<64, 128>>>(b, a, c); }`, "in[o + threadIdx.x * 4]", interp.Load, 32, ""},
+		{"no lane term: one sector whatever the residue", `
+__global__ void k(const int* offs, const float* in, float* out) {
+  int o = offs[blockIdx.x];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = in[o];
+}
+void h(int* b, float* a, float* c) { k<<<64, 128>>>(b, a, c); }`, "in[o]", interp.Load, 1, ""},
+		{"a value loaded per lane stays data", `
+__global__ void k(const int* idx, const float* in, float* out) {
+  int o = idx[threadIdx.x];
+  out[threadIdx.x] = in[o + threadIdx.x];
+}
+void h(int* b, float* a, float* c) { k<<<64, 128>>>(b, a, c); }`, "in[o + threadIdx.x]", interp.Load, -1, "idx[threadIdx.x]"},
+		{"a uniform address in a thread's own array is not warp-uniform", `
+__global__ void k(const float* in, float* out) {
+  int loc[4];
+  for (int j = 0; j < 4; j++) loc[j] = threadIdx.x * 7 + j;
+  int o = loc[blockIdx.x % 4];
+  out[threadIdx.x] = in[o];
+}
+void h(float* a, float* c) { k<<<64, 128>>>(a, c); }`, "in[o]", interp.Load, -1, ""},
+	})
+}
+
+func TestWarpUniformLoadedStruct(t *testing.T) {
+	runValueCases(t, []valueCase{
+		{"a member of a struct loaded at a block-uniform address", `
+struct Box { int offset; int count; };
+__global__ void k(const Box* boxes, const float* rv, float* out) {
+  Box b = boxes[blockIdx.x];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = rv[b.offset + threadIdx.x];
+}
+void h(Box* b, float* a, float* c) { k<<<4096, 256>>>(b, a, c); }`, "rv[b.offset + threadIdx.x]", interp.Load, 4.875, "residue"},
+	})
+}

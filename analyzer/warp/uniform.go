@@ -1,0 +1,109 @@
+package warp
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/launch"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// uniformLoads are the warp-uniform loaded values in addr (a base read
+// from boxes[blockIdx.x].offset): the same in every lane, so the cost
+// depends only on the lanes' offsets from each other and on where the
+// base falls within a sector.
+func uniformLoads(addr symbolic.Expr) []*symbolic.Var {
+	var out []*symbolic.Var
+	symbolic.Symbols(addr, func(v *symbolic.Var) {
+		if v.Kind == symbolic.KindUnknown && v.Class == symbolic.Uniform && v.Cause == symbolic.CauseLoadedValue &&
+			!slices.ContainsFunc(out, func(w *symbolic.Var) bool { return w.Key() == v.Key() }) {
+			out = append(out, v)
+		}
+	})
+	return out
+}
+
+// predictResidues predicts a whose address adds warp-uniform loaded
+// values us, each times a constant, to the rest: the rest is predicted
+// at every residue mod 32 bytes those terms can give (multiples of the
+// coefficients' and the element's alignment) and the costs averaged. One
+// residue suffices when they are multiples of 32 (or every residue costs
+// the same: lanes a sector or more apart, no lane term); otherwise the
+// prediction says it is the mean over residues. ok is false when a value
+// enters the address other than linearly with a constant coefficient.
+func predictResidues(a *interp.Access, cfg *launch.Config, params map[string]bool, us []*symbolic.Var) (*Prediction, bool) {
+	bind := map[string]symbolic.Expr{}
+	for d, axis := range []string{"x", "y", "z"} {
+		bind["blockDim."+axis] = symbolic.Const(cfg.Block[d])
+		bind["gridDim."+axis] = symbolic.Const(cfg.Grid[d])
+	}
+	for name, v := range cfg.Params {
+		bind[name] = symbolic.Const(v)
+	}
+	zero := map[string]symbolic.Expr{}
+	g := int64(SectorBytes)
+	for _, u := range us {
+		c, ok := symbolic.Coefficient(a.Addr, u.Key())
+		if !ok {
+			return nil, false
+		}
+		k, ok := symbolic.IsConst(symbolic.Subst(c, bind))
+		if !ok {
+			return nil, false
+		}
+		if k < 0 {
+			k = -k
+		}
+		g = gcd(g, k)
+		zero[u.Key()] = symbolic.Const(0)
+	}
+	step := g
+	if a.Type != nil && a.Type.Align > step && a.Type.Align <= SectorBytes {
+		step = a.Type.Align
+	}
+	rest := symbolic.Subst(a.Addr, zero)
+	var ps []*Prediction
+	for r := int64(0); r < SectorBytes; r += step {
+		b := *a
+		b.Addr = symbolic.Add(rest, symbolic.Const(r))
+		ps = append(ps, Predict(&b, cfg, params))
+	}
+	p := ps[0]
+	p.Access = a
+	same := true
+	for _, q := range ps[1:] {
+		if q.Known != p.Known || q.NoLane != p.NoLane || q.Sectors != p.Sectors || q.Ideal != p.Ideal || q.IdealNcu != p.IdealNcu || q.Misaligned != p.Misaligned {
+			same = false
+		}
+	}
+	if same || !p.Known {
+		return p, true
+	}
+	n := float64(len(ps))
+	lo, hi := p.Sectors, p.Sectors
+	var sectors, ideal, idealNcu, mis float64
+	for _, q := range ps {
+		if !q.Known {
+			return q, true
+		}
+		sectors += q.Sectors / n
+		ideal += q.Ideal / n
+		idealNcu += q.IdealNcu / n
+		mis += q.Misaligned / n
+		lo, hi = min(lo, q.Sectors), max(hi, q.Sectors)
+		p.Exact = p.Exact && q.Exact
+		for _, s := range q.Assumptions {
+			if !slices.Contains(p.Assumptions, s) {
+				p.Assumptions = append(p.Assumptions, s)
+			}
+		}
+	}
+	p.Sectors, p.Ideal, p.IdealNcu, p.Misaligned = sectors, ideal, idealNcu, mis
+	p.BlocksEvaluated = 0
+	u := us[0]
+	p.BaseResidue = &Unknown{Cause: u.Cause, Site: u.Site, Name: u.Of}
+	p.Assumptions = append(p.Assumptions, fmt.Sprintf("the base adds the warp-uniform value loaded by %s at %s, whose residue mod %d bytes is not known: the mean over the %d residues %d bytes apart, assuming an arbitrary offset (%.3g to %.3g sectors)",
+		u.Of, u.Site, SectorBytes, len(ps), step, lo, hi))
+	return p, true
+}
