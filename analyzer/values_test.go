@@ -111,3 +111,65 @@ __global__ void k(const Box* boxes, const float* rv, float* out) {
 void h(Box* b, float* a, float* c) { k<<<4096, 256>>>(b, a, c); }`, "rv[b.offset + threadIdx.x]", interp.Load, 4.875, "residue"},
 	})
 }
+
+func TestValuesAfterLoops(t *testing.T) {
+	runValueCases(t, []valueCase{
+		{"a sum's closed-form exit value: c = n * s = 15", `
+__global__ void k(const float* a, float* out, int n, int s) {
+  int c = 0;
+  for (int j = 0; j < n; j++) c += s;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = a[c + i];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b, 5, 3); }`, "a[c + i]", interp.Load, 5, ""},
+		{"a value set in the last iteration keeps it", `
+__global__ void k(const float* a, float* out, int n) {
+  int step = 0;
+  for (int j = 0; j < n; j++) { step = (j == n - 1) ? 2 : 1; }
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = a[i * step];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b, 4); }`, "a[i * step]", interp.Load, 8, ""},
+		{"a sum of the iteration: d = 0 + 1 + 2", `
+__global__ void k(const float* a, float* out) {
+  int d = 0;
+  for (int j = 0; j < 3; j++) d += j;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = a[i + d];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "a[i + d]", interp.Load, 5, ""},
+		{"a sum of the iteration inside the loop: 0, 1, 3, 6 floats in", `
+__global__ void k(const float* a, float* out) {
+  int d = 0;
+  float s = 0;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int j = 0; j < 4; j++) { d += j; s += a[i + d]; }
+  out[i] = s;
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "a[i + d]", interp.Load, 4.75, ""},
+		{"a loop that counts down leaves its counter at -1", `
+__global__ void k(const float* a, float* out) {
+  int j = 7;
+  for (; j >= 0; j--) out[j] = 0;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = a[i + j + 2];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "a[i + j + 2]", interp.Load, 5, ""},
+		{"a break leaves the exit value unknown", `
+__global__ void k(const float* a, float* out, const int* stop) {
+  int c = 0;
+  for (int j = 0; j < 8; j++) { if (stop[j]) break; c += 3; }
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = a[c + i];
+}
+void h(float* a, float* b, int* s) { k<<<64, 256>>>(a, b, s); }`, "a[c + i]", interp.Load, -1, "changes across loop iterations"},
+		{"a value set under a data guard in the loop stays unknown", `
+__global__ void k(const float* a, float* out, const int* f) {
+  int c = 0;
+  for (int j = 0; j < 8; j++) { if (f[j]) c = j; }
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = a[c + i];
+}
+void h(float* a, float* b, int* s) { k<<<64, 256>>>(a, b, s); }`, "a[c + i]", interp.Load, -1, "changes across loop iterations"},
+	})
+}

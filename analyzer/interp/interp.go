@@ -459,6 +459,7 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	steps := map[string]step{}
 	if in.passes < maxLoopPasses && len(names) > 0 {
 		steps = in.discoverInductions(names, body, post)
+		in.sumInductions(steps, entry, iter)
 	}
 	for _, name := range names {
 		ev := entry[name]
@@ -477,16 +478,24 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 		}
 		l.Cond = c
 	}
+	carried := cloneVars(in.vars)
 	in.loops = append(in.loops, l)
 	in.stmt(body)
+	last := cloneVars(in.vars) // the values an iteration leaves, before the step
 	if post != nil {
 		in.eval(post)
 	}
 	in.loops = in.loops[:len(in.loops)-1]
-	// After the loop, what it changed is unknown (its trip count is not tracked).
+	// After the loop: the exit values where the trip count is known (see
+	// exitValues), else unknown.
+	exit := in.exitValues(names, entry, carried, last, steps, l, iter, body, do)
 	for _, name := range names {
 		if _, ok := in.vars[name]; ok {
-			in.vars[name] = in.loopCarried(name, entry[name])
+			if v, ok := exit[name]; ok {
+				in.vars[name] = v
+			} else {
+				in.vars[name] = in.loopCarried(name, entry[name])
+			}
 		}
 	}
 }
@@ -517,6 +526,8 @@ func (in *interp) discoverInductions(names []string, body parser.Stmt, post pars
 			steps[name] = step{add: st}
 		} else if sh, ok := shiftOf(holders[name], after[name]); ok {
 			steps[name] = step{shift: sh}
+		} else if d, ok := sumDiff(holders[name], after[name]); ok {
+			steps[name] = step{diff: d} // resolved or dropped by sumInductions
 		}
 	}
 	return steps
@@ -529,6 +540,11 @@ func (in *interp) discoverInductions(names []string, body parser.Stmt, post pars
 type step struct {
 	add   value
 	shift int64
+	// quad, when set, adds quad * iter * (iter - 1) / 2: a sum of an
+	// induction variable (d += j). diff is what an iteration adds in
+	// terms of the other variables' placeholders, until sumInductions
+	// resolves it.
+	quad, diff symbolic.Expr
 }
 
 // shiftOf recognises after as holder shifted by a constant number of
@@ -597,6 +613,9 @@ func advance(entry value, st step, iter symbolic.Expr) value {
 		return value{kind: vInt, typ: entry.typ, x: symbolic.Binary(k, entry.x, amount)}
 	}
 	d := symbolic.Mul(st.add.x, iter)
+	if st.quad != nil {
+		d = symbolic.Add(d, symbolic.Mul(st.quad, triangle(iter)))
+	}
 	if entry.kind == vPtr {
 		return value{kind: vPtr, typ: entry.typ, ptr: entry.ptr.at(symbolic.Add(entry.ptr.offset, d), entry.ptr.elem)}
 	}

@@ -51,10 +51,6 @@ type knownGap struct {
 var knownGaps = []knownGap{
 	// 1: a warp-uniform loaded value as a base.
 	{"m_uniform_base_aligned", "", 28, "load", 1, 4.000, "base from boxes[blockIdx.x].offset, multiples of 8 floats on the host: the model cannot know the offsets are aligned and predicts the mean over the 8 residues, 4.875, saying it assumes an arbitrary offset"},
-	// 2: values after a loop.
-	{"m_after_loop_flag", "", 57, "load", 2, 8.000, "step set to 2 in the last iteration: unknown today"},
-	{"m_after_loop_flag", "", 58, "load", 2, 5.000, "d = 0 + 1 + 2 after a constant loop: unknown today"},
-	{"m_after_loop_sum", "", 45, "load", 2, 5.000, "c = n * s = 15 after the loop: unknown today"},
 	// 4: host code.
 	{"m_host_loop_count", "", 78, "load", 4, 12.000, "count = 3 from a host loop; predicted 1 (lanes 0 B apart: count taken as its initial 0)"},
 	{"m_idivup_grid", "", 93, "load", 4, 12.000, "grid iDivUp(40, 16) = 3; predicted 32 with gridDim.x assumed 64"},
