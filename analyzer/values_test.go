@@ -173,3 +173,83 @@ __global__ void k(const float* a, float* out, const int* f) {
 void h(float* a, float* b, int* s) { k<<<64, 256>>>(a, b, s); }`, "a[c + i]", interp.Load, -1, "changes across loop iterations"},
 	})
 }
+
+func TestReferenceParameters(t *testing.T) {
+	const src = `
+template <class T> __device__ void read_ref(T& dst, const T* src, int k) { dst = src[k]; }
+__device__ void set_ref(float& dst, float v) { dst = v; }
+__device__ void bump(int& j, int by) { j += by; }
+__global__ void k(const float* in, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v;
+  read_ref(v, in, i * 2);
+  int j = i;
+  bump(j, 3);
+  set_ref(out[i * 4], in[j]);
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`
+	runValueCases(t, []valueCase{
+		{"a store through a float& to out[i * 4]", src, "dst", interp.Store, 16, ""},
+		{"a reference to a caller's variable is written through", src, "in[j]", interp.Load, 5, ""},
+	})
+	r := analyze(t, src, Options{})
+	if ps := find(r, "out[i * 4]", interp.Load); len(ps) != 0 {
+		t.Errorf("out[i * 4] passed by reference is not loaded at the call: %d loads", len(ps))
+	}
+}
+
+func TestSelectedPointers(t *testing.T) {
+	runValueCases(t, []valueCase{
+		{"warps 0..3 read A[i] (4 sectors), warps 4..7 B[2 * i] (8)", `
+__global__ void k(const float* A, const float* B, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int w = threadIdx.x / 32;
+  const float* p = w < 4 ? &A[i] : &B[2 * i];
+  out[i] = *p;
+}
+void h(float* a, float* b, float* c) { k<<<64, 256>>>(a, b, c); }`, "*p", interp.Load, 6, ""},
+		{"even lanes A, odd lanes B: one request touches both", `
+__global__ void k(const float* A, const float* B, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float* p = A;
+  if (threadIdx.x & 1) p = B;
+  out[i] = p[i];
+}
+void h(float* a, float* b, float* c) { k<<<64, 256>>>(a, b, c); }`, "p[i]", interp.Load, 8, ""},
+	})
+}
+
+func TestNullTestsAndStructMembers(t *testing.T) {
+	const null = `
+__global__ void k(const float* in, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = 1.0f;
+  if (in) x = in[i * 2];
+  else out[i * 4] = 0.0f;
+  out[i] = x;
+}
+`
+	runValueCases(t, []valueCase{
+		{"launched with nullptr: the else branch runs", null + `void h(float* b) { k<<<64, 256>>>(nullptr, b); }`, "out[i * 4]", interp.Store, 16, ""},
+		{"launched with nullptr: no lane loads in[i * 2]", null + `void h(float* b) { k<<<64, 256>>>(nullptr, b); }`, "in[i * 2]", interp.Load, -2, ""},
+		{"launched with a pointer: the else branch runs in no lane", null + `void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "out[i * 4]", interp.Store, -2, ""},
+		{"no launch: both branches count", null, "out[i * 4]", interp.Store, 16, "gridDim.x"},
+		{"a member set to an offset pointer in the kernel", `
+struct View { float* raw; float* data; };
+__global__ void k(float* in, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  View v;
+  v.raw = in;
+  v.data = v.raw + 1;
+  out[i] = v.data[i];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "v.data[i]", interp.Load, 5, ""},
+		{"a member set to an offset pointer on the host", `
+struct View { float* raw; float* data; };
+__global__ void k(View v, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = v.data[i];
+}
+void h(float* a, float* b) { View w; w.raw = a; w.data = a + 1; k<<<64, 256>>>(w, b); }`, "v.data[i]", interp.Load, 5, ""},
+	})
+}

@@ -26,7 +26,7 @@ func (in *interp) cond(e parser.Expr) symbolic.Expr {
 	case vInt:
 		return v.x
 	case vPtr:
-		return symbolic.Const(1) // a pointer tested for null: assume it is set
+		return in.nonNull(v.ptr) // a pointer tested for null
 	}
 	return in.unknown(symbolic.CauseNotModelled, "condition", parser.Pos{}, "condition", symbolic.Data)
 }
@@ -104,6 +104,9 @@ func stepOp(op string) string {
 
 func (in *interp) ident(e *parser.Ident) value {
 	name := e.Name
+	if m, ok := in.refs[name]; ok {
+		return in.load(lvalue{mem: m.at(m.offset, m.elem), valid: true}, e)
+	}
 	if v, ok := in.lookup(name); ok {
 		return v
 	}
@@ -167,6 +170,9 @@ func (in *interp) memberOfValue(m *parser.Member) (value, bool) {
 func (in *interp) evalNoLoad(e parser.Expr) value {
 	switch e := e.(type) {
 	case *parser.Ident:
+		if _, ok := in.refs[e.Name]; ok {
+			return value{kind: vPtr} // memory: handled by lval
+		}
 		return in.ident(e)
 	case *parser.Member:
 		if v, ok := in.memberOfValue(e); ok {
@@ -376,6 +382,9 @@ func elemSize(t *ctype.Type) int64 {
 func (in *interp) lval(e parser.Expr) lvalue {
 	switch e := e.(type) {
 	case *parser.Ident:
+		if m, ok := in.refs[e.Name]; ok {
+			return lvalue{mem: m.at(m.offset, m.elem), valid: true}
+		}
 		return lvalue{name: e.Name, valid: true}
 	case *parser.Index:
 		base := in.eval(e.X)

@@ -63,6 +63,10 @@ type interp struct {
 	// the loops seen at each site (see loopSym).
 	loopSyms  map[parser.Stmt]symbolic.Expr
 	loopSites map[symbolic.Site]int
+	// refs are the reference parameters of the inlined function being
+	// run that alias memory (set_ref(out[i], v)): their reads are loads
+	// and their writes stores.
+	refs map[string]*pointer
 }
 
 type ret struct {
@@ -239,6 +243,10 @@ func (in *interp) zeroValue(t *ctype.Type, name string, space Space) value {
 		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: name, offset: zero, elem: t.Elem}}
 	case space == Shared && t != nil:
 		return value{kind: vPtr, typ: t, ptr: &pointer{space: Shared, base: name, offset: zero, elem: t, array: true}}
+	case space == Local && t != nil && t.Kind == ctype.TStruct && t.LayoutKnown():
+		// A struct whose members the code sets one by one (View v;
+		// v.raw = in; v.data = v.raw + 1).
+		return value{kind: vStruct, typ: t, fields: map[string]value{}}
 	}
 	v := in.dataValue(symbolic.CauseUninitialised, name)
 	v.typ = t
@@ -423,6 +431,10 @@ func mergeValue(c symbolic.Expr, a, b value) value {
 		return value{kind: vInt, x: symbolic.Cond(c, a.x, b.x), typ: a.typ}
 	case a.kind == vPtr && b.kind == vPtr && a.ptr.base == b.ptr.base && a.ptr.space == b.ptr.space:
 		return value{kind: vPtr, typ: a.typ, ptr: a.ptr.at(symbolic.Cond(c, a.ptr.offset, b.ptr.offset), a.ptr.elem)}
+	case a.kind == vPtr && b.kind == vPtr:
+		if p, ok := selectPointer(c, a.ptr, b.ptr); ok {
+			return value{kind: vPtr, typ: a.typ, ptr: p}
+		}
 	case a.kind == vStruct && b.kind == vStruct:
 		out := value{kind: vStruct, typ: a.typ, path: a.path, param: a.param, fields: map[string]value{}}
 		for k, va := range a.fields {

@@ -160,7 +160,8 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Pred
 			bind[v.Key()] = symbolic.Const(cfg.Bases[v.Of])
 		}
 	})
-	addr := symbolic.Subst(a.Addr, bind)
+	addr, setNotes := assumeSet(symbolic.Subst(a.Addr, bind))
+	p.Assumptions = append(p.Assumptions, setNotes...)
 	guards := make([]symbolic.Expr, len(a.Guards))
 	for i, g := range a.Guards {
 		guards[i] = symbolic.Subst(g, bind)

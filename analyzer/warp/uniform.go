@@ -107,3 +107,22 @@ func predictResidues(a *interp.Access, cfg *launch.Config, params map[string]boo
 		u.Of, u.Site, SectorBytes, len(ps), step, lo, hi))
 	return p, true
 }
+
+// assumeSet takes the pointers an address tests for null (p = in ? in :
+// out) and no launch gives as set, as the code usually runs: a guard on
+// them counts as passed, and so does a selection in an address.
+func assumeSet(addr symbolic.Expr) (symbolic.Expr, []string) {
+	set := map[string]symbolic.Expr{}
+	var notes []string
+	symbolic.Symbols(addr, func(v *symbolic.Var) {
+		if name, ok := interp.NonNullOf(v); ok && set[v.Key()] == nil {
+			set[v.Key()] = symbolic.Const(1)
+			notes = append(notes, name+" is not null (no launch says)")
+		}
+	})
+	if len(set) == 0 {
+		return addr, nil
+	}
+	slices.Sort(notes)
+	return symbolic.Subst(addr, set), notes
+}

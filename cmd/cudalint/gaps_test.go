@@ -54,14 +54,6 @@ var knownGaps = []knownGap{
 	// 4: host code.
 	{"m_host_loop_count", "", 78, "load", 4, 12.000, "count = 3 from a host loop; predicted 1 (lanes 0 B apart: count taken as its initial 0)"},
 	{"m_idivup_grid", "", 93, "load", 4, 12.000, "grid iDivUp(40, 16) = 3; predicted 32 with gridDim.x assumed 64"},
-	// 5: references, selected and null-tested pointers, struct fields.
-	{"m_null_ptr_null", "", 131, "load", 5, 0, "in == nullptr at the launch: no warp loads; predicted 8"},
-	{"m_null_ptr_null", "", 132, "store", 5, 16.000, "the else branch of if (in): not predicted"},
-	{"m_ref_param", "", 102, "store", 5, 16.000, "store through a float& into out[i * 4]: not predicted"},
-	{"m_ref_param", "", 109, "load", 5, 0, "out[i * 4] passed by reference is predicted as a load at the call (16); the hardware only stores"},
-	{"m_select_ptr", "", 116, "load", 5, 6.000, "p = w < 4 ? &A[i] : &B[2 * i]: warps 4 and 8 sectors; not predicted"},
-	{"m_struct_raw1_device", "", 142, "load", 5, 5.000, "v.data = v.raw + 1 set in the kernel: not predicted"},
-	{"m_struct_raw1_host", "", 148, "load", 5, 5.000, "View with data = raw + 1 set on the host; predicted 4 (offset not followed)"},
 	// 6: scalar __device__ variables.
 	{"m_device_scalar", "", 157, "load", 6, 1.000, "float s = g_scale: not predicted"},
 	{"m_device_scalar", "", 160, "store", 6, 1.000, "g_last = i: every lane one address, 1 sector; not predicted"},
