@@ -253,3 +253,33 @@ __global__ void k(View v, float* out) {
 void h(float* a, float* b) { View w; w.raw = a; w.data = a + 1; k<<<64, 256>>>(w, b); }`, "v.data[i]", interp.Load, 5, ""},
 	})
 }
+
+func TestDeviceScalars(t *testing.T) {
+	const src = `
+__device__ float g_scale;
+__device__ int g_last;
+__global__ void k(const float* in, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = g_scale;
+  out[i] = in[i] * s;
+  g_last = i;
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`
+	runValueCases(t, []valueCase{
+		{"a scalar __device__ variable read: every lane one address", src, "g_scale", interp.Load, 1, ""},
+		{"a scalar __device__ variable written: every lane one address", src, "g_last", interp.Store, 1, ""},
+	})
+}
+
+func TestWarpUniformTimesAssumedSize(t *testing.T) {
+	runValueCases(t, []valueCase{
+		{"a uniform row index times a size no launch gives: rows 4096 floats apart", `
+__global__ void k(float* dwte, const float* dout, const int* inp, int BT, int C) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int i = 0; i < BT; i++) {
+    int ix = inp[i];
+    dwte[ix * C + c] += dout[i * C + c];
+  }
+}`, "dwte[ix * C + c]", interp.Store, 4, "C = 4096"},
+	})
+}

@@ -104,7 +104,7 @@ func stepOp(op string) string {
 
 func (in *interp) ident(e *parser.Ident) value {
 	name := e.Name
-	if m, ok := in.refs[name]; ok {
+	if m, ok := in.memoryVar(name); ok {
 		return in.load(lvalue{mem: m.at(m.offset, m.elem), valid: true}, e)
 	}
 	if v, ok := in.lookup(name); ok {
@@ -170,7 +170,7 @@ func (in *interp) memberOfValue(m *parser.Member) (value, bool) {
 func (in *interp) evalNoLoad(e parser.Expr) value {
 	switch e := e.(type) {
 	case *parser.Ident:
-		if _, ok := in.refs[e.Name]; ok {
+		if _, ok := in.memoryVar(e.Name); ok {
 			return value{kind: vPtr} // memory: handled by lval
 		}
 		return in.ident(e)
@@ -382,7 +382,7 @@ func elemSize(t *ctype.Type) int64 {
 func (in *interp) lval(e parser.Expr) lvalue {
 	switch e := e.(type) {
 	case *parser.Ident:
-		if m, ok := in.refs[e.Name]; ok {
+		if m, ok := in.memoryVar(e.Name); ok {
 			return lvalue{mem: m.at(m.offset, m.elem), valid: true}
 		}
 		return lvalue{name: e.Name, valid: true}

@@ -217,6 +217,10 @@ func (in *interp) decl(d *parser.Decl) {
 				continue
 			}
 		}
+		if v, ok := deviceScalar(space, dc.Name, t); ok {
+			in.vars[dc.Name] = v
+			continue
+		}
 		var v value
 		switch {
 		case dc.Init != nil:

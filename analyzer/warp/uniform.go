@@ -42,15 +42,29 @@ func predictResidues(a *interp.Access, cfg *launch.Config, params map[string]boo
 		bind[name] = symbolic.Const(v)
 	}
 	zero := map[string]symbolic.Expr{}
+	var notes []string
 	g := int64(SectorBytes)
 	for _, u := range us {
 		c, ok := symbolic.Coefficient(a.Addr, u.Key())
 		if !ok {
 			return nil, false
 		}
-		k, ok := symbolic.IsConst(symbolic.Subst(c, bind))
+		c = symbolic.Subst(c, bind)
+		k, ok := symbolic.IsConst(c)
 		if !ok {
-			return nil, false
+			// A size no launch gives, assumed large as Predict does.
+			assumed := map[string]symbolic.Expr{}
+			symbolic.Symbols(c, func(v *symbolic.Var) {
+				if params[v.Key()] {
+					assumed[v.Key()] = symbolic.Const(AssumedValue)
+				}
+			})
+			if k, ok = symbolic.IsConst(symbolic.Subst(c, assumed)); !ok {
+				return nil, false
+			}
+			for _, name := range sortedKeys(assumed) {
+				notes = append(notes, fmt.Sprintf("%s = %d (no launch gives it; assumed large)", name, AssumedValue))
+			}
 		}
 		if k < 0 {
 			k = -k
@@ -71,6 +85,13 @@ func predictResidues(a *interp.Access, cfg *launch.Config, params map[string]boo
 	}
 	p := ps[0]
 	p.Access = a
+	for _, q := range ps {
+		for _, n := range notes {
+			if !slices.Contains(q.Assumptions, n) {
+				q.Assumptions = append(q.Assumptions, n)
+			}
+		}
+	}
 	same := true
 	for _, q := range ps[1:] {
 		if q.Known != p.Known || q.NoLane != p.NoLane || q.Sectors != p.Sectors || q.Ideal != p.Ideal || q.IdealNcu != p.IdealNcu || q.Misaligned != p.Misaligned {

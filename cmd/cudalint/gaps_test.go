@@ -54,9 +54,6 @@ var knownGaps = []knownGap{
 	// 4: host code.
 	{"m_host_loop_count", "", 78, "load", 4, 12.000, "count = 3 from a host loop; predicted 1 (lanes 0 B apart: count taken as its initial 0)"},
 	{"m_idivup_grid", "", 93, "load", 4, 12.000, "grid iDivUp(40, 16) = 3; predicted 32 with gridDim.x assumed 64"},
-	// 6: scalar __device__ variables.
-	{"m_device_scalar", "", 157, "load", 6, 1.000, "float s = g_scale: not predicted"},
-	{"m_device_scalar", "", 160, "store", 6, 1.000, "g_last = i: every lane one address, 1 sector; not predicted"},
 	// 7: C++ classes.
 	{"m_method_ctor", "", 178, "load", 7, 9.000, "loader.load(in, i) with members from a constructor's initializer list: not predicted"},
 	{"m_method_ctor", "", 189, "store", 7, 12.000, "writer.write(i, v) with members assigned in a constructor body: not predicted"},
