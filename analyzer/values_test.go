@@ -283,3 +283,39 @@ __global__ void k(float* dwte, const float* dout, const int* inp, int BT, int C)
 }`, "dwte[ix * C + c]", interp.Store, 4, "C = 4096"},
 	})
 }
+
+func TestRareGuards(t *testing.T) {
+	runValueCases(t, []valueCase{
+		{"one thread of the whole grid", `
+__global__ void k(const float* in, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i];
+  if (threadIdx.x == 0 && blockIdx.x == 0) out[1 << 22] = in[7];
+}
+void h(float* a, float* b) { k<<<4096, 256>>>(a, b); }`, "out[1 << 22]", interp.Store, 1, ""},
+		{"the last block only", `
+__global__ void k(const float* in, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (blockIdx.x == gridDim.x - 1) out[i] = in[2 * i];
+}
+void h(float* a, float* b) { k<<<4096, 256>>>(a, b); }`, "in[2 * i]", interp.Load, 8, ""},
+		{"a guard no lane passes", `
+__global__ void k(const float* in, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x > 4096) out[i] = in[2 * i];
+}
+void h(float* a, float* b) { k<<<4096, 256>>>(a, b); }`, "in[2 * i]", interp.Load, -2, ""},
+	})
+}
+
+func TestDataGuardsAreUpperBounds(t *testing.T) {
+	runValueCases(t, []valueCase{
+		{"a guard on a loaded mask: all lanes counted, said to be an upper bound", `
+__global__ void k(const int* mask, const float* in, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int m = mask[i];
+  if (m) out[i] = in[i];
+}
+void h(int* m, float* a, float* b) { k<<<64, 256>>>(m, a, b); }`, "in[i]", interp.Load, 4, "depends on the value loaded by mask[i]"},
+	})
+}

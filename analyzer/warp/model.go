@@ -225,6 +225,7 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Pred
 		}
 	}
 	p.LaneStride = laneStride(addr, cfg.Block)
+	p.Assumptions = append(p.Assumptions, dataGuardNotes(guards)...)
 	guards, loops = dropUnknown(guards), dropUnknownLoops(loops)
 	m := newWarpModel(a, cfg.Block, grid, addr, nil, loops)
 	m.addGuards(a, guards)
@@ -558,7 +559,7 @@ func (m *warpModel) run(p *Prediction) {
 		}
 	} else {
 		rng := rand.New(rand.NewPCG(0x5ec7, 0x0c0a1e5c))
-		firstSample, stable := -1.0, true
+		firstSample, stable, active := -1.0, true, 0
 		for n := 0; n < sampleCount; n++ {
 			b := rng.Int64N(blocks)
 			w := rng.Int64N(m.warps())
@@ -570,6 +571,7 @@ func (m *warpModel) run(p *Prediction) {
 				return
 			}
 			if requests > reqBefore {
+				active++
 				got := sumS - sumBefore
 				if firstSample < 0 {
 					firstSample = got
@@ -577,9 +579,12 @@ func (m *warpModel) run(p *Prediction) {
 					stable = false
 				}
 			}
-			if n+1 >= stableAfter && stable {
+			if active >= stableAfter && stable {
 				break // every request so far cost the same: the pattern does not vary
 			}
+		}
+		if requests == 0 && !m.sweepRare(blocks, iters, visit) {
+			return
 		}
 	}
 	p.Requests = requests

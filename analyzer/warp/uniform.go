@@ -147,3 +147,57 @@ func assumeSet(addr symbolic.Expr) (symbolic.Expr, []string) {
 	slices.Sort(notes)
 	return symbolic.Subst(addr, set), notes
 }
+
+// rareBlocks is how many blocks at each end of the grid sweepRare visits.
+const rareBlocks = 64
+
+// sweepRare looks for the requests of an access no random sample found
+// active: one a rare guard admits (blockIdx.y == 0 on a tall grid,
+// threadIdx.x == 0 && blockIdx.x == 0, grid.thread_rank() == 0). It
+// visits every warp of the first and last rareBlocks blocks at the first
+// iteration of each loop, where such guards hold. false when a request
+// could not be evaluated.
+func (m *warpModel) sweepRare(blocks int64, iters []int64, visit func(b, w int64, iters []int64) bool) bool {
+	for l := range iters {
+		iters[l] = 0
+	}
+	seen := map[int64]bool{}
+	for _, b := range []int64{0, blocks - rareBlocks} {
+		for k := int64(0); k < rareBlocks; k++ {
+			bb := b + k
+			if bb < 0 || bb >= blocks || seen[bb] {
+				continue
+			}
+			seen[bb] = true
+			for w := int64(0); w < m.warps(); w++ {
+				if !visit(bb, w, iters) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// dataGuardNotes says, for guards on loaded data (if (mask[i]), if (cost <
+// p[tid].cost)), that the lanes taking part depend on the data: the model
+// counts every lane the other guards admit, so its figures are an upper
+// bound (and its ideal the all-lanes one).
+func dataGuardNotes(guards []symbolic.Expr) []string {
+	var notes []string
+	for _, g := range guards {
+		if symbolic.ClassOf(g) != symbolic.Data {
+			continue
+		}
+		v := firstData(g)
+		what := "loaded data"
+		if v != nil && v.Cause == symbolic.CauseLoadedValue && v.Of != "" {
+			what = "the value loaded by " + v.Of + " at " + v.Site.String()
+		}
+		n := "which lanes take part depends on " + what + " (a guard on data): the figures count every lane, an upper bound"
+		if !slices.Contains(notes, n) {
+			notes = append(notes, n)
+		}
+	}
+	return notes
+}
