@@ -11,6 +11,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 // One root cause, one finding. A maintainer fixes a layout once, not once
@@ -189,10 +190,16 @@ func mergeCause(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 	var sectors, ideal float64
 	var lines []string
 	f.Related = append([]analysis.RelatedInformation(nil), f.Related...)
+	counted := map[string]bool{}
 	for i, x := range m {
 		p := x.Prediction
-		sectors += p.Sectors
-		ideal += p.Ideal
+		// An address read again (p[i].x * p[i].x) is one access, as the
+		// compiler emits it: its cost counts once in the total.
+		if k := addressKey(p); !counted[k] {
+			counted[k] = true
+			sectors += p.Sectors
+			ideal += p.Ideal
+		}
 		if x.Severity > f.Severity {
 			f.Severity = x.Severity
 		}
@@ -216,6 +223,17 @@ func mergeCause(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 		n, what, strings.Join(lines, ", "), trimFloat(sectors), trimFloat(ideal))
 	f.Numbers = withGrouped(f.Numbers, len(m))
 	return &f
+}
+
+// addressKey identifies what an access reads or writes: its operation,
+// allocation, byte address and width.
+func addressKey(p *analyzer.Prediction) string {
+	a := p.Access
+	size := int64(0)
+	if a.Type != nil {
+		size = a.Type.Size
+	}
+	return fmt.Sprintf("%s|%s|%s|%d", a.Op, a.Base, symbolic.Key(a.Addr), size)
 }
 
 func withGrouped(n map[string]any, count int) map[string]any {

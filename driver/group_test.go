@@ -34,6 +34,13 @@ void h(float* a) { k<<<64, 256>>>(a); }
 }
 void h(float* s, float* o) { k<<<64, 256>>>(s, o); }
 `, []string{"load s[t * 8 + 0]: neighbouring lanes are 32 bytes apart"}, 3},
+		{"a field read twice counts once in the total", `struct P { float x, y, z, w, a, b, c, d; };
+__global__ void k(const P* p, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = p[i].x * p[i].x + p[i].y;
+}
+void h(P* p, float* o) { k<<<64, 256>>>(p, o); }
+`, []string{"together 64 sectors per request where 8 would do"}, 3},
 		{"two launches of one kernel", `__global__ void k(float* a) { a[8 * threadIdx.x] = 0; }
 void h(float* a) { k<<<64, 256>>>(a); k<<<64, 128>>>(a); }
 `, []string{"the same under 1 other launch configuration"}, 1},

@@ -98,8 +98,11 @@ func (in *interp) call(e *parser.Call) value {
 		return in.dataValue(symbolic.CauseNotModelled, name)
 	}
 	args := make([]value, len(e.Args))
+	lvs := in.refArgs(name, e, args)
 	for i, a := range e.Args {
-		args[i] = in.eval(a)
+		if lvs == nil || !lvs[i].valid {
+			args[i] = in.eval(a)
+		}
 	}
 	if in.host {
 		in.hostTemplateCall(e, name, args)
@@ -123,7 +126,7 @@ func (in *interp) call(e *parser.Call) value {
 		}
 	}
 	if f := in.prog.device(name, args); f != nil && !in.host {
-		return in.inline(f, args, e)
+		return in.inlineWith(f, args, lvs, e)
 	}
 	if in.host {
 		if f := in.hostFunc(name, len(args)); f != nil {
@@ -147,12 +150,19 @@ func (in *interp) call(e *parser.Call) value {
 // inline interprets a __device__ function in the caller's context: its
 // accesses are the caller's, under the caller's guards and loops.
 func (in *interp) inline(f *parser.Func, args []value, site *parser.Call) value {
-	return in.inlineIn(f, args, site, in.templateFrame(f, site, args))
+	return in.inlineIn(f, args, nil, site, in.templateFrame(f, site, args))
 }
 
-// inlineIn is inline with what fr binds: template parameters, and for a
-// member function the object's members (written back to fr.this).
-func (in *interp) inlineIn(f *parser.Func, args []value, site *parser.Call, fr *frame) value {
+// inlineWith is inline with the places lvs[i] that reference parameters
+// bind (valid where the argument was taken as a place).
+func (in *interp) inlineWith(f *parser.Func, args []value, lvs []lvalue, site *parser.Call) value {
+	return in.inlineIn(f, args, lvs, site, in.templateFrame(f, site, args))
+}
+
+// inlineIn is inline with the places lvs[i] that reference parameters
+// bind, and what fr binds: template parameters, and for a member
+// function the object's members (written back to fr.this).
+func (in *interp) inlineIn(f *parser.Func, args []value, lvs []lvalue, site *parser.Call, fr *frame) value {
 	for _, c := range in.calls {
 		if c == f.Name {
 			return in.dataValue(symbolic.CauseNotModelled, "recursive call")
@@ -162,16 +172,24 @@ func (in *interp) inlineIn(f *parser.Func, args []value, site *parser.Call, fr *
 		in.note(site.Start(), "calls nested more than %d deep; %s not followed", maxCallDepth, f.Name)
 		return in.dataValue(symbolic.CauseNotModelled, "deep call")
 	}
-	savedVars, savedRets, nguards := in.vars, in.rets, len(in.guards)
+	savedVars, savedRets, savedRefs, nguards := in.vars, in.rets, in.refs, len(in.guards)
 	savedTypes := in.typeArgs
 	in.vars = map[string]value{} // the callee sees globals through lookup, not the caller's locals
 	in.rets = nil
+	in.refs = nil
 	if fr != nil {
 		in.typeArgs = withTypes(savedTypes, fr.types)
 		in.enter(f, fr)
 	}
 	for i, p := range f.Params {
 		if i < len(args) && p.Name != "" {
+			if i < len(lvs) && lvs[i].mem != nil && isMutableRef(p) {
+				if in.refs == nil {
+					in.refs = map[string]*pointer{}
+				}
+				in.refs[p.Name] = lvs[i].mem
+				continue
+			}
 			v := in.convert(args[i], in.resolve(p.Type))
 			v.constant = false
 			in.vars[p.Name] = v
@@ -190,7 +208,17 @@ func (in *interp) inlineIn(f *parser.Func, args []value, site *parser.Call, fr *
 	if fr != nil {
 		in.leave(fr)
 	}
-	in.vars, in.rets, in.guards = savedVars, savedRets, in.guards[:nguards]
+	calleeVars := in.vars
+	in.vars, in.rets, in.refs, in.guards = savedVars, savedRets, savedRefs, in.guards[:nguards]
+	// A reference to a caller's variable: what the callee left in it is
+	// the caller's (read_ref(v, in, k) sets v).
+	for i, p := range f.Params {
+		if i < len(lvs) && lvs[i].valid && lvs[i].mem == nil && isMutableRef(p) && p.Name != "" {
+			if v, ok := calleeVars[p.Name]; ok {
+				in.store(lvs[i], v, site)
+			}
+		}
+	}
 	if f.Result != nil {
 		result = in.convert(result, in.resolve(f.Result))
 	}

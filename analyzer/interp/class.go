@@ -217,7 +217,7 @@ func (in *interp) qualifiedCall(e *parser.Call, id *parser.Ident, args []value) 
 	fr := in.classFrame(s, scope)
 	fr.class = s
 	in.bindTemplate(f.Template, id.Targs, fr)
-	return in.inlineIn(f, args, e, fr), true
+	return in.inlineIn(f, args, nil, e, fr), true
 }
 
 // objectCall runs obj.f(...), a member function of obj's class on obj:
@@ -252,7 +252,7 @@ func (in *interp) objectCall(e *parser.Call, m *parser.Member, args []value) (va
 	this := in.object(obj, s)
 	fr := newFrame()
 	fr.this, fr.class = &this, s
-	v := in.inlineIn(f, args, e, fr)
+	v := in.inlineIn(f, args, nil, e, fr)
 	if isThis(m.X) {
 		in.setThis(*fr.this)
 	} else if lv := in.lval(m.X); lv.valid && lv.mem == nil {
@@ -306,7 +306,7 @@ func (in *interp) constructor(t *ctype.Type, args []value, site *parser.Call, po
 	if site == nil {
 		site = &parser.Call{P: pos, Fun: &parser.Ident{P: pos, Name: s.Name}, E: pos}
 	}
-	in.inlineIn(f, args, site, fr)
+	in.inlineIn(f, args, nil, site, fr)
 	return *fr.this, true
 }
 
@@ -386,7 +386,7 @@ func (in *interp) classCall(e *parser.Call, args []value) (value, bool) {
 						inner.types[k] = t
 					}
 					inner.class = fr.class
-					return in.inlineIn(f, args, e, inner), true
+					return in.inlineIn(f, args, nil, e, inner), true
 				}
 				return in.objectCall(e, &parser.Member{P: fn.P, X: &parser.Ident{P: fn.P, Name: "this"}, Name: fn.Name, Arrow: true, E: fn.P}, args)
 			}
@@ -581,7 +581,7 @@ func (in *interp) callLambda(l *parser.Lambda, args []value, site *parser.Call) 
 		fr.vals[k] = v
 	}
 	fr.keepOut = l.ByRef
-	v := in.inlineIn(l.Fn, args, site, fr)
+	v := in.inlineIn(l.Fn, args, nil, site, fr)
 	if l.ByRef && fr.out != nil {
 		params := map[string]bool{}
 		for _, p := range l.Fn.Params {

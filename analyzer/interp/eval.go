@@ -26,7 +26,7 @@ func (in *interp) cond(e parser.Expr) symbolic.Expr {
 	case vInt:
 		return v.x
 	case vPtr:
-		return symbolic.Const(1) // a pointer tested for null: assume it is set
+		return in.nonNull(v.ptr) // a pointer tested for null
 	}
 	return in.unknown(symbolic.CauseNotModelled, "condition", parser.Pos{}, "condition", symbolic.Data)
 }
@@ -104,6 +104,9 @@ func stepOp(op string) string {
 
 func (in *interp) ident(e *parser.Ident) value {
 	name := e.Name
+	if m, ok := in.memoryVar(name); ok {
+		return in.load(lvalue{mem: m.at(m.offset, m.elem), valid: true}, e)
+	}
 	if v, ok := in.lookup(name); ok {
 		return v
 	}
@@ -157,6 +160,9 @@ func (in *interp) memberOfValue(m *parser.Member) (value, bool) {
 		if base.kind == vInt && symbolic.ClassOf(base.x) == symbolic.Data {
 			return in.dataValue(symbolic.CauseLoadedMember, ""), true
 		}
+		if u, ok := in.uniformMember(base, m.Name); ok {
+			return u, true
+		}
 		return value{}, false
 	}
 	return in.field(base, m.Name), true
@@ -167,6 +173,9 @@ func (in *interp) memberOfValue(m *parser.Member) (value, bool) {
 func (in *interp) evalNoLoad(e parser.Expr) value {
 	switch e := e.(type) {
 	case *parser.Ident:
+		if _, ok := in.memoryVar(e.Name); ok {
+			return value{kind: vPtr} // memory: handled by lval
+		}
 		return in.ident(e)
 	case *parser.Member:
 		if v, ok := in.memberOfValue(e); ok {
@@ -379,6 +388,9 @@ func elemSize(t *ctype.Type) int64 {
 func (in *interp) lval(e parser.Expr) lvalue {
 	switch e := e.(type) {
 	case *parser.Ident:
+		if m, ok := in.memoryVar(e.Name); ok {
+			return lvalue{mem: m.at(m.offset, m.elem), valid: true}
+		}
 		return lvalue{name: e.Name, valid: true}
 	case *parser.Index:
 		base := in.eval(e.X)
@@ -511,7 +523,11 @@ func (in *interp) loaded(p *pointer, e parser.Expr) value {
 		}
 		return value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: "*" + parser.Format(e), offset: sym(), elem: t.Elem}}
 	}
-	v := intValue(sym())
+	x := sym()
+	if in.warpUniform(p) {
+		x = in.unknown(symbolic.CauseLoadedValue, what, at, "value loaded by "+what+" at "+at.String(), symbolic.Uniform)
+	}
+	v := intValue(x)
 	v.typ = t
 	return v
 }

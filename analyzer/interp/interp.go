@@ -82,6 +82,10 @@ type interp struct {
 	// insts are the instantiations of host function templates that host
 	// code's calls make.
 	insts []Instantiation
+	// refs are the reference parameters of the inlined function being
+	// run that alias memory (set_ref(out[i], v)): their reads are loads
+	// and their writes stores.
+	refs map[string]*pointer
 }
 
 type ret struct {
@@ -238,6 +242,10 @@ func (in *interp) decl(d *parser.Decl) {
 				continue
 			}
 		}
+		if v, ok := deviceScalar(space, dc.Name, t); ok {
+			in.vars[dc.Name] = v
+			continue
+		}
 		var v value
 		if l, ok := dc.Init.(*parser.Lambda); ok {
 			if in.lambdas == nil {
@@ -273,6 +281,10 @@ func (in *interp) zeroValue(t *ctype.Type, name string, space Space) value {
 		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: name, offset: zero, elem: t.Elem}}
 	case space == Shared && t != nil:
 		return value{kind: vPtr, typ: t, ptr: &pointer{space: Shared, base: name, offset: zero, elem: t, array: true}}
+	case space == Local && t != nil && t.Kind == ctype.TStruct && t.LayoutKnown():
+		// A struct whose members the code sets one by one (View v;
+		// v.raw = in; v.data = v.raw + 1).
+		return value{kind: vStruct, typ: t, fields: map[string]value{}}
 	}
 	v := in.dataValue(symbolic.CauseUninitialised, name)
 	v.typ = t
@@ -462,6 +474,10 @@ func mergeValue(c symbolic.Expr, a, b value) value {
 		return value{kind: vInt, x: symbolic.Cond(c, a.x, b.x), typ: a.typ}
 	case a.kind == vPtr && b.kind == vPtr && a.ptr.base == b.ptr.base && a.ptr.space == b.ptr.space:
 		return value{kind: vPtr, typ: a.typ, ptr: a.ptr.at(symbolic.Cond(c, a.ptr.offset, b.ptr.offset), a.ptr.elem)}
+	case a.kind == vPtr && b.kind == vPtr:
+		if p, ok := selectPointer(c, a.ptr, b.ptr); ok {
+			return value{kind: vPtr, typ: a.typ, ptr: p}
+		}
 	case a.kind == vStruct && b.kind == vStruct:
 		out := value{kind: vStruct, typ: a.typ, path: a.path, param: a.param, fields: map[string]value{}}
 		for k, va := range a.fields {
@@ -501,6 +517,7 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	steps := map[string]step{}
 	if in.passes < maxLoopPasses && len(names) > 0 {
 		steps = in.discoverInductions(names, body, post)
+		in.sumInductions(steps, entry, iter)
 	}
 	for _, name := range names {
 		ev := entry[name]
@@ -519,16 +536,24 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 		}
 		l.Cond = c
 	}
+	carried := cloneVars(in.vars)
 	in.loops = append(in.loops, l)
 	in.stmt(body)
+	last := cloneVars(in.vars) // the values an iteration leaves, before the step
 	if post != nil {
 		in.eval(post)
 	}
 	in.loops = in.loops[:len(in.loops)-1]
-	// After the loop, what it changed is unknown (its trip count is not tracked).
+	// After the loop: the exit values where the trip count is known (see
+	// exitValues), else unknown.
+	exit := in.exitValues(names, entry, carried, last, steps, l, iter, body, do)
 	for _, name := range names {
 		if _, ok := in.vars[name]; ok {
-			in.vars[name] = in.loopCarried(name, entry[name])
+			if v, ok := exit[name]; ok {
+				in.vars[name] = v
+			} else {
+				in.vars[name] = in.loopCarried(name, entry[name])
+			}
 		}
 	}
 }
@@ -559,6 +584,8 @@ func (in *interp) discoverInductions(names []string, body parser.Stmt, post pars
 			steps[name] = step{add: st}
 		} else if sh, ok := shiftOf(holders[name], after[name]); ok {
 			steps[name] = step{shift: sh}
+		} else if d, ok := sumDiff(holders[name], after[name]); ok {
+			steps[name] = step{diff: d} // resolved or dropped by sumInductions
 		}
 	}
 	return steps
@@ -571,6 +598,11 @@ func (in *interp) discoverInductions(names []string, body parser.Stmt, post pars
 type step struct {
 	add   value
 	shift int64
+	// quad, when set, adds quad * iter * (iter - 1) / 2: a sum of an
+	// induction variable (d += j). diff is what an iteration adds in
+	// terms of the other variables' placeholders, until sumInductions
+	// resolves it.
+	quad, diff symbolic.Expr
 }
 
 // shiftOf recognises after as holder shifted by a constant number of
@@ -639,6 +671,9 @@ func advance(entry value, st step, iter symbolic.Expr) value {
 		return value{kind: vInt, typ: entry.typ, x: symbolic.Binary(k, entry.x, amount)}
 	}
 	d := symbolic.Mul(st.add.x, iter)
+	if st.quad != nil {
+		d = symbolic.Add(d, symbolic.Mul(st.quad, triangle(iter)))
+	}
 	if entry.kind == vPtr {
 		return value{kind: vPtr, typ: entry.typ, ptr: entry.ptr.at(symbolic.Add(entry.ptr.offset, d), entry.ptr.elem)}
 	}

@@ -74,6 +74,9 @@ type Arg struct {
 	Int    symbolic.Expr // the value, when an integer; else nil
 	Offset symbolic.Expr // when a pointer, the byte offset into its allocation; else nil
 	Func   string        // when a __device__ function (a template argument), its name
+	// Fields are the members of a struct value, as far as host code set
+	// them (view.data = a + 1).
+	Fields map[string]Arg
 }
 
 func argOf(v value) Arg {
@@ -83,6 +86,14 @@ func argOf(v value) Arg {
 	case vPtr:
 		if v.ptr != nil {
 			return Arg{Offset: v.ptr.offset}
+		}
+	case vStruct:
+		if len(v.fields) > 0 {
+			a := Arg{Fields: map[string]Arg{}}
+			for k, f := range v.fields {
+				a.Fields[k] = argOf(f)
+			}
+			return a
 		}
 	}
 	return Arg{}

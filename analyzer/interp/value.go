@@ -93,6 +93,9 @@ type value struct {
 	// constant is set for a variable declared const or constexpr integer:
 	// nothing, not even a statement the parser skipped, can change it.
 	constant bool
+	// inMemory is set for a scalar __device__ variable: ptr is its place
+	// in global memory, which every read loads and every write stores.
+	inMemory bool
 }
 
 type pointer struct {

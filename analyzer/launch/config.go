@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -265,18 +266,36 @@ func fromLaunch(l *Site, fn *parser.Func) *Config {
 		if i >= len(l.Args) || p.Name == "" {
 			break
 		}
-		switch a := l.Args[i]; {
-		case a.Int != nil:
-			if v, ok := symbolic.IsConst(a.Int); ok {
-				cfg.Params[p.Name] = v
-			}
-		case a.Offset != nil:
-			if v, ok := symbolic.IsConst(a.Offset); ok {
-				cfg.Bases[p.Name] = v
-			}
-		}
+		cfg.setArg(p.Name, p.Type != nil && p.Type.Ptr > 0, l.Args[i])
 	}
 	return cfg
+}
+
+// setArg records what a launch gives parameter name (a member path for
+// struct members): an integer's value, a pointer's offset into its
+// allocation, and whether a pointer is null (interp.NonNullName).
+func (cfg *Config) setArg(name string, isPtr bool, a interp.Arg) {
+	switch {
+	case a.Int != nil:
+		if v, ok := symbolic.IsConst(a.Int); ok {
+			cfg.Params[name] = v
+			if isPtr && v == 0 {
+				cfg.Params[interp.NonNullName(name)] = 0
+			}
+		}
+	case a.Offset != nil:
+		if v, ok := symbolic.IsConst(a.Offset); ok {
+			cfg.Bases[name] = v
+		}
+		if isPtr {
+			cfg.Params[interp.NonNullName(name)] = 1
+		}
+	case a.Fields != nil:
+		for _, f := range slices.Sorted(maps.Keys(a.Fields)) {
+			fa := a.Fields[f]
+			cfg.setArg(name+"."+f, fa.Offset != nil, fa)
+		}
+	}
 }
 
 // annotation finds a "cudalint:block WxH" comment on the lines just above

@@ -23,6 +23,15 @@ const (
 	// TripCapped: a loop of Value iterations or more; the first Value
 	// were averaged.
 	TripCapped
+	// AssumedNonNull: pointer Name, tested for null, taken to be set.
+	AssumedNonNull
+	// DataGuard: which lanes take part depends on the value loaded by
+	// Name at Site (a guard on data): the figures count every lane.
+	DataGuard
+	// UniformResidue: the base adds the warp-uniform value loaded by Name
+	// at Site, whose residue mod 32 bytes is unknown: the figures are the
+	// mean over Value residues Step bytes apart (Lo to Hi sectors).
+	UniformResidue
 )
 
 // Assumption is one value a prediction rests on that the code did not
@@ -30,9 +39,13 @@ const (
 // the words at the output edge.
 type Assumption struct {
 	Kind  AssumptionKind
-	Name  string // the parameter, or the grid axis (x, y, z)
+	Name  string // the parameter, pointer or loaded value, or the grid axis (x, y, z)
 	Value int64
-	Line  int // the loop's line, for the trip kinds
+	Line  int           // the loop's line, for the trip kinds
+	Site  symbolic.Site // where the value was loaded
+	Step  int64         // UniformResidue: bytes between the residues
+	Lo    float64       // UniformResidue: the cheapest residue's sectors
+	Hi    float64       // UniformResidue: the costliest residue's sectors
 }
 
 func (a Assumption) String() string {
@@ -43,6 +56,17 @@ func (a Assumption) String() string {
 		return fmt.Sprintf("loop at line %d: trip count unknown; %d iterations averaged", a.Line, a.Value)
 	case TripCapped:
 		return fmt.Sprintf("loop at line %d: %d iterations or more; the first %d averaged", a.Line, a.Value, a.Value)
+	case AssumedNonNull:
+		return a.Name + " is not null (no launch says)"
+	case DataGuard:
+		what := "loaded data"
+		if a.Name != "" {
+			what = "the value loaded by " + a.Name + " at " + a.Site.String()
+		}
+		return "which lanes take part depends on " + what + " (a guard on data): the figures count every lane, an upper bound"
+	case UniformResidue:
+		return fmt.Sprintf("the base adds the warp-uniform value loaded by %s at %s, whose residue mod %d bytes is not known: the mean over the %d residues %d bytes apart, assuming an arbitrary offset (%.3g to %.3g sectors)",
+			a.Name, a.Site, SectorBytes, a.Value, a.Step, a.Lo, a.Hi)
 	}
 	return fmt.Sprintf("%s = %d (no launch gives it; assumed large)", a.Name, a.Value)
 }

@@ -87,6 +87,10 @@ type Prediction struct {
 	// Count is the number of accesses this prediction stands for: more
 	// than one where several share a source position.
 	Count int
+	// BaseResidue is set when the address adds a warp-uniform loaded
+	// value whose residue mod 32 bytes matters: the numbers are then the
+	// mean over the residues it can have, and it names the load.
+	BaseResidue *Unknown
 	// Misaligned is the share of requests in which some lane's address is
 	// not a multiple of its access width: such an access faults on the GPU.
 	Misaligned float64
@@ -137,6 +141,11 @@ var blockSyms = [3]string{"blockIdx.x", "blockIdx.y", "blockIdx.z"}
 // Predict models access a under configuration cfg. params are the symbols
 // that stand for user-given values (they may be assumed).
 func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Prediction {
+	if us := uniformLoads(a.Addr); len(us) > 0 {
+		if p, ok := predictResidues(a, cfg, params, us); ok {
+			return p
+		}
+	}
 	p := &Prediction{Access: a, Config: cfg, Pieces: len(ctype.Pieces(a.Type))}
 	grid := cfg.Grid
 	bind := map[string]symbolic.Expr{}
@@ -152,7 +161,8 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Pred
 			bind[v.Key()] = symbolic.Const(cfg.Bases[v.Of])
 		}
 	})
-	addr := symbolic.Subst(a.Addr, bind)
+	addr, setNotes := assumeSet(symbolic.Subst(a.Addr, bind))
+	p.Assumptions = append(p.Assumptions, setNotes...)
 	guards := make([]symbolic.Expr, len(a.Guards))
 	for i, g := range a.Guards {
 		guards[i] = symbolic.Subst(g, bind)
@@ -217,6 +227,7 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Pred
 	}
 	p.LaneStride = laneStride(addr, cfg.Block)
 	p.Facts = factsOf(a, addr)
+	p.Assumptions = append(p.Assumptions, dataGuardNotes(guards)...)
 	guards, loops = dropUnknown(guards), dropUnknownLoops(loops)
 	m := newWarpModel(a, cfg.Block, grid, addr, nil, loops)
 	m.addGuards(a, guards)
@@ -551,7 +562,7 @@ func (m *warpModel) run(p *Prediction) {
 		}
 	} else {
 		rng := rand.New(rand.NewPCG(0x5ec7, 0x0c0a1e5c))
-		firstSample, stable := -1.0, true
+		firstSample, stable, active := -1.0, true, 0
 		for n := 0; n < sampleCount; n++ {
 			b := rng.Int64N(blocks)
 			w := rng.Int64N(m.warps())
@@ -563,6 +574,7 @@ func (m *warpModel) run(p *Prediction) {
 				return
 			}
 			if requests > reqBefore {
+				active++
 				got := sumS - sumBefore
 				if firstSample < 0 {
 					firstSample = got
@@ -570,9 +582,12 @@ func (m *warpModel) run(p *Prediction) {
 					stable = false
 				}
 			}
-			if n+1 >= stableAfter && stable {
+			if active >= stableAfter && stable {
 				break // every request so far cost the same: the pattern does not vary
 			}
+		}
+		if requests == 0 && !m.sweepRare(blocks, iters, visit) {
+			return
 		}
 	}
 	p.Requests = requests

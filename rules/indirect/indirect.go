@@ -13,9 +13,13 @@ import (
 // Analyzer reports data-dependent addresses.
 var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.IndirectAccess, Name: "indirect", Detect: Detect, Describe: describe})
 
-// Detect: a global address that depends on loaded data (a gather).
+// Detect: a global address that depends on loaded data (a gather). A
+// value every lane of a warp loads from one address (bottom = bottomd;
+// k = (bottom & -32) + threadIdx.x) is no gather: the lanes do not pick
+// their addresses from data, whatever the model could not resolve.
 func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
-	return p.Access.Space == interp.Global && !p.Known && p.Unknown.Cause == symbolic.CauseLoadedValue
+	return p.Access.Space == interp.Global && !p.Known && p.Unknown.Cause == symbolic.CauseLoadedValue &&
+		symbolic.ClassOf(p.Access.Addr) == symbolic.Data
 }
 
 // Severity: the cost depends on the data, so it is information.

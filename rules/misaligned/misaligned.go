@@ -27,6 +27,9 @@ func describe(p *analyzer.Prediction) string {
 // warp starts: mid-sector starts are an offset or a row pitch; rows that
 // start aligned but are shorter than a sector are a block too narrow.
 func why(p *analyzer.Prediction) string {
+	if u := p.BaseResidue; u != nil {
+		return "where the warp starts within a sector depends on " + u.Describe() + " (the figures are the mean over the offsets it can give, assuming any)"
+	}
 	width := ctype.Pieces(p.Access.Type)[0][1]
 	var starts []int64
 	rowBytes := int64(0)

@@ -8,3 +8,9 @@ __global__ void computed(const float* in, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = in[(i * 7) % 64];
 }
+// Negative: a base every lane of the block loads from one address is no
+// gather (the mask keeps it from the residue model).
+__global__ void uniformBase(const float* in, const int* bottom, float* out) {
+    int b = bottom[blockIdx.x];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = in[(b & -32) + threadIdx.x];
+}

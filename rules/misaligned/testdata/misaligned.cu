@@ -12,7 +12,13 @@ __global__ void sector(const float* in, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = in[i + 8];
 }
-void launch(float* a, float* b) {
+// A base loaded once per block: where it falls within a sector is data.
+__global__ void segment(const int* starts, const float* in, float* out) {
+    int first = starts[blockIdx.x];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = in[first + threadIdx.x]; // want "load in\[first \+ threadIdx.x\]: lanes are contiguous but where the warp starts within a sector depends on the value loaded by starts\[blockIdx.x\] at .*: 4.88 sectors/request"
+}
+void launch(float* a, float* b, int* s) {
+    segment<<<64, 256>>>(s, a, b);
     shifted<<<64, 256>>>(a, b);
     rows<<<dim3(62, 62), dim3(16, 16)>>>(a, 1001);
     sector<<<64, 256>>>(a, b);

@@ -1,0 +1,189 @@
+package interp
+
+import (
+	"strings"
+
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// sumDiff is what one iteration adds to an integer variable, after -
+// holder, when the variable's own placeholder cancels out (d += j: the
+// other variables' placeholders may remain).
+func sumDiff(holder, after value) (symbolic.Expr, bool) {
+	if holder.kind != vInt || after.kind != vInt || holder.x == nil || after.x == nil {
+		return nil, false
+	}
+	d := symbolic.Sub(after.x, holder.x)
+	if symbolic.ClassOf(d) == symbolic.Data || symbolic.Mentions(d, symbolic.Key(holder.x)) {
+		return nil, false
+	}
+	return d, true
+}
+
+// sumInductions resolves the steps discoverInductions left as diffs: a
+// variable that adds, each iteration, an affine function a + b*iter of
+// the iteration (through induction variables that add constants, d += j)
+// is entry + a*iter + b*iter*(iter-1)/2. Others are dropped (unknown).
+func (in *interp) sumInductions(steps map[string]step, entry map[string]value, iter symbolic.Expr) {
+	iterVar, _ := symbolic.AsVar(iter)
+	at := map[string]symbolic.Expr{}
+	for name, st := range steps {
+		if e, ok := entry[name]; ok && e.kind == vInt && e.x != nil && st.diff == nil && st.shift == 0 && st.quad == nil && st.add.kind == vInt {
+			// An induction variable at the start of iteration iter.
+			at["entry:"+name] = symbolic.Add(e.x, symbolic.Mul(st.add.x, iter))
+		}
+	}
+	for name, st := range steps {
+		if st.diff == nil {
+			continue
+		}
+		delete(steps, name)
+		d := symbolic.Subst(st.diff, at)
+		placeholders := false
+		symbolic.Symbols(d, func(v *symbolic.Var) {
+			placeholders = placeholders || strings.HasPrefix(v.Key(), "entry:")
+		})
+		if placeholders || symbolic.ClassOf(d) == symbolic.Data {
+			continue
+		}
+		b, lin := symbolic.Coefficient(d, iterVar.Key())
+		if !lin || symbolic.Mentions(b, iterVar.Key()) {
+			continue
+		}
+		a := symbolic.Subst(d, map[string]symbolic.Expr{iterVar.Key(): symbolic.Const(0)})
+		st := step{add: intValue(a)}
+		if v, isConst := symbolic.IsConst(b); !isConst || v != 0 {
+			st.quad = b
+		}
+		steps[name] = st
+	}
+}
+
+// triangle is iter * (iter - 1) / 2, exact (the product is even).
+func triangle(iter symbolic.Expr) symbolic.Expr {
+	return symbolic.Binary(symbolic.OpDiv, symbolic.Mul(iter, symbolic.Sub(iter, symbolic.Const(1))), symbolic.Const(2))
+}
+
+// exitValues are the values a loop leaves in the variables it assigns,
+// where they follow from its trip count N: an induction variable is its
+// closed form at iteration N (c += s leaves entry + N*s), a variable every
+// iteration sets from what the iteration knows (step = k == n - 1 ? 2 : 1)
+// keeps the value of iteration N - 1 (its entry value when N is 0). The
+// trip count is known for a loop whose condition compares an affine
+// function of the iteration with a bound (j < n, j >= 0, j <= n), whose
+// body leaves by no break, continue, return or goto, and which is not a
+// do-while loop. Variables missing from the result are unknown after it.
+func (in *interp) exitValues(names []string, entry, carried, last map[string]value, steps map[string]step, l *Loop, iter symbolic.Expr, body parser.Stmt, do bool) map[string]value {
+	if do || l.Cond == nil || leaves(body) {
+		return nil
+	}
+	fresh := map[string]bool{} // the unknowns this loop made for what it carries
+	for _, name := range names {
+		if _, ok := steps[name]; ok {
+			continue
+		}
+		old := map[string]bool{}
+		symbolsOf(entry[name], func(v *symbolic.Var) { old[v.Key()] = true })
+		symbolsOf(carried[name], func(v *symbolic.Var) {
+			if !old[v.Key()] {
+				fresh[v.Key()] = true
+			}
+		})
+	}
+	mentionsFresh := func(e symbolic.Expr) bool {
+		found := false
+		symbolic.Symbols(e, func(v *symbolic.Var) { found = found || fresh[v.Key()] })
+		return found
+	}
+	n, ok := tripCount(l.Cond, l.Iter)
+	if !ok || mentionsFresh(n) {
+		return nil
+	}
+	out := map[string]value{}
+	for _, name := range names {
+		if st, ok := steps[name]; ok {
+			out[name] = advance(entry[name], st, n)
+			continue
+		}
+		v, e := last[name], entry[name]
+		if v.kind != vInt || v.x == nil || e.kind != vInt || e.x == nil || mentionsFresh(v.x) || symbolic.ClassOf(v.x) == symbolic.Data {
+			continue
+		}
+		final := symbolic.Subst(v.x, map[string]symbolic.Expr{l.Iter: symbolic.Sub(n, symbolic.Const(1))})
+		x := symbolic.Cond(symbolic.Binary(symbolic.OpLt, symbolic.Const(0), n), final, e.x)
+		out[name] = value{kind: vInt, x: x, typ: v.typ}
+	}
+	return out
+}
+
+// tripCount is the number of iterations of a loop whose condition c
+// compares an affine function of its iteration: while R - a*iter > 0
+// (or >= 0), a > 0 constant.
+func tripCount(c symbolic.Expr, iter string) (symbolic.Expr, bool) {
+	op, ok := opOf(c)
+	if !ok || (op.Kind != symbolic.OpLt && op.Kind != symbolic.OpLe) {
+		return nil, false
+	}
+	d := symbolic.Sub(op.Y, op.X) // the loop runs while d > 0 (Lt) or d >= 0 (Le)
+	coef, lin := symbolic.Coefficient(d, iter)
+	if !lin {
+		return nil, false
+	}
+	a, isConst := symbolic.IsConst(coef)
+	if !isConst || a >= 0 {
+		return nil, false
+	}
+	a = -a
+	r := symbolic.Subst(d, map[string]symbolic.Expr{iter: symbolic.Const(0)})
+	if symbolic.ClassOf(r) == symbolic.Data {
+		return nil, false
+	}
+	// Lt: iter < r / a, ceil(r / a) iterations; Le: iter <= r / a, floor + 1.
+	num := symbolic.Add(r, symbolic.Const(a-1))
+	if op.Kind == symbolic.OpLe {
+		num = symbolic.Add(r, symbolic.Const(a))
+	}
+	return symbolic.Binary(symbolic.OpMax, symbolic.Const(0), symbolic.Binary(symbolic.OpDiv, num, symbolic.Const(a))), true
+}
+
+// opOf is the operator e is, when e is exactly one.
+func opOf(e symbolic.Expr) (*symbolic.Op, bool) {
+	p, ok := e.(*symbolic.Poly)
+	if !ok || p.Const != 0 || len(p.Terms) != 1 || p.Terms[0].Coeff != 1 || len(p.Terms[0].Atoms) != 1 {
+		return nil, false
+	}
+	op, ok := p.Terms[0].Atoms[0].(*symbolic.Op)
+	return op, ok
+}
+
+func symbolsOf(v value, f func(*symbolic.Var)) {
+	switch {
+	case v.kind == vInt && v.x != nil:
+		symbolic.Symbols(v.x, f)
+	case v.kind == vPtr && v.ptr != nil && v.ptr.offset != nil:
+		symbolic.Symbols(v.ptr.offset, f)
+	}
+}
+
+// leaves reports whether a loop body may leave an iteration early or the
+// loop: break, continue, return, goto, or a statement not understood.
+func leaves(s parser.Stmt) bool {
+	switch s := s.(type) {
+	case *parser.Return, *parser.Jump, *parser.BadStmt, *parser.Switch:
+		return true
+	case *parser.Block:
+		for _, x := range s.Stmts {
+			if leaves(x) {
+				return true
+			}
+		}
+	case *parser.If:
+		return leaves(s.Then) || (s.Else != nil && leaves(s.Else))
+	case *parser.For:
+		return leaves(s.Body)
+	case *parser.While:
+		return leaves(s.Body)
+	}
+	return false
+}

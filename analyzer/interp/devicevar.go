@@ -1,0 +1,33 @@
+package interp
+
+import (
+	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// deviceScalar is the value of a scalar __device__ (or __managed__)
+// variable: a one-element array in global memory whose reads are loads
+// and writes stores (float s = g_scale; g_last = i).
+func deviceScalar(space Space, name string, t *ctype.Type) (value, bool) {
+	if space != Global || t == nil {
+		return value{}, false
+	}
+	switch t.Kind {
+	case ctype.TInt, ctype.TFloat, ctype.TPointer:
+	default:
+		return value{}, false
+	}
+	return value{kind: vPtr, typ: t, inMemory: true, ptr: &pointer{space: Global, base: name, offset: symbolic.Const(0), elem: t}}, true
+}
+
+// memoryVar is the place in memory a name stands for, when it is one: a
+// reference parameter bound to memory, or a scalar __device__ variable.
+func (in *interp) memoryVar(name string) (*pointer, bool) {
+	if m, ok := in.refs[name]; ok {
+		return m, true
+	}
+	if v, ok := in.lookup(name); ok && v.inMemory && v.ptr != nil {
+		return v.ptr, true
+	}
+	return nil, false
+}
