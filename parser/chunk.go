@@ -134,7 +134,9 @@ func (c *chunker) rest(toks []Token) []Token {
 	open := c.open[:0]
 	needSemi := false // a struct, typedef or initializer: its '}' does not end it
 	sawParen := false
+	prev := ""
 	step := func(t Token) bool {
+		defer func() { prev = t.Text }()
 		if t.Kind != lex.KPunct {
 			if len(open) == 0 && (t.Text == "typedef" || (tagKeywords[t.Text] && t.Text != "typename")) {
 				needSemi, sawParen = true, false
@@ -143,7 +145,7 @@ func (c *chunker) rest(toks []Token) []Token {
 		}
 		switch t.Text {
 		case "(", "[", "{":
-			if t.Text == "(" && len(open) == 0 && needSemi {
+			if t.Text == "(" && len(open) == 0 && needSemi && !attributeWords[prev] {
 				sawParen = true // struct S f() { ... }: a function after all
 			}
 			open = append(open, t.Text[0])
@@ -188,3 +190,7 @@ func (c *chunker) rest(toks []Token) []Token {
 		}
 	}
 }
+
+// attributeWords take a parenthesised argument that is not a parameter
+// list: struct __align__(16) { ... } is a struct, not a function.
+var attributeWords = map[string]bool{"__align__": true, "alignas": true, "__attribute__": true, "__declspec": true}

@@ -424,3 +424,23 @@ func texts(toks []Token) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// typedef struct __align__(16) { ... } Name; is a struct with its
+// alignment and its name, not a function whose body is the braces.
+func TestTypedefAlignedStruct(t *testing.T) {
+	for _, src := range []string{
+		"typedef struct __align__(16) { float a, b, c; } Vec3A;\n",
+		"typedef struct alignas(16) { float a, b, c; } Vec3A;\n",
+		"typedef struct __attribute__((aligned(16))) Tag { float a, b, c; } Vec3A;\n",
+	} {
+		f := Parse("m.cu", []byte(src), Config{})
+		if len(f.Structs) != 1 || len(f.Structs[0].Fields) != 3 {
+			t.Fatalf("%q: structs %v", src, f.Structs)
+		}
+		s := f.Structs[0]
+		named := s.Name == "Vec3A" || len(f.Typedefs) == 1 && f.Typedefs[0].Name == "Vec3A"
+		if !named || (s.Align != 16 && !strings.Contains(src, "__attribute__")) {
+			t.Errorf("%q: struct %q align %d, typedefs %v", src, s.Name, s.Align, f.Typedefs)
+		}
+	}
+}

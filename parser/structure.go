@@ -403,6 +403,29 @@ func (u *unit) splitTop(from, to int, sep string) [][2]int {
 	return out
 }
 
+// opensBody reports whether the tokens from k, after a tag keyword, are
+// an optional attribute (__align__(16), alignas(16), __attribute__((...)))
+// and an optional tag name before a '{': typedef struct __align__(16) {
+// ... } Name; defines its struct there.
+func (u *unit) opensBody(k, to int) bool {
+	for k < to {
+		switch {
+		case u.isPunct(k, "{"):
+			return true
+		case u.text(k) == "__align__" || u.text(k) == "alignas" || u.text(k) == "__attribute__" || u.text(k) == "__declspec":
+			if !u.isPunct(k+1, "(") {
+				return false
+			}
+			k = u.skipGroup(k+1, to)
+		case u.toks[k].Kind == lex.KIdent:
+			k++
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 func (u *unit) typedef(i, to int) int {
 	end := u.skipStatement(i, to)
 	last := end - 1
@@ -417,8 +440,15 @@ func (u *unit) typedef(i, to int) int {
 		}
 		j++
 	}
-	if tagKeywords[u.text(j)] && (u.isPunct(j+1, "{") || u.isPunct(j+2, "{")) {
+	if tagKeywords[u.text(j)] && u.opensBody(j+1, last) {
 		s := u.structBody(j, to)
+		// The statement ends after the body: skipStatement alone would
+		// take __align__(16) { ... } for a function and stop at its '}'.
+		brace := j
+		for brace < to && !u.isPunct(brace, "{") {
+			brace++
+		}
+		end = u.skipStatement(u.skipGroup(brace, to), to)
 		name := u.lastIdentBefore(end - 1)
 		if name >= 0 && s != nil {
 			if s.Name == "" {

@@ -51,10 +51,6 @@ type knownGap struct {
 var knownGaps = []knownGap{
 	// 1: a warp-uniform loaded value as a base.
 	{"m_uniform_base_aligned", "", 28, "load", 1, 4.000, "base from boxes[blockIdx.x].offset, multiples of 8 floats on the host: the model cannot know the offsets are aligned and predicts the mean over the 8 residues, 4.875, saying it assumes an arbitrary offset"},
-	// 10: __align__(16) structs.
-	{"m_align16_copy", "", 246, "load", 10, 16.000, "one LDG.E.128 per lane, which Nsight puts on the store's line; predicted 4 at line 245"},
-	{"m_align16_copy", "", 246, "store", 10, 16.000, "one STG.E.128 per lane; predicted 4"},
-	{"m_align16_field", "", 240, "load", 10, 16.000, "in[i].b with a 16-byte stride; predicted 4 (lanes 4 B apart)"},
 	// 11: rare guards and guards on loaded data.
 	{"m_guard_mask_lane", "", 280, "load", 11, 4.000, "sectors right; Nsight's ideal is 2 (odd lanes only), predicted 4: which lanes pass if (m) depends on data, so the model gives the all-lanes figure as an upper bound and says so"},
 	{"m_guard_mask_lane", "", 280, "store", 11, 4.000, "sectors right; Nsight's ideal is 2 (odd lanes only), predicted 4"},
