@@ -174,7 +174,7 @@ func causeOf(f *accesses.Finding) (causeKey, bool) {
 			return causeKey{}, false
 		}
 		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, detail: a.Struct.Name}, true
-	case accesses.StridedAccess:
+	case accesses.StridedAccess, accesses.SharedBankConflict:
 		if p.LaneStride == nil {
 			return causeKey{}, false
 		}

@@ -161,6 +161,8 @@ func CostSeverity(p *analyzer.Prediction) Severity {
 	switch {
 	case !p.Known || p.Sectors <= 2*p.Ideal+0.01:
 		return Info
+	case UpperBound(p):
+		return Info
 	case restsOnUnknownStride(p):
 		return Info
 	case OneBlock(p.Config):
@@ -213,6 +215,18 @@ func comparedNames(fn *parser.Func) map[string]bool {
 		}
 	})
 	return out
+}
+
+// UpperBound: which lanes take part depends on loaded data, so the
+// figures, which count every lane, are only an upper bound: uncertain in
+// kind, as a gather is.
+func UpperBound(p *analyzer.Prediction) bool {
+	for _, a := range p.Assumptions {
+		if a.Kind == warp.DataGuard {
+			return true
+		}
+	}
+	return false
 }
 
 // OneBlock: the launch is known to run a single block (set-up code).
@@ -316,6 +330,10 @@ func Figures(p *analyzer.Prediction) string {
 		b.WriteString("; lanes step by " + readableIters(step))
 	}
 	b.WriteString("; " + p.Config.Describe())
+	if GuessedBlock(p.Config) && ShapeMatters(p) {
+		fmt.Fprintf(&b, "; the cost depends on the block's shape, which the code does not give: say it with --block %s=WxH, blocks: in .cudalint.yaml, or // cudalint:block WxH above the kernel",
+			p.Access.Kernel.Name)
+	}
 	if names := AssumedStride(p); len(names) > 0 {
 		fmt.Fprintf(&b, "; assuming %s = %d, as no launch gives %s", strings.Join(names, ", "), warp.AssumedValue, pronoun(len(names)))
 		if from := sectorApartFrom(p, names); from > 0 && p.Access.Space == interp.Global {

@@ -28,6 +28,9 @@ func describe(p *analyzer.Prediction) string {
 // a tile to stage through shared memory.
 func advice(p *analyzer.Prediction) string {
 	stride, elem := abs(*p.LaneStride), accesses.ElemBytes(p.Access)
+	if k := stride / elem; stride%elem == 0 && stride > 16 && stride <= 64 && stride%16 == 0 {
+		return fmt.Sprintf("if each lane uses its %d neighbouring elements, read them as %d 16-byte vectors (float4), or interleave the layout so lanes read neighbouring elements", k, stride/16)
+	}
 	if k := stride / elem; stride%elem == 0 && stride <= 16 && k&(k-1) == 0 {
 		vector := fmt.Sprintf("one %d-byte vector", stride)
 		if p.Access.Type != nil && p.Access.Type.Name == "float" {
