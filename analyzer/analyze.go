@@ -10,6 +10,7 @@ package analyzer
 import (
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -227,7 +228,7 @@ func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options,
 	}
 	run := prog.RunInstance(f, fn, typeArgs, funcArgs)
 	k := &Kernel{Func: fn, File: f.Path, Accesses: run.Accesses, Notes: run.Notes, Unresolved: run.Unresolved, params: run.Params}
-	usesY, usesZ := usesDims(run.Accesses)
+	usesY, usesZ := usesDims(fn, run.Accesses)
 	k.Configs = prog.Configs(f, fn, usesY, usesZ, instance)
 	opts.apply(fn, k.Configs)
 	return k
@@ -286,11 +287,53 @@ func predictKernel(k *Kernel, cfg *LaunchConfig) []*Prediction {
 	return out
 }
 
-// usesDims reports whether the kernel's accesses depend on threadIdx.y and .z.
-func usesDims(accesses []*Access) (y, z bool) {
+// usesDims reports whether the kernel's accesses depend on threadIdx.y
+// and .z, for the default block's shape. A cooperative-groups rank
+// (thread_rank() is x + y*Bx + z*Bx*By) mentions them without the kernel
+// asking for a 2D block: a kernel that uses cooperative groups and never
+// writes threadIdx.y or .z itself gets the 1D default.
+func usesDims(fn *parser.Func, accesses []*Access) (y, z bool) {
 	for _, a := range accesses {
 		y = y || symbolic.Mentions(a.Addr, "threadIdx.y")
 		z = z || symbolic.Mentions(a.Addr, "threadIdx.z")
 	}
+	if (y || z) && usesCooperativeGroups(fn) {
+		y = y && writesThreadIdx(fn, "y")
+		z = z && writesThreadIdx(fn, "z")
+	}
 	return y, z
+}
+
+// usesCooperativeGroups: the kernel's body calls this_thread_block,
+// this_grid or tiled_partition.
+func usesCooperativeGroups(fn *parser.Func) bool {
+	found := false
+	walkBody(fn, func(e parser.Expr) {
+		if id, ok := e.(*parser.Ident); ok {
+			name := id.Name[strings.LastIndex(id.Name, ":")+1:] // cg::this_thread_block
+			if name == "this_thread_block" || name == "this_grid" || name == "tiled_partition" {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// writesThreadIdx: the kernel's body reads threadIdx.<axis> itself.
+func writesThreadIdx(fn *parser.Func, axis string) bool {
+	found := false
+	walkBody(fn, func(e parser.Expr) {
+		if m, ok := e.(*parser.Member); ok && m.Name == axis {
+			if id, ok := m.X.(*parser.Ident); ok && id.Name == "threadIdx" {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+func walkBody(fn *parser.Func, f func(parser.Expr)) {
+	if fn != nil && fn.Body != nil {
+		parser.WalkStmt(fn.Body, f)
+	}
 }
