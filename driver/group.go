@@ -220,7 +220,7 @@ func mergeCause(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 		lines = append(lines[:maxListed], fmt.Sprintf("%d more", len(lines)-maxListed))
 	}
 	f.Message += fmt.Sprintf("; %d more %s in this kernel (%s): together %s sectors per request where %s would do",
-		n, what, strings.Join(lines, ", "), trimFloat(sectors), trimFloat(ideal))
+		n, what, strings.Join(lines, ", "), accesses.Trim(sectors), accesses.Trim(ideal))
 	f.Numbers = withGrouped(f.Numbers, len(m))
 	return &f
 }
@@ -257,10 +257,4 @@ func pluralES(n int) string {
 		return ""
 	}
 	return "es"
-}
-
-func trimFloat(x float64) string {
-	s := fmt.Sprintf("%.2f", x)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s
 }

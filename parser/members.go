@@ -220,23 +220,7 @@ func (u *unit) templateMember(s *Struct, i, to int) int {
 	if !u.isPunct(i+1, "<") {
 		return end
 	}
-	depth := 0
-	k := i + 1
-	for ; k < end; k++ {
-		switch u.text(k) {
-		case "<":
-			depth++
-		case ">":
-			depth--
-		case ">>":
-			depth -= 2
-		case "(", "[", "{":
-			k = u.skipGroup(k, end) - 1
-		}
-		if depth <= 0 {
-			break
-		}
-	}
+	k := u.closeAngle(i+1, end)
 	if k >= end {
 		return end
 	}

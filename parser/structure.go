@@ -304,17 +304,11 @@ func (u *unit) skipStatement(i, to int) int {
 	return to
 }
 
-// templateItem reads template<...> and the item it introduces; template
-// type parameters become type names.
-func (u *unit) templateItem(i, to int, ns string) int {
-	j := i + 1
-	if !u.isPunct(j, "<") {
-		end := u.skipStatement(i, to)
-		u.instantiation(j, end)
-		return end
-	}
+// closeAngle returns the index of the '>' closing the '<' at open (a '>>'
+// closes two), skipping bracketed groups; to when there is none.
+func (u *unit) closeAngle(open, to int) int {
 	depth := 0
-	k := j
+	k := open
 	for ; k < to; k++ {
 		switch u.text(k) {
 		case "<":
@@ -330,6 +324,19 @@ func (u *unit) templateItem(i, to int, ns string) int {
 			break
 		}
 	}
+	return k
+}
+
+// templateItem reads template<...> and the item it introduces; template
+// type parameters become type names.
+func (u *unit) templateItem(i, to int, ns string) int {
+	j := i + 1
+	if !u.isPunct(j, "<") {
+		end := u.skipStatement(i, to)
+		u.instantiation(j, end)
+		return end
+	}
+	k := u.closeAngle(j, to)
 	if k >= to {
 		return to
 	}

@@ -84,3 +84,29 @@ func WalkStmt(s Stmt, f func(Expr)) {
 		WalkExpr(s.Value, f)
 	}
 }
+
+// EachStmt calls f for s and every statement nested in it (blocks,
+// branches, loop and switch bodies), outermost first.
+func EachStmt(s Stmt, f func(Stmt)) {
+	if s == nil {
+		return
+	}
+	f(s)
+	switch s := s.(type) {
+	case *Block:
+		for _, x := range s.Stmts {
+			EachStmt(x, f)
+		}
+	case *If:
+		EachStmt(s.Then, f)
+		if s.Else != nil {
+			EachStmt(s.Else, f)
+		}
+	case *For:
+		EachStmt(s.Body, f)
+	case *While:
+		EachStmt(s.Body, f)
+	case *Switch:
+		EachStmt(s.Body, f)
+	}
+}

@@ -51,29 +51,12 @@ func (in *interp) hostLoop(cond, post parser.Expr, body parser.Stmt, do bool) bo
 // return, which running it straight through would not honour.
 func jumpsOut(s parser.Stmt) bool {
 	found := false
-	var walk func(parser.Stmt)
-	walk = func(s parser.Stmt) {
-		switch s := s.(type) {
+	parser.EachStmt(s, func(x parser.Stmt) {
+		switch x.(type) {
 		case *parser.Jump, *parser.Return:
 			found = true
-		case *parser.Block:
-			for _, x := range s.Stmts {
-				walk(x)
-			}
-		case *parser.If:
-			walk(s.Then)
-			if s.Else != nil {
-				walk(s.Else)
-			}
-		case *parser.For:
-			walk(s.Body)
-		case *parser.While:
-			walk(s.Body)
-		case *parser.Switch:
-			walk(s.Body)
 		}
-	}
-	walk(s)
+	})
 	return found
 }
 

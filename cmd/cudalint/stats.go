@@ -112,29 +112,14 @@ func collectStats(in *inputs, res *analyzer.Result) *stats {
 
 func countBad(b *parser.Block) int {
 	n := 0
-	var walk func(parser.Stmt)
-	walk = func(s parser.Stmt) {
-		switch s := s.(type) {
-		case *parser.BadStmt:
-			n++
-		case *parser.Block:
-			for _, x := range s.Stmts {
-				walk(x)
-			}
-		case *parser.If:
-			walk(s.Then)
-			if s.Else != nil {
-				walk(s.Else)
-			}
-		case *parser.For:
-			walk(s.Body)
-		case *parser.While:
-			walk(s.Body)
-		case *parser.Switch:
-			walk(s.Body)
-		}
+	if b == nil {
+		return 0
 	}
-	walk(b)
+	parser.EachStmt(b, func(s parser.Stmt) {
+		if _, ok := s.(*parser.BadStmt); ok {
+			n++
+		}
+	})
 	return n
 }
 

@@ -413,6 +413,10 @@ func pronoun(n int) string {
 	return "them"
 }
 
+// Trim writes a figure with at most two decimals and no trailing zeros:
+// 4, 5.75, 3.92.
+func Trim(x float64) string { return trim(x) }
+
 func trim(x float64) string {
 	s := fmt.Sprintf("%.2f", x)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
