@@ -131,9 +131,18 @@ func init() {
 	builtinScalars["long double"] = scalar(TFloat, "long double", 16)
 	builtinScalars["void"] = voidType
 	builtinScalars["auto"] = UnknownType
-	for _, n := range []string{"half2", "__half2", "__nv_bfloat162"} {
+	for _, n := range []string{"half2", "__half2", "__nv_bfloat162", "nv_bfloat162"} {
 		builtinScalars[n] = vector(n, builtinScalars["half"], 2, 4)
 	}
+	// FP8 (cuda_fp8.h): one byte each; the x2 and x4 forms are stored as
+	// a short and an int, so they align as those do.
+	for _, kind := range []string{"e4m3", "e5m2"} {
+		one := scalar(TFloat, "__nv_fp8_"+kind, 1)
+		builtinScalars[one.Name] = one
+		builtinScalars["__nv_fp8x2_"+kind] = vector("__nv_fp8x2_"+kind, one, 2, 2)
+		builtinScalars["__nv_fp8x4_"+kind] = vector("__nv_fp8x4_"+kind, one, 4, 4)
+	}
+	builtinScalars["__nv_fp8_storage_t"] = scalar(TInt, "__nv_fp8_storage_t", 1)
 	// CUDA vector types with their alignments (vector_types.h).
 	comps := []struct {
 		base  string

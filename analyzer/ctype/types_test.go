@@ -19,6 +19,11 @@ func TestPieces(t *testing.T) {
 		{[]string{"double2"}, "[[0 16]]"},
 		{[]string{"char"}, "[[0 1]]"},
 		{[]string{"float2"}, "[[0 8]]"},
+		{[]string{"__half2"}, "[[0 4]]"},
+		{[]string{"__nv_bfloat16"}, "[[0 2]]"},
+		{[]string{"__nv_fp8_e4m3"}, "[[0 1]]"},
+		{[]string{"__nv_fp8x2_e5m2"}, "[[0 2]]"},
+		{[]string{"__nv_fp8x4_e4m3"}, "[[0 4]]"},
 	}
 	for _, tt := range tests {
 		got := Pieces(ts.Resolve(&parser.TypeRef{Words: tt.words}))
