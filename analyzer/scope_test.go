@@ -49,3 +49,18 @@ func TestScopedSettings(t *testing.T) {
 		})
 	}
 }
+
+// A template type parameter no launch binds stays unknown: it never takes
+// a file-scope name of the same spelling (another program's typedef).
+func TestUnboundTypeParameterTakesNoFileScopeName(t *testing.T) {
+	files := []*parser.File{
+		parser.Parse("a/a.cu", []byte("typedef double T;\n__global__ void other(T* x) { x[threadIdx.x] = 0; }\n"), parser.Config{}),
+		parser.Parse("b/b.cu", []byte("template <typename T>\n__global__ void scale(T* a) { a[threadIdx.x] = 0; }\n"), parser.Config{}),
+	}
+	r := Analyze(files, Options{})
+	for _, p := range r.Predictions {
+		if p.Access.Kernel.Name == "scale" && p.Access.Type.Size == 8 {
+			t.Errorf("scale's T took a.cu's typedef double T: %s is %d bytes", p.Access.Expr, p.Access.Type.Size)
+		}
+	}
+}

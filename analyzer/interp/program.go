@@ -159,6 +159,12 @@ func (p *Program) RunInstance(f *parser.File, fn *parser.Func, typeArgs map[stri
 		if !tp.IsType {
 			in.params[tp.Name] = true
 			in.vars[tp.Name] = intValue(paramSym(tp.Name))
+			continue
+		}
+		// A type parameter no launch binds stays unknown: it never takes
+		// a name of the file scope (another program's typedef double T).
+		if _, bound := in.typeArgs[tp.Name]; !bound {
+			in.typeArgs = withType(in.typeArgs, tp.Name, ctype.UnknownType)
 		}
 	}
 	for _, prm := range fn.Params {
@@ -312,4 +318,15 @@ func (p *Program) Text(e parser.Expr) string {
 		}
 	}
 	return parser.Format(e)
+}
+
+// withType is types with name bound to t, leaving types itself unchanged
+// (it may be shared by other instantiations).
+func withType(types map[string]*ctype.Type, name string, t *ctype.Type) map[string]*ctype.Type {
+	out := make(map[string]*ctype.Type, len(types)+1)
+	for k, v := range types {
+		out[k] = v
+	}
+	out[name] = t
+	return out
 }
