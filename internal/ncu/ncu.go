@@ -31,9 +31,21 @@ type Line struct {
 	// predicate (where N-Way, an integer per executed instruction, reads 0
 	// for a predicated instruction most warps run with no lane on).
 	SharedWavefronts int64
-	// SASS is the number of distinct SASS instructions summed.
-	SASS int
+	// SASS is the number of distinct SASS instructions summed; Instrs
+	// are their counters one by one, in the export's order (by address).
+	SASS   int
+	Instrs []Instr
 }
+
+// Instr is one SASS instruction's counters: Instructions executed (by
+// warps, whatever the predicate), and its L2 Theoretical Sectors Global
+// and Ideal.
+type Instr struct {
+	Instructions, Sectors, Ideal int64
+}
+
+// SectorsPerRequest is the instruction's average.
+func (i Instr) SectorsPerRequest() float64 { return float64(i.Sectors) / float64(i.Instructions) }
 
 // SectorsPerRequest is the measured average.
 func (l Line) SectorsPerRequest() float64 { return float64(l.Sectors) / float64(l.Instructions) }
@@ -128,9 +140,13 @@ func Read(r io.Reader) ([]Line, error) {
 		if c, ok := col["L1 Wavefronts Shared"]; ok && space == "shared" {
 			l.SharedWavefronts += num(rec[c])
 		}
-		l.Sectors += num(rec[col["L2 Theoretical Sectors Global"]])
-		l.Ideal += num(rec[col["L2 Theoretical Sectors Global Ideal"]])
+		in := Instr{Instructions: inst, Sectors: num(rec[col["L2 Theoretical Sectors Global"]]), Ideal: num(rec[col["L2 Theoretical Sectors Global Ideal"]])}
+		l.Sectors += in.Sectors
+		l.Ideal += in.Ideal
 		l.SASS++
+		if inst > 0 {
+			l.Instrs = append(l.Instrs, in)
+		}
 	}
 	out := make([]Line, 0, len(sums))
 	for _, l := range sums {
