@@ -37,6 +37,8 @@ type unit struct {
 	// file.Funcs they were taken from.
 	launchers     map[string]bool
 	launchersSeen int
+	// host is set while the statements of host code are read.
+	host bool
 }
 
 var builtinTypeNames = []string{
