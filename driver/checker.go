@@ -198,7 +198,7 @@ func newFinder(res *accesses.Result) *finder {
 	f := &finder{res: res, byKey: map[accessKey][]*analyzer.Prediction{}, taken: map[string]map[*analyzer.Prediction]bool{}}
 	for _, p := range res.Analysis.Predictions {
 		k := accessKey{}
-		k.pos, k.end = res.Range(p.Access)
+		k.pos, k.end = res.SiteRange(p.Access)
 		if rel, ok := res.ConfigRelated(p); ok {
 			k.from = rel.Pos
 		}

@@ -26,7 +26,10 @@ import (
 //     aos-field finding;
 //   - one array walked with the same lane stride by many accesses of a
 //     kernel (a per-thread layout, state[tid * K + j]): one
-//     strided-access finding.
+//     strided-access finding;
+//   - one access of a helper reached through several calls of a kernel
+//     at the same cost: one finding, at the first call. Calls at
+//     different costs stay apart, each with its numbers: the fix differs.
 
 // maxListed bounds the accesses a grouped message names; the related
 // locations hold them all.
@@ -46,14 +49,17 @@ type causeKey struct {
 func group(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
 	sortFindings(fs, fset)
 	fs = foldSameAccess(fs)
+	fs = foldSameHelperCost(fs, fset)
 	return foldSameCause(fs, fset)
 }
 
-// foldSameAccess keeps one finding per access range and rule.
+// foldSameAccess keeps one finding per access range and rule (the range
+// marked, and the access itself: a call reaches several of a helper's).
 func foldSameAccess(fs []*accesses.Finding) []*accesses.Finding {
 	type key struct {
 		pos, end token.Pos
 		rule     string
+		access   parser.Pos
 	}
 	index := map[key]int{}
 	var out []*accesses.Finding
@@ -64,7 +70,7 @@ func foldSameAccess(fs []*accesses.Finding) []*accesses.Finding {
 			members = append(members, nil)
 			continue
 		}
-		k := key{f.Pos, f.End, f.Rule}
+		k := key{f.Pos, f.End, f.Rule, f.Prediction.Access.Pos}
 		i, ok := index[k]
 		if !ok {
 			index[k] = len(out)
@@ -127,6 +133,75 @@ func mergeAccess(worst *accesses.Finding, m []*accesses.Finding) *accesses.Findi
 	if n := len(configs) - 1; n > 0 {
 		f.Message += fmt.Sprintf("; the same under %d other launch configuration%s or template instance%s", n, plural(n), plural(n))
 	}
+	f.Numbers = withGrouped(f.Numbers, len(m))
+	return &f
+}
+
+// helperCostKey says which findings are one helper access of one kernel
+// at one cost, through different calls.
+type helperCostKey struct {
+	kernel         *parser.Func
+	rule           string
+	access         parser.Pos
+	op             interp.Op
+	sectors, ideal string
+}
+
+// foldSameHelperCost folds the findings of one helper access that calls
+// of one kernel reach at the same cost into the first call's, naming the
+// other calls as related places.
+func foldSameHelperCost(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
+	index := map[helperCostKey]int{}
+	var out []*accesses.Finding
+	var members [][]*accesses.Finding
+	for _, f := range fs {
+		p := f.Prediction
+		if p == nil || !p.Access.InHelper() {
+			out = append(out, f)
+			members = append(members, nil)
+			continue
+		}
+		a := p.Access
+		k := helperCostKey{a.Kernel, f.Rule, a.Pos, a.Op, accesses.Trim(p.Sectors), accesses.Trim(p.Ideal)}
+		if !p.Known {
+			k.sectors = "unknown " + p.Reason()
+		}
+		i, seen := index[k]
+		if !seen {
+			index[k] = len(out)
+			out = append(out, f)
+			members = append(members, []*accesses.Finding{f})
+			continue
+		}
+		members[i] = append(members[i], f)
+	}
+	for i, m := range members {
+		if len(m) > 1 {
+			out[i] = mergeCalls(m, fset)
+		}
+	}
+	return out
+}
+
+// mergeCalls is the first call's finding of a helper access, saying that
+// the other calls cost the same.
+func mergeCalls(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
+	f := *m[0]
+	f.Related = append([]analysis.RelatedInformation(nil), f.Related...)
+	var lines []string
+	for _, x := range m[1:] {
+		if x.Severity > f.Severity {
+			f.Severity = x.Severity
+		}
+		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: "this call costs the same"})
+		lines = append(lines, fmt.Sprint(fset.Position(x.Pos).Line))
+	}
+	if len(lines) > maxListed {
+		lines = append(lines[:maxListed], fmt.Sprintf("%d more", len(lines)-maxListed))
+	}
+	n := len(m) - 1
+	callee := m[0].Prediction.Access.Via[m[0].Prediction.Access.SiteIndex()].Name()
+	f.Message += fmt.Sprintf("; the same through %d other call%s of %s in this kernel (line%s %s)", n, plural(n), callee, plural(n), strings.Join(lines, ", "))
 	f.Numbers = withGrouped(f.Numbers, len(m))
 	return &f
 }
@@ -208,7 +283,11 @@ func mergeCause(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 		}
 		what := accesses.Subject(p)
 		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: what + " has the same cause"})
-		lines = append(lines, fmt.Sprintf("%s at line %d", what, fset.Position(x.Pos).Line))
+		at := fmt.Sprintf("%s at line %d", what, fset.Position(x.Pos).Line)
+		if p.Access.InHelper() { // marked at the call: say so, not where the helper is
+			at = fmt.Sprintf("%s %s through the call at line %d", p.Access.Op, p.Access.Expr, fset.Position(x.Pos).Line)
+		}
+		lines = append(lines, at)
 	}
 	n := len(m) - 1
 	base := m[0].Prediction.Access.Base

@@ -91,6 +91,8 @@ func (in *interp) eval(e parser.Expr) value {
 		return in.call(e)
 	case *parser.Launch:
 		return in.launch(e)
+	case *parser.Lambda:
+		return in.closureValue(e)
 	}
 	return in.dataValue(symbolic.CauseNotModelled, "expression")
 }
@@ -579,7 +581,7 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 	a := &Access{
 		Kernel: in.kernel, Pos: e.Start(), Expr: in.prog.Text(e), Op: op, Space: p.space, Base: p.base,
 		Addr: p.offset, Type: p.elem, Guards: append([]symbolic.Expr{}, in.guards...),
-		Loops: append([]*Loop{}, in.loops...), Via: append([]string{}, in.calls...),
+		Loops: append([]*Loop{}, in.loops...), Via: in.via(),
 	}
 	if en, ok := e.(parser.Ender); ok {
 		a.End = en.End()
