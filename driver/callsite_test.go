@@ -52,6 +52,16 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 `, []string{
 			"4: load a[i] in get() at helpers.cuh:1 through get2(): neighbouring lanes | k.cu:6 helpers.cuh:2 helpers.cuh:1",
 		}},
+		{"no launch: two accesses one call reaches, each its own finding", `#include "helpers.cuh"
+__device__ float both(const float* a, const float* b, int i) { return a[i] + b[2 * i]; }
+__global__ void k(const float* in, const float* w, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = both(in, w, 4 * i);
+}
+`, []string{
+			"5: load a[i] in both() at k.cu:2: neighbouring lanes are 16 bytes apart | k.cu:2",
+			"5: load b[2 * i] in both() at k.cu:2: neighbouring lanes are 32 bytes apart | k.cu:2",
+		}},
 		{"an ignore at the helper's access covers every call", `#include "helpers2.cuh"
 __global__ void k(const float* in, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -86,6 +96,9 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 			rep := Run(Options{Paths: []string{filepath.Join(dir, "k.cu")}, Root: dir})
 			var got []string
 			for _, f := range rep.Findings {
+				if f.Prediction == nil {
+					t.Errorf("%s: no prediction behind the finding", f.Message)
+				}
 				pos := rep.Fset.Position(f.Pos)
 				if filepath.Base(pos.Filename) != "k.cu" {
 					t.Errorf("finding in %s: %s", pos, f.Message)

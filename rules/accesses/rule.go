@@ -64,11 +64,8 @@ func NewAnalyzer(s Spec) *analysis.Analyzer {
 
 func (s Spec) diagnostic(res *Result, p *analyzer.Prediction) analysis.Diagnostic {
 	start, end := res.SiteRange(p.Access)
-	d := analysis.Diagnostic{Pos: start, End: end, Category: s.ID, Message: s.Describe(p), URL: DocsURL(s.ID)}
-	if rel, ok := res.ConfigRelated(p); ok {
-		d.Related = []analysis.RelatedInformation{rel}
-	}
-	d.Related = append(d.Related, res.ChainRelated(p.Access)...)
+	d := analysis.Diagnostic{Pos: start, End: end, Category: s.ID, Message: s.Describe(p), URL: DocsURL(s.ID),
+		Related: res.Related(p)}
 	if s.Fix != nil {
 		var why string
 		d.SuggestedFixes, why = s.Fix(res, p)
@@ -82,6 +79,17 @@ func (s Spec) diagnostic(res *Result, p *analyzer.Prediction) analysis.Diagnosti
 		}
 	}
 	return d
+}
+
+// Related are the related locations of a diagnostic about p: where its
+// block shape comes from, then for an access in a helper the calls that
+// lead to it and the access.
+func (r *Result) Related(p *analyzer.Prediction) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	if rel, ok := r.ConfigRelated(p); ok {
+		out = append(out, rel)
+	}
+	return append(out, r.ChainRelated(p.Access)...)
 }
 
 // SiteRange is where a finding about access a is marked: the access, or
