@@ -93,6 +93,35 @@ type probeLine struct {
 	m         *ncu.Line // nil: predicted, but no warp executed it
 	preds     []accessJSON
 	predLines []int
+	// also are the measured lines folded into this one (fold); folded is
+	// set on each of them.
+	also   []int
+	folded bool
+}
+
+// fold adds measured line o's instructions to pl's.
+func (pl *probeLine) fold(o *probeLine) {
+	m := *pl.m
+	m.Instructions += o.m.Instructions
+	m.Sectors += o.m.Sectors
+	m.Ideal += o.m.Ideal
+	m.SASS += o.m.SASS
+	m.PerSASS = append(append([]ncu.Instruction(nil), m.PerSASS...), o.m.PerSASS...)
+	pl.m = &m
+	pl.also = append(pl.also, o.line)
+}
+
+// viaLine reports whether a call of the chain of any of rows is on line
+// of the probe file.
+func viaLine(rows []accessJSON, line int) bool {
+	for _, r := range rows {
+		for _, c := range r.Via {
+			if c.Line == line && c.File == r.File {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func TestMeasuredGaps(t *testing.T) {
@@ -128,6 +157,7 @@ func (set probeSet) compare(t *testing.T) {
 	// kernel (template instances pick the prediction of their element size).
 	var probesLines []*probeLine
 	used := map[string]map[pkey]bool{} // measured kernel -> prediction keys it took
+	took := map[string]*probeLine{}    // measured kernel and prediction key -> the line that took it
 	measuredKernels := map[string]string{}
 	var unmatched []*probeLine
 	for i := range lines {
@@ -150,10 +180,35 @@ func (set probeSet) compare(t *testing.T) {
 		if ps, ok := predicted[k]; ok && pl.file == "" {
 			pl.preds, pl.predLines = forInstance(ps, targ), []int{m.Line}
 			used[name][k] = true
+			took[name+"/"+fmt.Sprint(k)] = pl
 			continue
 		}
 		unmatched = append(unmatched, pl)
 	}
+	// A measured line of the probe file with no prediction on it, that is
+	// a line of the call chain of exactly one predicted line of its kernel
+	// and operation, holds instructions of that prediction: Nsight may put
+	// an inlined call's instruction on the line of the call (a lambda
+	// called twice by a helper: one load on the lambda's line, one on the
+	// helper's). The two measured lines are compared together.
+	var stillUnmatched []*probeLine
+	for _, pl := range unmatched {
+		var into []*probeLine
+		for _, k := range pkeys {
+			target := took[pl.kernel+"/"+fmt.Sprint(k)]
+			if target == nil || k.op != pl.op || pl.file != "" || !viaLine(predicted[k], pl.line) {
+				continue
+			}
+			into = append(into, target)
+		}
+		if len(into) != 1 {
+			stillUnmatched = append(stillUnmatched, pl)
+			continue
+		}
+		into[0].fold(pl)
+		pl.folded = true
+	}
+	unmatched = stillUnmatched
 	// A measured line with no prediction on it takes the predictions of its
 	// kernel and operation that no measured line took, when it is the only
 	// such line: the compiler put the instruction elsewhere (a header's
@@ -208,6 +263,9 @@ func (set probeSet) compare(t *testing.T) {
 	nMeasured, nRight := 0, 0
 	report := map[int][]string{}
 	for _, pl := range probesLines {
+		if pl.folded {
+			continue
+		}
 		right, predText := pl.judge()
 		key := gapKey(pl.kernel, pl.file, pl.line, pl.op)
 		where := pl.where()
@@ -315,12 +373,13 @@ func (pl *probeLine) judge() (bool, string) {
 	return right, text
 }
 
-// perCall pairs, on a line whose predictions each stand for one
-// instruction and are as many as its SASS instructions (a helper's line,
-// one call each), the predicted and measured sectors and ideal per
-// request of each, both in order of cost; ok is false elsewhere.
+// perCall pairs, on a line whose predictions come from one line, each
+// stand for one instruction and are as many as its SASS instructions (a
+// helper's line, one call each, or the header line of the intrinsic it
+// wraps), the predicted and measured sectors and ideal per request of
+// each, both in order of cost; ok is false elsewhere.
 func (pl *probeLine) perCall() (pred, meas [][2]float64, ok bool) {
-	if pl.m == nil || len(pl.preds) < 2 || len(pl.preds) != len(pl.m.PerSASS) || len(pl.predLines) != 1 || pl.predLines[0] != pl.line || pl.file != "" {
+	if pl.m == nil || len(pl.preds) < 2 || len(pl.preds) != len(pl.m.PerSASS) || len(pl.predLines) != 1 {
 		return nil, nil, false
 	}
 	for _, p := range pl.preds {
@@ -346,6 +405,9 @@ func (pl *probeLine) perCall() (pred, meas [][2]float64, ok bool) {
 func (pl *probeLine) where() string {
 	if pl.file != "" {
 		return fmt.Sprintf("%s:%d", pl.file, pl.line)
+	}
+	if len(pl.also) > 0 {
+		return fmt.Sprintf("%s:%d+%v", pl.probe, pl.line, pl.also)
 	}
 	return fmt.Sprintf("%s:%d", pl.probe, pl.line)
 }
