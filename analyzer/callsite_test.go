@@ -152,3 +152,24 @@ void h(float* a) { k<<<64, 256>>>(a, 8, 1); }`, Options{})
 		})
 	}
 }
+
+// A __device__ function given as a helper's template argument is called
+// through the parameter that holds it.
+func TestFunctionAsHelperTemplateArgument(t *testing.T) {
+	r := analyze(t, `
+__device__ float twice_at(const float* p, int i) { return p[2 * i]; }
+typedef float (*getter)(const float*, int);
+template <getter G> __device__ float run(const float* p, int i) { return G(p, i); }
+__global__ void k(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = run<twice_at>(in, i);
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, Options{})
+	got := siteRows(r, "p[2 * i]", interp.Load)
+	if want := []siteRow{{2, 7, "run() twice_at()", 8}}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("p[2 * i]: %v, want %v", got, want)
+	}
+	if k := r.Kernels[0]; k.Unresolved != 0 {
+		t.Errorf("%d calls unresolved: %v", k.Unresolved, k.Notes)
+	}
+}

@@ -168,7 +168,7 @@ func (in *interp) notFollowed(e *parser.Call, name string, args []value) {
 		return
 	}
 	for _, a := range args {
-		if a.closure != nil {
+		if a.closure != nil && a.closure.lambda != nil {
 			in.note(e.Start(), "a lambda is passed to %s, which cudalint cannot find; its body is not followed", name)
 			in.unresolved++
 			return
@@ -176,7 +176,7 @@ func (in *interp) notFollowed(e *parser.Call, name string, args []value) {
 	}
 	if id, ok := e.Fun.(*parser.Ident); ok {
 		if _, local := in.vars[id.Name]; local {
-			in.note(e.Start(), "call through %s, which holds no lambda cudalint knows; not followed", id.Name)
+			in.note(e.Start(), "call through %s, which holds no function or lambda cudalint knows; not followed", id.Name)
 			in.unresolved++
 		}
 	}

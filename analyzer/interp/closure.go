@@ -12,9 +12,10 @@ import (
 // the parameter runs the lambda's body with what it captured; the
 // accesses it makes carry the call chain through the helper.
 
-// closure is a lambda as a value.
+// closure is a lambda as a value, or a named __device__ function (fn).
 type closure struct {
 	lambda *parser.Lambda
+	fn     string
 	// env are the variables of the body that made the lambda, as they
 	// were then (as they are at the call that passes it on, for a lambda
 	// that captures by reference: passClosures).
@@ -37,6 +38,13 @@ func (in *interp) closureValue(l *parser.Lambda) value {
 	return v
 }
 
+// funcValue is the value of __device__ function name used as a value.
+func (in *interp) funcValue(name string) value {
+	v := in.dataValue(symbolic.CauseNotModelled, "function "+name)
+	v.closure = &closure{fn: name, home: -1}
+	return v
+}
+
 // inKernelBody reports whether the code being run is written in the
 // kernel's own body: the kernel's, or a lambda's that the kernel defines.
 func (in *interp) inKernelBody() bool {
@@ -51,6 +59,12 @@ func (in *interp) inKernelBody() bool {
 // reference and assigns is unknown there, as an earlier call through the
 // helper may have changed it.
 func (in *interp) callClosure(c *closure, args []value, site *parser.Call) value {
+	if c.fn != "" {
+		if f := in.prog.device(c.fn, args); f != nil {
+			return in.inlineWith(f, args, nil, site)
+		}
+		return in.dataValue(symbolic.CauseCallResult, c.fn+"()")
+	}
 	if c.home == in.scope {
 		return in.callLambda(c.lambda, args, site)
 	}
@@ -67,7 +81,7 @@ func (in *interp) callClosure(c *closure, args []value, site *parser.Call) value
 // capturedWrites are the variables of vars that lambda c captures by
 // reference and its body assigns, sorted.
 func capturedWrites(c *closure, vars map[string]value) []string {
-	if !c.lambda.ByRef || c.lambda.Fn.Body == nil {
+	if c.lambda == nil || !c.lambda.ByRef || c.lambda.Fn.Body == nil {
 		return nil
 	}
 	params := map[string]bool{}
@@ -92,7 +106,7 @@ func (in *interp) passClosures(args []value) []*closure {
 	var out []*closure
 	for i, a := range args {
 		c := a.closure
-		if c == nil {
+		if c == nil || c.lambda == nil {
 			continue
 		}
 		if c.home == in.scope && c.lambda.ByRef {

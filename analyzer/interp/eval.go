@@ -131,6 +131,14 @@ func (in *interp) ident(e *parser.Ident) value {
 	case "false", "nullptr", "NULL":
 		return intValue(symbolic.Const(0))
 	}
+	// A __device__ function named as a value (a helper's function
+	// template argument, blockReduce<warpReduceMax>): calls through what
+	// holds it run it.
+	if !in.host {
+		if f := in.prog.funcNamed(&parser.Ident{P: e.P, Name: name}); f != "" {
+			return in.funcValue(f)
+		}
+	}
 	// An unknown name: a constant from a header we did not read, a
 	// template value... uniform across the warp, given by the user.
 	in.params[name] = true
