@@ -62,6 +62,15 @@ __global__ void k(const float* in, const float* w, float* out) {
 			"5: load a[i] in both() at k.cu:2: neighbouring lanes are 16 bytes apart | k.cu:2",
 			"5: load b[2 * i] in both() at k.cu:2: neighbouring lanes are 32 bytes apart | k.cu:2",
 		}},
+		{"references one call binds, read and written alike: one finding", `__device__ void swap2(float& x, float& y) { float t = x; x = y; y = t; }
+__global__ void k(float* a, float* b) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    swap2(a[4 * i], b[4 * i]);
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
+`, []string{
+			"4: load x in swap2() at k.cu:1: neighbouring lanes are 16 bytes apart; 3 more accesses of swap2() through this kernel's calls cost the same | k.cu:6 k.cu:1 k.cu:1 k.cu:1 k.cu:1",
+		}},
 		{"an ignore at the helper's access covers every call", `#include "helpers2.cuh"
 __global__ void k(const float* in, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -27,9 +27,11 @@ import (
 //   - one array walked with the same lane stride by many accesses of a
 //     kernel (a per-thread layout, state[tid * K + j]): one
 //     strided-access finding;
-//   - one access of a helper reached through several calls of a kernel
-//     at the same cost: one finding, at the first call. Calls at
-//     different costs stay apart, each with its numbers: the fix differs.
+//   - the accesses of one helper that calls of a kernel reach at the
+//     same cost (one access through several calls, or the references a
+//     call binds read and written alike): one finding, at the first
+//     call. Different costs stay apart, each with its numbers: the fix
+//     differs.
 
 // maxListed bounds the accesses a grouped message names; the related
 // locations hold them all.
@@ -137,19 +139,20 @@ func mergeAccess(worst *accesses.Finding, m []*accesses.Finding) *accesses.Findi
 	return &f
 }
 
-// helperCostKey says which findings are one helper access of one kernel
-// at one cost, through different calls.
+// helperCostKey says which findings are accesses of one helper that
+// calls of one kernel reach at one cost: the helper's accesses through
+// one call (Comparator(s_key[pos], s_val[pos], ...) reads and writes
+// four references alike), or one access through several calls.
 type helperCostKey struct {
-	kernel         *parser.Func
+	kernel, helper *parser.Func
 	rule           string
-	access         parser.Pos
-	op             interp.Op
 	sectors, ideal string
 }
 
-// foldSameHelperCost folds the findings of one helper access that calls
-// of one kernel reach at the same cost into the first call's, naming the
-// other calls as related places.
+// foldSameHelperCost folds the findings of one helper's accesses that
+// calls of one kernel reach at the same cost into the first, naming the
+// others as related places. Different costs stay apart: each call's fix
+// differs.
 func foldSameHelperCost(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
 	index := map[helperCostKey]int{}
 	var out []*accesses.Finding
@@ -162,7 +165,7 @@ func foldSameHelperCost(fs []*accesses.Finding, fset *token.FileSet) []*accesses
 			continue
 		}
 		a := p.Access
-		k := helperCostKey{a.Kernel, f.Rule, a.Pos, a.Op, accesses.Trim(p.Sectors), accesses.Trim(p.Ideal)}
+		k := helperCostKey{a.Kernel, a.Via[a.SiteIndex()].Func, f.Rule, accesses.Trim(p.Sectors), accesses.Trim(p.Ideal)}
 		if !p.Known {
 			k.sectors = "unknown " + p.Reason()
 		}
@@ -183,25 +186,50 @@ func foldSameHelperCost(fs []*accesses.Finding, fset *token.FileSet) []*accesses
 	return out
 }
 
-// mergeCalls is the first call's finding of a helper access, saying that
-// the other calls cost the same.
+// mergeCalls is the first finding of a helper's accesses at one cost,
+// saying which other calls and accesses cost the same.
 func mergeCalls(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 	f := *m[0]
+	first := m[0].Prediction.Access
 	f.Related = append([]analysis.RelatedInformation(nil), f.Related...)
 	var lines []string
+	seenLine := map[int]bool{fset.Position(f.Pos).Line: true}
+	oneAccess := true
 	for _, x := range m[1:] {
+		a := x.Prediction.Access
 		if x.Severity > f.Severity {
 			f.Severity = x.Severity
 		}
-		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: "this call costs the same"})
-		lines = append(lines, fmt.Sprint(fset.Position(x.Pos).Line))
+		rel := analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: "this call costs the same"}
+		if a.Pos != first.Pos || a.Op != first.Op {
+			oneAccess = false
+			rel.Message = accesses.Subject(x.Prediction) + " costs the same through this call"
+			if x.Pos == f.Pos && len(x.Related) > 0 {
+				// Through the same call: point at the access itself, the
+				// last of its related places (Result.Related).
+				rel = x.Related[len(x.Related)-1]
+				rel.Message = fmt.Sprintf("the %s %s here costs the same through the call at line %d", a.Op, a.Expr, fset.Position(x.Pos).Line)
+			}
+		}
+		f.Related = append(f.Related, rel)
+		if line := fset.Position(x.Pos).Line; !seenLine[line] {
+			seenLine[line] = true
+			lines = append(lines, fmt.Sprint(line))
+		}
 	}
 	if len(lines) > maxListed {
 		lines = append(lines[:maxListed], fmt.Sprintf("%d more", len(lines)-maxListed))
 	}
 	n := len(m) - 1
-	callee := m[0].Prediction.Access.Via[m[0].Prediction.Access.SiteIndex()].Name()
-	f.Message += fmt.Sprintf("; the same through %d other call%s of %s in this kernel (line%s %s)", n, plural(n), callee, plural(n), strings.Join(lines, ", "))
+	callee := first.Via[first.SiteIndex()].Name()
+	if oneAccess {
+		f.Message += fmt.Sprintf("; the same through %d other call%s of %s in this kernel (line%s %s)", n, plural(n), callee, plural(len(lines)), strings.Join(lines, ", "))
+	} else {
+		f.Message += fmt.Sprintf("; %d more access%s of %s through this kernel's calls cost%s the same", n, pluralES(n), callee, map[bool]string{true: "s", false: ""}[n == 1])
+		if len(lines) > 0 {
+			f.Message += fmt.Sprintf(" (calls at line%s %s)", plural(len(lines)), strings.Join(lines, ", "))
+		}
+	}
 	f.Numbers = withGrouped(f.Numbers, len(m))
 	return &f
 }
