@@ -2,10 +2,11 @@ package parser
 
 import (
 	"fmt"
-	"github.com/cudalint/cudalint/parser/cpp"
-	"github.com/cudalint/cudalint/parser/lex"
 	"slices"
 	"strings"
+
+	"github.com/cudalint/cudalint/parser/cpp"
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 // The structural scanner. It walks the preprocessed tokens by bracket
