@@ -156,6 +156,7 @@ func Run(opts Options) *Report {
 			return d.failed()
 		}
 		rep := &Report{Fset: fset, Result: ar, Errors: d.errs, Warnings: d.warnings(ar.Analysis), Notes: notes(ar, reported), Root: d.root}
+		rep.Warnings = append(rep.Warnings, refusedIncludes(rep.Notes, d.root)...)
 		if reported != nil {
 			rep.Reported = func(file string) bool { return inNamed(reported, file) }
 		}
@@ -181,6 +182,7 @@ func Run(opts Options) *Report {
 	}
 	sortFindings(rep.Findings, fset)
 	rep.Notes = notes(ar, reported)
+	rep.Warnings = append(rep.Warnings, refusedIncludes(rep.Notes, d.root)...)
 	if reported != nil {
 		rep.Reported = func(file string) bool { return inNamed(reported, file) }
 	}

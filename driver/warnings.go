@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 // Warning is a setting that took no effect: a block shape or a parameter
@@ -189,4 +191,27 @@ func splitErrors(err error) []error {
 		return j.Unwrap()
 	}
 	return []error{err}
+}
+
+// refusedIncludes says, once, that includes were refused for lying
+// outside the root: the macros and types they define are then unknown
+// and the predictions rest on assumptions. It happens when cudalint runs
+// from one repository on another's files, and must not pass for a clean
+// run; --stats lists each include.
+func refusedIncludes(notes []parser.Note, root string) []Warning {
+	var first *parser.Note
+	n := 0
+	for i := range notes {
+		if notes[i].Kind == lex.NoteIncludeOutsideRoot {
+			if n == 0 {
+				first = &notes[i]
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return []Warning{{Message: fmt.Sprintf("%d #include%s outside the root %s not read (the first at %s:%d): macros and types they define are unknown; run cudalint from the project's repository or give --root",
+		n, plural(n), root, first.Pos.File, first.Pos.Line)}}
 }

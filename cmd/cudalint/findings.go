@@ -275,7 +275,7 @@ func sourceLine(rep *driver.Report, pos token.Pos) []byte {
 // the exit status.
 func printWarnings(stderr io.Writer, ws []driver.Warning) {
 	for _, w := range ws {
-		fmt.Fprintf(stderr, "cudalint: %s\n", w)
+		fmt.Fprintf(stderr, "cudalint: %s\n", escape(w.String()))
 	}
 }
 
