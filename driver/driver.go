@@ -29,9 +29,9 @@ type Options struct {
 	FindErrors []error
 	ConfigPath string            // --config: overrides discovery
 	Defines    map[string]string // -D
-	Blocks     map[string]string // --block KERNEL=16x16
-	Grids      map[string]string // --grid KERNEL=264
-	Params     map[string]string // --param NAME=V
+	Blocks     map[string]analyzer.Dim3 // --block KERNEL=16x16
+	Grids      map[string]analyzer.Dim3 // --grid KERNEL=264
+	Params     map[string]int64         // --param NAME=V
 	Enable     []string          // --enable: only these rules
 	Disable    []string          // --disable
 	// Root (--root) and IncludeDirs (-I) are the folders includes may read.
