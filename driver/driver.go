@@ -27,13 +27,13 @@ type Options struct {
 	// FindErrors): a caller that searched already need not search again.
 	Found      []string
 	FindErrors []error
-	ConfigPath string            // --config: overrides discovery
-	Defines    map[string]string // -D
+	ConfigPath string                   // --config: overrides discovery
+	Defines    map[string]string        // -D
 	Blocks     map[string]analyzer.Dim3 // --block KERNEL=16x16
 	Grids      map[string]analyzer.Dim3 // --grid KERNEL=264
 	Params     map[string]int64         // --param NAME=V
-	Enable     []string          // --enable: only these rules
-	Disable    []string          // --disable
+	Enable     []string                 // --enable: only these rules
+	Disable    []string                 // --disable
 	// Root (--root) and IncludeDirs (-I) are the folders includes may read.
 	Root        string
 	IncludeDirs []string

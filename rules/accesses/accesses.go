@@ -34,7 +34,7 @@ var Analyzer = &analysis.Analyzer{
 
 // Options are one run's settings for the model.
 type Options struct {
-	Defines map[string]string // NAME=VALUE preprocessor definitions
+	Defines map[string]string        // NAME=VALUE preprocessor definitions
 	Blocks  map[string]analyzer.Dim3 // KERNEL=16x16 block shapes
 	Grids   map[string]analyzer.Dim3 // KERNEL=264 or 64x64 grid shapes
 	Params  map[string]int64         // NAME=V or KERNEL.NAME=V parameter values
