@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"go/token"
+	"maps"
 	"path/filepath"
 	"sort"
 
@@ -286,7 +287,7 @@ func findingsOf(rs []report) []*accesses.Finding {
 // (which win), and the include folders of -I and of the configurations
 // (each relative to its file's folder).
 func (d *run) modelOptions() accesses.Options {
-	o := accesses.Options{Defines: map[string]string{}, Blocks: map[string]string{}, Params: map[string]string{}, Root: d.opts.Root}
+	o := accesses.Options{Defines: map[string]string{}, Blocks: map[string]analyzer.Dim3{}, Grids: map[string]analyzer.Dim3{}, Params: map[string]int64{}, Root: d.opts.Root}
 	o.IncludeDirs = append(o.IncludeDirs, d.opts.IncludeDirs...)
 	for _, c := range d.allConfigs() {
 		for _, dir := range c.IncludeDirs {
@@ -304,10 +305,9 @@ func (d *run) modelOptions() accesses.Options {
 		}
 	}
 	copyInto(o.Defines, d.opts.Defines)
-	copyInto(o.Blocks, d.opts.Blocks)
-	o.Grids = map[string]string{}
-	copyInto(o.Grids, d.opts.Grids)
-	copyInto(o.Params, d.opts.Params)
+	maps.Copy(o.Blocks, d.opts.Blocks)
+	maps.Copy(o.Grids, d.opts.Grids)
+	maps.Copy(o.Params, d.opts.Params)
 	o.Scope = d.scopes()
 	o.Items, o.Headers = d.opts.Items, d.opts.Headers
 	return o

@@ -27,13 +27,13 @@ type Options struct {
 	// FindErrors): a caller that searched already need not search again.
 	Found      []string
 	FindErrors []error
-	ConfigPath string            // --config: overrides discovery
-	Defines    map[string]string // -D
-	Blocks     map[string]string // --block KERNEL=16x16
-	Grids      map[string]string // --grid KERNEL=264
-	Params     map[string]string // --param NAME=V
-	Enable     []string          // --enable: only these rules
-	Disable    []string          // --disable
+	ConfigPath string                   // --config: overrides discovery
+	Defines    map[string]string        // -D
+	Blocks     map[string]analyzer.Dim3 // --block KERNEL=16x16
+	Grids      map[string]analyzer.Dim3 // --grid KERNEL=264
+	Params     map[string]int64         // --param NAME=V
+	Enable     []string                 // --enable: only these rules
+	Disable    []string                 // --disable
 	// Root (--root) and IncludeDirs (-I) are the folders includes may read.
 	Root        string
 	IncludeDirs []string
@@ -156,6 +156,7 @@ func Run(opts Options) *Report {
 			return d.failed()
 		}
 		rep := &Report{Fset: fset, Result: ar, Errors: d.errs, Warnings: d.warnings(ar.Analysis), Notes: notes(ar, reported), Root: d.root}
+		rep.Warnings = append(rep.Warnings, refusedIncludes(rep.Notes, d.root)...)
 		if reported != nil {
 			rep.Reported = func(file string) bool { return inNamed(reported, file) }
 		}
@@ -181,6 +182,7 @@ func Run(opts Options) *Report {
 	}
 	sortFindings(rep.Findings, fset)
 	rep.Notes = notes(ar, reported)
+	rep.Warnings = append(rep.Warnings, refusedIncludes(rep.Notes, d.root)...)
 	if reported != nil {
 		rep.Reported = func(file string) bool { return inNamed(reported, file) }
 	}

@@ -250,6 +250,9 @@ func (in *interp) unary(e *parser.Unary) value {
 	}
 	v := in.eval(e.X)
 	if v.kind != vInt {
+		if e.Op == "!" && v.kind == vPtr {
+			return intValue(symbolic.Not(in.nonNull(v.ptr))) // !p: p is null
+		}
 		if e.Op == "!" {
 			return intValue(symbolic.Const(0))
 		}
@@ -326,6 +329,9 @@ func (in *interp) arith(op string, a, b value) value {
 		return intValue(symbolic.Binary(symbolic.OpDiv, diff, symbolic.Const(elemSize(a.ptr.elem))))
 	}
 	if a.kind != vInt || b.kind != vInt {
+		if t, ok := in.nullTest(op, a, b); ok {
+			return intValue(t)
+		}
 		if a.kind == vPtr || b.kind == vPtr {
 			switch op {
 			case "==", "!=", "<", ">", "<=", ">=":
@@ -376,6 +382,28 @@ func (in *interp) arith(op string, a, b value) value {
 		return in.dataValue(symbolic.CauseNotModelled, "operator "+op)
 	}
 	return value{kind: vInt, x: r, typ: a.typ}
+}
+
+// nullTest is p == NULL or p != NULL (either side; NULL, nullptr and 0
+// are the integer 0) as the condition the pointer's null test stands for,
+// so that a launch passing NULL decides the branch as if (p) does.
+func (in *interp) nullTest(op string, a, b value) (symbolic.Expr, bool) {
+	if op != "==" && op != "!=" {
+		return nil, false
+	}
+	if b.kind == vPtr {
+		a, b = b, a
+	}
+	if a.kind != vPtr || b.kind != vInt {
+		return nil, false
+	}
+	if c, ok := symbolic.IsConst(b.x); !ok || c != 0 {
+		return nil, false
+	}
+	if op == "==" {
+		return symbolic.Not(in.nonNull(a.ptr)), true
+	}
+	return in.nonNull(a.ptr), true
 }
 
 func isFloat(t *ctype.Type) bool { return t != nil && t.Kind == ctype.TFloat }

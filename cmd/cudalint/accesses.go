@@ -342,6 +342,9 @@ func (o *options) writeHeapProfile(stderr io.Writer) {
 // reportedPart is the analysis of the files the user named: the files of
 // their project read for context (launches, includers) are left out of
 // the access table and the statistics, as they are out of the findings.
+// An access belongs to the kernel that makes it: one in a helper of an
+// included header (llm.c's load128 in common.h) is reported with a named
+// file's kernel, or that kernel would show no access at all.
 func reportedPart(rep *driver.Report) *analyzer.Result {
 	res := rep.Result.Analysis
 	if rep.Reported == nil {
@@ -355,7 +358,7 @@ func reportedPart(rep *driver.Report) *analyzer.Result {
 		}
 	}
 	for _, p := range res.Predictions {
-		if rep.Reported(p.Access.Pos.File) {
+		if rep.Reported(p.Access.Pos.File) || p.Access.Kernel != nil && rep.Reported(p.Access.Kernel.P.File) {
 			part.Predictions = append(part.Predictions, p)
 		}
 	}

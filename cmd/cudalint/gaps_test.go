@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cudalint/cudalint/internal/ncu"
+	"github.com/cudalint/cudalint/internal/truth"
 )
 
 // probes2.cu holds probe kernels for capabilities the model did not have
@@ -165,8 +166,8 @@ func (set probeSet) compare(t *testing.T) {
 		if m.Space != "global" {
 			continue
 		}
-		name := normalizeKernel(m.Function)
-		base, targ := splitTemplate(name)
+		name := truth.KernelName(m.Function)
+		base, targ := truth.SplitTemplate(name)
 		measuredKernels[name] = base
 		if used[name] == nil {
 			used[name] = map[pkey]bool{}
@@ -218,7 +219,7 @@ func (set probeSet) compare(t *testing.T) {
 		byKernelOp[pl.kernel+"/"+pl.op] = append(byKernelOp[pl.kernel+"/"+pl.op], pl)
 	}
 	for _, name := range sortedKeys(measuredKernels) {
-		base, targ := splitTemplate(name)
+		base, targ := truth.SplitTemplate(name)
 		for _, op := range []string{"load", "store"} {
 			var left []pkey
 			for _, k := range pkeys {
@@ -416,26 +417,11 @@ func gapKey(kernel, file string, line int, op string) string {
 	return fmt.Sprintf("%s|%s|%d|%s", kernel, file, line, op)
 }
 
-// normalizeKernel turns Nsight's function name ("void k<float>") into the
-// kernel's name with its template arguments ("k<float>").
-func normalizeKernel(fn string) string {
-	return strings.TrimSpace(strings.TrimPrefix(fn, "void "))
-}
-
-// splitTemplate splits "k<float>" into "k" and "float".
-func splitTemplate(name string) (string, string) {
-	i := strings.IndexByte(name, '<')
-	if i < 0 {
-		return name, ""
-	}
-	return name[:i], strings.TrimSuffix(name[i+1:], ">")
-}
-
 // forInstance keeps, of a template kernel's predictions for one line, those
-// for the instance's element size when the type argument is a known
-// scalar; otherwise all of them.
-func forInstance(ps []accessJSON, targ string) []accessJSON {
-	size := map[string]int64{"float": 4, "double": 8, "int": 4, "char": 1, "short": 2, "long": 8}[targ]
+// for the instance's element size when its type arguments say it (a known
+// scalar); otherwise all of them.
+func forInstance(ps []accessJSON, targs []string) []accessJSON {
+	size := truth.InstanceBytes(targs)
 	if size == 0 || len(ps) < 2 {
 		return ps
 	}

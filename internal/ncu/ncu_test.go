@@ -2,9 +2,76 @@ package ncu
 
 import (
 	"compress/gzip"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
+
+// header is the part of the source page's column header Read uses.
+const header = `"Line No","Source","Address","Source","Instructions Executed","Address Space","Access Operation","L1 Conflicts Shared N-Way","L2 Theoretical Sectors Global","L2 Theoretical Sectors Global Ideal"` + "\n"
+
+// sassRow is one SASS instruction's row: address, instructions, space,
+// operation, sectors, ideal.
+func sassRow(addr, inst, space, op, sectors, ideal string) string {
+	return `"","","` + addr + `","  LDG.E R0, [R2]","` + inst + `","` + space + `","` + op + `","0","` + sectors + `","` + ideal + `"` + "\n"
+}
+
+func lineRow(n string) string {
+	return `"` + n + `","x = a[i];","-","-","0","-","-","0","0","0"` + "\n"
+}
+
+func TestRead(t *testing.T) {
+	kernelInCu := `"File Path","/tmp/x/prog.cu"` + "\n" + `"Function Name","k(const float *, float *)"` + "\n" + header +
+		lineRow("10") + sassRow("0x10", "4", "Global", "Load", "8", "4") + sassRow("0x10", "4", "Global", "Load", "8", "4") +
+		lineRow("11") + sassRow("0x20", "4", "Global", "Store", "4", "4")
+	kernelInHeader := `"File Path","/usr/include/helper.h"` + "\n" + `"Function Name","k(const float *, float *)"` + "\n" + header +
+		lineRow("10") + sassRow("0x30", "2", "Global", "Load", "2", "2")
+	// A report of several kernels lists k again, unprofiled: no counts.
+	unprofiled := `"File Path","/tmp/x/prog.cu"` + "\n" + `"Function Name","k(const float *, float *)"` + "\n" + header +
+		lineRow("10") + sassRow("0x10", "0", "Global", "Load", "0", "0")
+	tests := []struct {
+		name string
+		csv  string
+		want []string // file:line op instructions sectors ideal SASS
+	}{
+		{"a line of the program and the same line number of a header stay apart",
+			kernelInCu + kernelInHeader,
+			[]string{"helper.h:10 load 2 2 2 1", "prog.cu:10 load 4 8 4 1", "prog.cu:11 store 4 4 4 1"}},
+		{"an unprofiled listing after the profiled one takes nothing away",
+			kernelInCu + unprofiled,
+			[]string{"prog.cu:10 load 4 8 4 1", "prog.cu:11 store 4 4 4 1"}},
+		{"an unprofiled listing before the profiled one takes nothing away",
+			unprofiled + kernelInCu,
+			[]string{"prog.cu:10 load 4 8 4 1", "prog.cu:11 store 4 4 4 1"}},
+		{"a function never executed has no line", unprofiled, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			lines, err := Read(strings.NewReader(tc.csv))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range lines {
+				if l.Function != "k" {
+					t.Errorf("function %q, want k", l.Function)
+				}
+				got = append(got, fmt.Sprintf("%s:%d %s %d %d %d %d", l.File, l.Line, l.Op, l.Instructions, l.Sectors, l.Ideal, l.SASS))
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestReadBadLineNumber(t *testing.T) {
+	csv := `"File Path","a.cu"` + "\n" + `"Function Name","k()"` + "\n" + header + lineRow("ten")
+	if _, err := Read(strings.NewReader(csv)); err == nil {
+		t.Error("a line number that is not a number was accepted")
+	}
+}
 
 // An inlined helper called twice puts two instructions on its line, each
 // with its call's counters (probes2.cu's m_two_sites, measured on an H200:
