@@ -145,13 +145,19 @@ type report struct {
 }
 
 // accessKey names an access under one launch: the diagnostic's range and
-// where its block shape came from (its first Related position).
-type accessKey struct{ pos, end, from token.Pos }
+// its first and last Related positions (where its block shape came from;
+// for an access in a helper, the last is the access, which tells apart
+// two accesses one call reaches).
+type accessKey struct{ pos, end, from, last token.Pos }
 
 func keyOf(d analysis.Diagnostic) accessKey {
-	k := accessKey{pos: d.Pos, end: d.End}
-	if len(d.Related) > 0 {
-		k.from = d.Related[0].Pos
+	return keyWith(d.Pos, d.End, d.Related)
+}
+
+func keyWith(pos, end token.Pos, rel []analysis.RelatedInformation) accessKey {
+	k := accessKey{pos: pos, end: end}
+	if len(rel) > 0 {
+		k.from, k.last = rel[0].Pos, rel[len(rel)-1].Pos
 	}
 	return k
 }
@@ -198,11 +204,8 @@ type finder struct {
 func newFinder(res *accesses.Result) *finder {
 	f := &finder{res: res, byKey: map[accessKey][]*analyzer.Prediction{}, taken: map[string]map[*analyzer.Prediction]bool{}}
 	for _, p := range res.Analysis.Predictions {
-		k := accessKey{}
-		k.pos, k.end = res.Range(p.Access)
-		if rel, ok := res.ConfigRelated(p); ok {
-			k.from = rel.Pos
-		}
+		pos, end := res.SiteRange(p.Access)
+		k := keyWith(pos, end, res.Related(p)) // as the rule's diagnostic has it
 		f.byKey[k] = append(f.byKey[k], p)
 	}
 	return f

@@ -348,14 +348,19 @@ func (d *run) suppress(ar *accesses.Result, fs []*accesses.Finding) []*accesses.
 	}
 	var out []*accesses.Finding
 	for _, f := range fs {
-		pos := ar.Fset.Position(f.Pos)
+		places := suppressionPlaces(ar, f)
 		suppressed := false
 		for _, ig := range ignores {
-			if ig.dir.Pos.File != pos.Filename || !contains(ig.rules, f.Rule) {
+			if !contains(ig.rules, f.Rule) {
 				continue
 			}
-			if ig.file || int(ig.dir.Pos.Line) == pos.Line || int(ig.dir.Pos.Line) == pos.Line-1 {
-				ig.used, suppressed = true, true
+			for _, pos := range places {
+				if ig.dir.Pos.File != pos.Filename {
+					continue
+				}
+				if ig.file || int(ig.dir.Pos.Line) == pos.Line || int(ig.dir.Pos.Line) == pos.Line-1 {
+					ig.used, suppressed = true, true
+				}
 			}
 		}
 		if !suppressed {
@@ -381,6 +386,19 @@ func (d *run) suppress(ar *accesses.Result, fs []*accesses.Finding) []*accesses.
 			}
 		}
 		out = append(out, f)
+	}
+	return out
+}
+
+// suppressionPlaces are the places whose ignore comments cover a finding:
+// where it is marked and, for an access in a helper, the access itself,
+// so that an ignore written at a helper's access covers every call of it.
+func suppressionPlaces(ar *accesses.Result, f *accesses.Finding) []token.Position {
+	out := []token.Position{ar.Fset.Position(f.Pos)}
+	if p := f.Prediction; p != nil && p.Access.InHelper() {
+		if pos, _ := ar.Range(p.Access); pos.IsValid() {
+			out = append(out, ar.Fset.Position(pos))
+		}
 	}
 	return out
 }

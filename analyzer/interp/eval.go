@@ -91,6 +91,8 @@ func (in *interp) eval(e parser.Expr) value {
 		return in.call(e)
 	case *parser.Launch:
 		return in.launch(e)
+	case *parser.Lambda:
+		return in.closureValue(e)
 	}
 	return in.dataValue(symbolic.CauseNotModelled, "expression")
 }
@@ -128,6 +130,14 @@ func (in *interp) ident(e *parser.Ident) value {
 		return intValue(symbolic.Const(1))
 	case "false", "nullptr", "NULL":
 		return intValue(symbolic.Const(0))
+	}
+	// A __device__ function named as a value (a helper's function
+	// template argument, blockReduce<warpReduceMax>): calls through what
+	// holds it run it.
+	if !in.host {
+		if f := in.prog.funcNamed(&parser.Ident{P: e.P, Name: name}); f != "" {
+			return in.funcValue(f)
+		}
 	}
 	// An unknown name: a constant from a header we did not read, a
 	// template value... uniform across the warp, given by the user.
@@ -607,7 +617,7 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 	a := &Access{
 		Kernel: in.kernel, Pos: e.Start(), Expr: in.prog.Text(e), Op: op, Space: p.space, Base: p.base,
 		Addr: p.offset, Type: p.elem, Guards: append([]symbolic.Expr{}, in.guards...),
-		Loops: append([]*Loop{}, in.loops...), Via: append([]string{}, in.calls...),
+		Loops: append([]*Loop{}, in.loops...), Via: in.via(),
 	}
 	if en, ok := e.(parser.Ender); ok {
 		a.End = en.End()

@@ -16,16 +16,32 @@ import (
 	"github.com/cudalint/cudalint/internal/truth"
 )
 
-// probes2.cu holds probe kernels for capabilities the model does not have
-// yet; source2.csv.gz is what Nsight Compute measured for them on an H200
-// (bash testdata/truth/measure.sh OUT probes2). TestMeasuredGaps compares
-// every measured line with today's prediction.
+// probes2.cu holds probe kernels for capabilities the model did not have
+// (bash testdata/truth/measure.sh OUT probes2 measured source2.csv.gz on
+// an H200), probes4.cu those for accesses in inlined helpers and lambdas
+// passed as arguments (source4.csv.gz). TestMeasuredGaps compares every
+// measured line of each with today's prediction.
 const (
 	probes2   = "../../testdata/truth/probes2.cu"
 	measured2 = "../../testdata/truth/source2.csv.gz"
+	probes4   = "../../testdata/truth/probes4.cu"
+	measured4 = "../../testdata/truth/source4.csv.gz"
 )
 
-// A knownGap is a measured line of probes2.cu that cudalint gets wrong
+// probeSet is a probe file, what Nsight measured for it, the lines known
+// to be wrong, and how many measured lines make the export whole.
+type probeSet struct {
+	src, measured string
+	gaps          []knownGap
+	minLines      int
+}
+
+var probeSets = []probeSet{
+	{probes2, measured2, knownGaps, 90},
+	{probes4, measured4, knownGaps4, 20},
+}
+
+// A knownGap is a measured line of a probe file that cudalint gets wrong
 // today. TestMeasuredGaps asserts that each one is STILL wrong: whoever
 // makes one right must move it out of this table (its line then joins the
 // lines that must stay right), and a line that turns wrong fails the test
@@ -36,15 +52,18 @@ const (
 // unknown prediction (range 1 to 32) is a gap here, since every probe has
 // a number. measured is 0 for an access the model predicts but no warp
 // executes (a branch the launch never takes). The line is where Nsight puts
-// the instructions: file is empty for probes2.cu, else the CUDA header the
-// compiler attributes them to (the predictions of that kernel and operation
-// that Nsight shows on no probes2.cu line are then averaged into it).
+// the instructions: file is empty for the probe file, else the CUDA header
+// the compiler attributes them to (the predictions of that kernel and
+// operation that Nsight shows on no line of the probe file are then
+// averaged into it). A helper's line holds one instruction per call: where
+// each prediction stands for one instruction, the calls' predictions must
+// match the instructions one to one (judge).
 type knownGap struct {
 	kernel   string // as Nsight names it, less "void " and the parameters
-	file     string // "" for probes2.cu
+	file     string // "" for the probe file
 	line     int
 	op       string
-	cap      int // the capability's number: probes2.cu's section, the list
+	cap      int // the capability's number: the probe file's section, the list
 	measured float64
 	note     string
 }
@@ -59,24 +78,66 @@ var knownGaps = []knownGap{
 	{"m_trip_block", "", 458, "load", 17, 6.667, "b % 4 + 1 iterations: 8.0 per active request, but one of the four unrolled loads is predicated (@P0) and runs in every warp, so Nsight counts 98304 instructions for 81920 requests; predicted 4"},
 }
 
+// knownGaps4 are the lines of probes4.cu cudalint gets wrong today.
+var knownGaps4 = []knownGap{}
+
 // probeLine is one measured line (or one predicted line no warp executed)
 // with the predictions compared against it.
 type probeLine struct {
 	kernel    string // Nsight's name, normalized (m_tmpl_host<double>)
 	base      string // without template arguments: the model's kernel name
-	file      string // "" for probes2.cu
+	file      string // "" for the probe file
+	probe     string // the probe file's base name
 	line      int
 	op        string
 	cap       int
 	m         *ncu.Line // nil: predicted, but no warp executed it
 	preds     []accessJSON
 	predLines []int
+	// also are the measured lines folded into this one (fold); folded is
+	// set on each of them.
+	also   []int
+	folded bool
+}
+
+// fold adds measured line o's instructions to pl's.
+func (pl *probeLine) fold(o *probeLine) {
+	m := *pl.m
+	m.Instructions += o.m.Instructions
+	m.Sectors += o.m.Sectors
+	m.Ideal += o.m.Ideal
+	m.SASS += o.m.SASS
+	m.PerSASS = append(append([]ncu.Instruction(nil), m.PerSASS...), o.m.PerSASS...)
+	pl.m = &m
+	pl.also = append(pl.also, o.line)
+}
+
+// viaLine reports whether a call of the chain of any of rows is on line
+// of the probe file.
+func viaLine(rows []accessJSON, line int) bool {
+	for _, r := range rows {
+		for _, c := range r.Via {
+			if c.Line == line && c.File == r.File {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func TestMeasuredGaps(t *testing.T) {
-	caps := probeCapabilities(t, probes2)
-	lines := readMeasuredFile(t, measured2)
-	rows := accessTable(t, "--accesses", "--format", "json", probes2)
+	for _, set := range probeSets {
+		t.Run(filepath.Base(set.src), func(t *testing.T) { set.compare(t) })
+	}
+}
+
+// compare pairs each measured line of the set with its predictions and
+// checks them against the known gaps.
+func (set probeSet) compare(t *testing.T) {
+	probe := filepath.Base(set.src)
+	caps := probeCapabilities(t, set.src)
+	lines := readMeasuredFile(t, set.measured)
+	rows := accessTable(t, "--accesses", "--format", "json", set.src)
 
 	type pkey struct {
 		kernel string
@@ -97,6 +158,7 @@ func TestMeasuredGaps(t *testing.T) {
 	// kernel (template instances pick the prediction of their element size).
 	var probesLines []*probeLine
 	used := map[string]map[pkey]bool{} // measured kernel -> prediction keys it took
+	took := map[string]*probeLine{}    // measured kernel and prediction key -> the line that took it
 	measuredKernels := map[string]string{}
 	var unmatched []*probeLine
 	for i := range lines {
@@ -110,8 +172,8 @@ func TestMeasuredGaps(t *testing.T) {
 		if used[name] == nil {
 			used[name] = map[pkey]bool{}
 		}
-		pl := &probeLine{kernel: name, base: base, line: m.Line, op: m.Op, cap: caps[base], m: m}
-		if m.File != filepath.Base(probes2) {
+		pl := &probeLine{kernel: name, base: base, probe: probe, line: m.Line, op: m.Op, cap: caps[base], m: m}
+		if m.File != probe {
 			pl.file = m.File
 		}
 		probesLines = append(probesLines, pl)
@@ -119,10 +181,35 @@ func TestMeasuredGaps(t *testing.T) {
 		if ps, ok := predicted[k]; ok && pl.file == "" {
 			pl.preds, pl.predLines = forInstance(ps, targ), []int{m.Line}
 			used[name][k] = true
+			took[name+"/"+fmt.Sprint(k)] = pl
 			continue
 		}
 		unmatched = append(unmatched, pl)
 	}
+	// A measured line of the probe file with no prediction on it, that is
+	// a line of the call chain of exactly one predicted line of its kernel
+	// and operation, holds instructions of that prediction: Nsight may put
+	// an inlined call's instruction on the line of the call (a lambda
+	// called twice by a helper: one load on the lambda's line, one on the
+	// helper's). The two measured lines are compared together.
+	var stillUnmatched []*probeLine
+	for _, pl := range unmatched {
+		var into []*probeLine
+		for _, k := range pkeys {
+			target := took[pl.kernel+"/"+fmt.Sprint(k)]
+			if target == nil || k.op != pl.op || pl.file != "" || !viaLine(predicted[k], pl.line) {
+				continue
+			}
+			into = append(into, target)
+		}
+		if len(into) != 1 {
+			stillUnmatched = append(stillUnmatched, pl)
+			continue
+		}
+		into[0].fold(pl)
+		pl.folded = true
+	}
+	unmatched = stillUnmatched
 	// A measured line with no prediction on it takes the predictions of its
 	// kernel and operation that no measured line took, when it is the only
 	// such line: the compiler put the instruction elsewhere (a header's
@@ -150,7 +237,7 @@ func TestMeasuredGaps(t *testing.T) {
 			}
 			// Predicted accesses no warp executed.
 			for _, k := range left {
-				probesLines = append(probesLines, &probeLine{kernel: name, base: base, line: k.line, op: op,
+				probesLines = append(probesLines, &probeLine{kernel: name, base: base, probe: probe, line: k.line, op: op,
 					cap: caps[base], preds: forInstance(predicted[k], targ), predLines: []int{k.line}})
 			}
 		}
@@ -163,20 +250,23 @@ func TestMeasuredGaps(t *testing.T) {
 			found = found || base == k.kernel
 		}
 		if !found {
-			probesLines = append(probesLines, &probeLine{kernel: k.kernel, base: k.kernel, line: k.line, op: k.op,
+			probesLines = append(probesLines, &probeLine{kernel: k.kernel, base: k.kernel, probe: probe, line: k.line, op: k.op,
 				cap: caps[k.kernel], preds: predicted[k], predLines: []int{k.line}})
 		}
 	}
 
 	gaps := map[string]*knownGap{}
-	for i := range knownGaps {
-		g := &knownGaps[i]
+	for i := range set.gaps {
+		g := &set.gaps[i]
 		gaps[gapKey(g.kernel, g.file, g.line, g.op)] = g
 	}
 	seen := map[string]bool{}
 	nMeasured, nRight := 0, 0
 	report := map[int][]string{}
 	for _, pl := range probesLines {
+		if pl.folded {
+			continue
+		}
 		right, predText := pl.judge()
 		key := gapKey(pl.kernel, pl.file, pl.line, pl.op)
 		where := pl.where()
@@ -193,19 +283,19 @@ func TestMeasuredGaps(t *testing.T) {
 		}
 		report[pl.cap] = append(report[pl.cap], fmt.Sprintf("  %-5s %-26s %-26s %-5s measured %s; predicted %s", status, pl.kernel, where, pl.op, meas, predText))
 		if pl.cap == 0 {
-			t.Errorf("%s %s: kernel %s is in no capability section of probes2.cu", where, pl.op, pl.base)
+			t.Errorf("%s %s: kernel %s is in no capability section of %s", where, pl.op, pl.base, probe)
 		}
 		g, listed := gaps[key]
 		seen[key] = true
 		switch {
 		case right && listed:
-			t.Errorf("%s %s %s (capability %d) is right now (%s): move it out of knownGaps", pl.kernel, where, pl.op, g.cap, predText)
+			t.Errorf("%s %s %s (capability %d) is right now (%s): move it out of the known gaps", pl.kernel, where, pl.op, g.cap, predText)
 		case !right && !listed:
 			want := 0.0
 			if pl.m != nil {
 				want = pl.m.SectorsPerRequest()
 			}
-			t.Errorf("%s %s %s (capability %d): measured %s, predicted %s: a line that was right turned wrong, or a new gap for knownGaps: {%q, %q, %d, %q, %d, %.3f, \"\"},",
+			t.Errorf("%s %s %s (capability %d): measured %s, predicted %s: a line that was right turned wrong, or a new known gap: {%q, %q, %d, %q, %d, %.3f, \"\"},",
 				pl.kernel, where, pl.op, pl.cap, meas, predText, pl.kernel, pl.file, pl.line, pl.op, pl.cap, want)
 		case listed:
 			want := 0.0
@@ -213,20 +303,20 @@ func TestMeasuredGaps(t *testing.T) {
 				want = pl.m.SectorsPerRequest()
 			}
 			if !near(g.measured, want) {
-				t.Errorf("knownGaps %s %s %s: table says measured %.3f, the export %.3f", g.kernel, where, g.op, g.measured, want)
+				t.Errorf("known gap %s %s %s: table says measured %.3f, the export %.3f", g.kernel, where, g.op, g.measured, want)
 			}
 			if g.cap != pl.cap {
-				t.Errorf("knownGaps %s %s %s: capability %d, probes2.cu's section says %d", g.kernel, where, g.op, g.cap, pl.cap)
+				t.Errorf("known gap %s %s %s: capability %d, %s's section says %d", g.kernel, where, g.op, g.cap, probe, pl.cap)
 			}
 		}
 	}
 	for k, g := range gaps {
 		if !seen[k] {
-			t.Errorf("knownGaps %s %s:%d %s: no such measured or predicted line", g.kernel, g.file, g.line, g.op)
+			t.Errorf("known gap %s %s:%d %s: no such measured or predicted line", g.kernel, g.file, g.line, g.op)
 		}
 	}
-	if nMeasured < 90 {
-		t.Errorf("only %d measured global lines in %s; the export is incomplete", nMeasured, measured2)
+	if nMeasured < set.minLines {
+		t.Errorf("only %d measured global lines in %s; the export is incomplete", nMeasured, set.measured)
 	}
 	var capsSeen []int
 	for c := range report {
@@ -234,7 +324,7 @@ func TestMeasuredGaps(t *testing.T) {
 	}
 	sort.Ints(capsSeen)
 	var b strings.Builder
-	fmt.Fprintf(&b, "probes2.cu: %d lines measured, %d compared lines right, %d known gaps\n", nMeasured, nRight, len(knownGaps))
+	fmt.Fprintf(&b, "%s: %d lines measured, %d compared lines right, %d known gaps\n", probe, nMeasured, nRight, len(set.gaps))
 	for _, c := range capsSeen {
 		fmt.Fprintf(&b, "capability %d:\n%s\n", c, strings.Join(report[c], "\n"))
 	}
@@ -274,14 +364,53 @@ func (pl *probeLine) judge() (bool, string) {
 	if pl.m == nil {
 		return false, text
 	}
-	return near(sec, pl.m.SectorsPerRequest()) && near(ideal, pl.m.IdealPerRequest()), text
+	right := near(sec, pl.m.SectorsPerRequest()) && near(ideal, pl.m.IdealPerRequest())
+	if calls, measured, ok := pl.perCall(); ok {
+		text += fmt.Sprintf(", per call %v (measured %v)", calls, measured)
+		for i := range calls {
+			right = right && near(calls[i][0], measured[i][0]) && near(calls[i][1], measured[i][1])
+		}
+	}
+	return right, text
+}
+
+// perCall pairs, on a line whose predictions come from one line, each
+// stand for one instruction and are as many as its SASS instructions (a
+// helper's line, one call each, or the header line of the intrinsic it
+// wraps), the predicted and measured sectors and ideal per request of
+// each, both in order of cost; ok is false elsewhere.
+func (pl *probeLine) perCall() (pred, meas [][2]float64, ok bool) {
+	if pl.m == nil || len(pl.preds) < 2 || len(pl.preds) != len(pl.m.PerSASS) || len(pl.predLines) != 1 {
+		return nil, nil, false
+	}
+	for _, p := range pl.preds {
+		if p.Instructions != 1 || p.SectorsPerRequest == nil || p.NcuIdealPerRequest == nil {
+			return nil, nil, false
+		}
+		pred = append(pred, [2]float64{*p.SectorsPerRequest, *p.NcuIdealPerRequest})
+	}
+	for _, in := range pl.m.PerSASS {
+		if in.Instructions == 0 {
+			return nil, nil, false
+		}
+		meas = append(meas, [2]float64{round3(in.SectorsPerRequest()), round3(float64(in.Ideal) / float64(in.Instructions))})
+	}
+	byCost := func(s [][2]float64) {
+		sort.Slice(s, func(i, j int) bool { return s[i][0] < s[j][0] || s[i][0] == s[j][0] && s[i][1] < s[j][1] })
+	}
+	byCost(pred)
+	byCost(meas)
+	return pred, meas, true
 }
 
 func (pl *probeLine) where() string {
 	if pl.file != "" {
 		return fmt.Sprintf("%s:%d", pl.file, pl.line)
 	}
-	return fmt.Sprintf("probes2.cu:%d", pl.line)
+	if len(pl.also) > 0 {
+		return fmt.Sprintf("%s:%d+%v", pl.probe, pl.line, pl.also)
+	}
+	return fmt.Sprintf("%s:%d", pl.probe, pl.line)
 }
 
 func gapKey(kernel, file string, line int, op string) string {

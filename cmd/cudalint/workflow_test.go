@@ -321,6 +321,54 @@ func TestNewFromRev(t *testing.T) {
 	}
 }
 
+// --new-from-rev with helpers: a finding is marked at the kernel's call,
+// and is new when that call changed or when the helper's access did
+// (an edit to a header changes the cost of every call).
+func TestNewFromRevHelper(t *testing.T) {
+	const helpers = "__device__ float get(const float* a, int i) { return a[i]; }\n"
+	const kernel = `#include "helpers.cuh"
+__global__ void k(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float x = get(in, 4 * i);
+    out[i] = x + get(in, 8 * i);
+}
+`
+	tests := []struct {
+		name           string
+		helper, kernel string // the new texts
+		want, notWant  []string
+	}{
+		{"nothing changed", helpers, kernel, []string{"no findings"}, []string{"k.cu:"}},
+		{"the helper's access changed", strings.Replace(helpers, "a[i]", "a[i + 0]", 1), kernel,
+			[]string{"k.cu:4:15:", "k.cu:5:18:", "2 findings"}, nil},
+		{"one call changed", helpers, strings.Replace(kernel, "8 * i", "16 * i", 1),
+			[]string{"k.cu:5:18:", "1 finding"}, []string{"k.cu:4:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := gitRepo(t, map[string]string{"helpers.cuh": helpers, "k.cu": kernel})
+			t.Chdir(dir)
+			if err := os.WriteFile("helpers.cuh", []byte(tt.helper), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile("k.cu", []byte(tt.kernel), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, out, errs := runCLI("--new-from-rev", "HEAD", ".")
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, out, errs)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(out, w) {
+					t.Errorf("output holds %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
 func TestParseUnifiedDiff(t *testing.T) {
 	diff := `diff --git a/x.cu b/x.cu
 --- a/x.cu

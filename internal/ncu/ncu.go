@@ -31,8 +31,21 @@ type Line struct {
 	// predicate (where N-Way, an integer per executed instruction, reads 0
 	// for a predicated instruction most warps run with no lane on).
 	SharedWavefronts int64
-	// SASS is the number of distinct SASS instructions summed.
-	SASS int
+	// SASS is the number of distinct SASS instructions summed; PerSASS
+	// are their own counters, in address order. An inlined helper's line
+	// holds one instruction per call, each with its call's cost.
+	SASS    int
+	PerSASS []Instruction
+}
+
+// Instruction is one SASS instruction's global-memory counters.
+type Instruction struct {
+	Instructions, Sectors, Ideal int64
+}
+
+// SectorsPerRequest is the instruction's measured average.
+func (i Instruction) SectorsPerRequest() float64 {
+	return float64(i.Sectors) / float64(i.Instructions)
 }
 
 // SectorsPerRequest is the measured average.
@@ -85,6 +98,7 @@ func Read(r io.Reader) ([]Line, error) {
 		l.Sectors += s.sectors
 		l.Ideal += s.ideal
 		l.SASS++
+		l.PerSASS = append(l.PerSASS, Instruction{Instructions: s.inst, Sectors: s.sectors, Ideal: s.ideal})
 	}
 	out := make([]Line, 0, len(sums))
 	for _, l := range sums {
