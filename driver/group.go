@@ -31,7 +31,10 @@ import (
 //     same cost (one access through several calls, or the references a
 //     call binds read and written alike): one finding, at the first
 //     call. Different costs stay apart, each with its numbers: the fix
-//     differs.
+//     differs;
+//   - arrays indexed alike on one line (out[y * n + x] = in[y * n + x]):
+//     one strided-access or swapped-axes finding, since one index
+//     mapping is the cause and one change fixes both.
 
 // maxListed bounds the accesses a grouped message names; the related
 // locations hold them all.
@@ -52,7 +55,8 @@ func group(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
 	sortFindings(fs, fset)
 	fs = foldSameAccess(fs)
 	fs = foldSameHelperCost(fs, fset)
-	return foldSameCause(fs, fset)
+	fs = foldSameCause(fs, fset)
+	return foldSameLine(fs, fset)
 }
 
 // foldSameAccess keeps one finding per access range and rule (the range
@@ -328,6 +332,72 @@ func mergeCause(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 	}
 	f.Message += fmt.Sprintf("; %d more %s in this kernel (%s): together %s sectors per request where %s would do",
 		n, what, strings.Join(lines, ", "), accesses.Trim(sectors), accesses.Trim(ideal))
+	f.Numbers = withGrouped(f.Numbers, len(m))
+	return &f
+}
+
+// lineKey says which findings of one line share an index mapping.
+type lineKey struct {
+	kernel *parser.Func
+	rule   string
+	file   string
+	line   int
+	stride string
+}
+
+// foldSameLine folds the findings of one line whose accesses step alike
+// from lane to lane, whatever the arrays.
+func foldSameLine(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
+	index := map[lineKey]int{}
+	var out []*accesses.Finding
+	var members [][]*accesses.Finding
+	for _, f := range fs {
+		p := f.Prediction
+		if p == nil || p.LaneStride == nil || (f.Rule != accesses.StridedAccess && f.Rule != accesses.SwappedAxes) {
+			out = append(out, f)
+			members = append(members, nil)
+			continue
+		}
+		at := fset.Position(f.Pos)
+		k := lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, fmt.Sprint(*p.LaneStride)}
+		if i, seen := index[k]; seen {
+			members[i] = append(members[i], f)
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, f)
+		members = append(members, []*accesses.Finding{f})
+	}
+	for i, m := range members {
+		if len(m) > 1 {
+			out[i] = mergeLine(m)
+		}
+	}
+	return out
+}
+
+// mergeLine is the first finding of a line, naming the accesses that
+// share its index mapping.
+func mergeLine(m []*accesses.Finding) *accesses.Finding {
+	f := *m[0]
+	f.Related = append([]analysis.RelatedInformation(nil), f.Related...)
+	var names []string
+	var sectors, ideal float64
+	for i, x := range m {
+		p := x.Prediction
+		sectors += p.Sectors
+		ideal += p.Ideal
+		if x.Severity > f.Severity {
+			f.Severity = x.Severity
+		}
+		if i == 0 {
+			continue
+		}
+		names = append(names, accesses.Subject(p))
+		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: accesses.Subject(p) + " has the same index mapping"})
+	}
+	f.Message += fmt.Sprintf("; %s on this line step%s alike: together %s sectors per request where %s would do",
+		strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1], accesses.Trim(sectors), accesses.Trim(ideal))
 	f.Numbers = withGrouped(f.Numbers, len(m))
 	return &f
 }
