@@ -259,14 +259,18 @@ func (o Options) apply(fn *parser.Func, cfgs []*LaunchConfig) {
 }
 
 // predictKernel predicts a kernel's global accesses under one launch
-// configuration. Accesses at one position (a macro unrolled in place, a
-// helper called twice) make one prediction, averaged per instruction as
-// Nsight Compute attributes them to one source line.
+// configuration. Accesses at one position reached through one call of the
+// kernel's body (a macro unrolled in place, a helper that calls another
+// twice) make one prediction, averaged per instruction as Nsight Compute
+// attributes them to one source line: the kernel can change them only
+// together. A helper's access reached through two calls of the kernel's
+// body makes two predictions, one per call, each where the kernel can
+// change it (Access.Site).
 func predictKernel(k *Kernel, cfg *LaunchConfig) []*Prediction {
 	hook("predict", k.Func, cfg)
 	type key struct {
-		pos parser.Pos
-		op  interp.Op
+		pos, site parser.Pos
+		op        interp.Op
 	}
 	var out []*Prediction
 	byPos := map[key]*Prediction{}
@@ -276,7 +280,8 @@ func predictKernel(k *Kernel, cfg *LaunchConfig) []*Prediction {
 		}
 		p := warp.Predict(a, cfg, k.params)
 		p.Count = 1
-		kk := key{a.Pos, a.Op}
+		site, _ := a.Site()
+		kk := key{a.Pos, site, a.Op}
 		if first, ok := byPos[kk]; ok {
 			first.Merge(p)
 			continue

@@ -243,6 +243,10 @@ __global__ void k(const float* in, float* out) {
 		{"launched with nullptr: no lane loads in[i * 2]", null + `void h(float* b) { k<<<64, 256>>>(nullptr, b); }`, "in[i * 2]", interp.Load, -2, ""},
 		{"launched with a pointer: the else branch runs in no lane", null + `void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "out[i * 4]", interp.Store, -2, ""},
 		{"no launch: both branches count", null, "out[i * 4]", interp.Store, 16, "gridDim.x"},
+		{"p != NULL with NULL passed: no lane loads", nullCmp("in != NULL") + `void h(float* b) { k<<<64, 256>>>(NULL, b); }`, "in[i * 2]", interp.Load, -2, ""},
+		{"0 == p with a pointer passed: the branch runs in no lane", nullCmp("0 == in") + `void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "in[i * 2]", interp.Load, -2, ""},
+		{"!p with nullptr passed: the branch runs", nullCmp("!in") + `void h(float* b) { k<<<64, 256>>>(nullptr, b); }`, "in[i * 2]", interp.Load, 8, ""},
+		{"p != nullptr with a pointer passed: the branch runs", nullCmp("in != nullptr") + `void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "in[i * 2]", interp.Load, 8, ""},
 		{"a member set to an offset pointer in the kernel", `
 struct View { float* raw; float* data; };
 __global__ void k(float* in, float* out) {
@@ -261,6 +265,18 @@ __global__ void k(View v, float* out) {
 }
 void h(float* a, float* b) { View w; w.raw = a; w.data = a + 1; k<<<64, 256>>>(w, b); }`, "v.data[i]", interp.Load, 5, ""},
 	})
+}
+
+// nullCmp is a kernel that loads in[i * 2] where cond holds.
+func nullCmp(cond string) string {
+	return `
+__global__ void k(const float* in, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = 1.0f;
+  if (` + cond + `) x = in[i * 2];
+  out[i] = x;
+}
+`
 }
 
 func TestDeviceScalars(t *testing.T) {

@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"go/token"
+	"maps"
 	"path/filepath"
 	"sort"
 
@@ -144,13 +145,19 @@ type report struct {
 }
 
 // accessKey names an access under one launch: the diagnostic's range and
-// where its block shape came from (its first Related position).
-type accessKey struct{ pos, end, from token.Pos }
+// its first and last Related positions (where its block shape came from;
+// for an access in a helper, the last is the access, which tells apart
+// two accesses one call reaches).
+type accessKey struct{ pos, end, from, last token.Pos }
 
 func keyOf(d analysis.Diagnostic) accessKey {
-	k := accessKey{pos: d.Pos, end: d.End}
-	if len(d.Related) > 0 {
-		k.from = d.Related[0].Pos
+	return keyWith(d.Pos, d.End, d.Related)
+}
+
+func keyWith(pos, end token.Pos, rel []analysis.RelatedInformation) accessKey {
+	k := accessKey{pos: pos, end: end}
+	if len(rel) > 0 {
+		k.from, k.last = rel[0].Pos, rel[len(rel)-1].Pos
 	}
 	return k
 }
@@ -197,11 +204,8 @@ type finder struct {
 func newFinder(res *accesses.Result) *finder {
 	f := &finder{res: res, byKey: map[accessKey][]*analyzer.Prediction{}, taken: map[string]map[*analyzer.Prediction]bool{}}
 	for _, p := range res.Analysis.Predictions {
-		k := accessKey{}
-		k.pos, k.end = res.Range(p.Access)
-		if rel, ok := res.ConfigRelated(p); ok {
-			k.from = rel.Pos
-		}
+		pos, end := res.SiteRange(p.Access)
+		k := keyWith(pos, end, res.Related(p)) // as the rule's diagnostic has it
 		f.byKey[k] = append(f.byKey[k], p)
 	}
 	return f
@@ -283,7 +287,7 @@ func findingsOf(rs []report) []*accesses.Finding {
 // (which win), and the include folders of -I and of the configurations
 // (each relative to its file's folder).
 func (d *run) modelOptions() accesses.Options {
-	o := accesses.Options{Defines: map[string]string{}, Blocks: map[string]string{}, Params: map[string]string{}, Root: d.opts.Root}
+	o := accesses.Options{Defines: map[string]string{}, Blocks: map[string]analyzer.Dim3{}, Grids: map[string]analyzer.Dim3{}, Params: map[string]int64{}, Root: d.opts.Root}
 	o.IncludeDirs = append(o.IncludeDirs, d.opts.IncludeDirs...)
 	for _, c := range d.allConfigs() {
 		for _, dir := range c.IncludeDirs {
@@ -301,10 +305,9 @@ func (d *run) modelOptions() accesses.Options {
 		}
 	}
 	copyInto(o.Defines, d.opts.Defines)
-	copyInto(o.Blocks, d.opts.Blocks)
-	o.Grids = map[string]string{}
-	copyInto(o.Grids, d.opts.Grids)
-	copyInto(o.Params, d.opts.Params)
+	maps.Copy(o.Blocks, d.opts.Blocks)
+	maps.Copy(o.Grids, d.opts.Grids)
+	maps.Copy(o.Params, d.opts.Params)
 	o.Scope = d.scopes()
 	o.Items, o.Headers = d.opts.Items, d.opts.Headers
 	return o

@@ -283,7 +283,34 @@ func CheckRule(id string) error {
 // It is stricter than analyzer.ParseDim3, which reads "32y8" as 32 and
 // lets huge dimensions overflow the thread count.
 func ParseBlock(s string) (analyzer.Dim3, error) {
-	return parseShape("block", s, [3]int64{1024, 1024, 64}, 1024) // CUDA's maximum block dimensions
+	return parseShape("block", s, blockLimits, blockThreads)
+}
+
+// The limits CUDA puts on shapes: each dimension of a block and of a
+// grid, and a block's threads in all.
+var (
+	blockLimits  = [3]int64{1024, 1024, 64}
+	gridLimits   = [3]int64{1<<31 - 1, 65535, 65535}
+	blockThreads = int64(1024)
+)
+
+// CheckBlock says whether a block shape a library caller gives is one
+// CUDA can launch.
+func CheckBlock(d analyzer.Dim3) error { return checkShape("block", d, blockLimits, blockThreads) }
+
+// CheckGrid says whether a grid shape is within CUDA's limits.
+func CheckGrid(d analyzer.Dim3) error { return checkShape("grid", d, gridLimits, 0) }
+
+func checkShape(what string, d analyzer.Dim3, limits [3]int64, total int64) error {
+	for i, n := range d {
+		if n <= 0 || n > limits[i] {
+			return fmt.Errorf("%s shape %s: %s is %d; CUDA allows 1 to %d", what, d, "xyz"[i:i+1], n, limits[i])
+		}
+	}
+	if total > 0 && d.Threads() > total {
+		return fmt.Errorf("%s shape %s has %d threads; CUDA allows at most %d", what, d, d.Threads(), total)
+	}
+	return nil
 }
 
 // parseShape reads a block or grid shape, each dimension within limits
@@ -328,7 +355,7 @@ func (c *checker) grids(key string, v *yaml.Node) {
 
 // ParseGrid reads a grid shape (264, 64x64, 8x8x2) within CUDA's limits.
 func ParseGrid(s string) (analyzer.Dim3, error) {
-	return parseShape("grid", s, [3]int64{1<<31 - 1, 65535, 65535}, 0)
+	return parseShape("grid", s, gridLimits, 0)
 }
 
 func isDigits(s string) bool {

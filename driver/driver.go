@@ -27,13 +27,13 @@ type Options struct {
 	// FindErrors): a caller that searched already need not search again.
 	Found      []string
 	FindErrors []error
-	ConfigPath string            // --config: overrides discovery
-	Defines    map[string]string // -D
-	Blocks     map[string]string // --block KERNEL=16x16
-	Grids      map[string]string // --grid KERNEL=264
-	Params     map[string]string // --param NAME=V
-	Enable     []string          // --enable: only these rules
-	Disable    []string          // --disable
+	ConfigPath string                   // --config: overrides discovery
+	Defines    map[string]string        // -D
+	Blocks     map[string]analyzer.Dim3 // --block KERNEL=16x16
+	Grids      map[string]analyzer.Dim3 // --grid KERNEL=264
+	Params     map[string]int64         // --param NAME=V
+	Enable     []string                 // --enable: only these rules
+	Disable    []string                 // --disable
 	// Root (--root) and IncludeDirs (-I) are the folders includes may read.
 	Root        string
 	IncludeDirs []string
@@ -156,6 +156,7 @@ func Run(opts Options) *Report {
 			return d.failed()
 		}
 		rep := &Report{Fset: fset, Result: ar, Errors: d.errs, Warnings: d.warnings(ar.Analysis), Notes: notes(ar, reported), Root: d.root}
+		rep.Warnings = append(rep.Warnings, refusedIncludes(rep.Notes, d.root)...)
 		if reported != nil {
 			rep.Reported = func(file string) bool { return inNamed(reported, file) }
 		}
@@ -181,6 +182,7 @@ func Run(opts Options) *Report {
 	}
 	sortFindings(rep.Findings, fset)
 	rep.Notes = notes(ar, reported)
+	rep.Warnings = append(rep.Warnings, refusedIncludes(rep.Notes, d.root)...)
 	if reported != nil {
 		rep.Reported = func(file string) bool { return inNamed(reported, file) }
 	}
@@ -346,14 +348,19 @@ func (d *run) suppress(ar *accesses.Result, fs []*accesses.Finding) []*accesses.
 	}
 	var out []*accesses.Finding
 	for _, f := range fs {
-		pos := ar.Fset.Position(f.Pos)
+		places := suppressionPlaces(ar, f)
 		suppressed := false
 		for _, ig := range ignores {
-			if ig.dir.Pos.File != pos.Filename || !contains(ig.rules, f.Rule) {
+			if !contains(ig.rules, f.Rule) {
 				continue
 			}
-			if ig.file || int(ig.dir.Pos.Line) == pos.Line || int(ig.dir.Pos.Line) == pos.Line-1 {
-				ig.used, suppressed = true, true
+			for _, pos := range places {
+				if ig.dir.Pos.File != pos.Filename {
+					continue
+				}
+				if ig.file || int(ig.dir.Pos.Line) == pos.Line || int(ig.dir.Pos.Line) == pos.Line-1 {
+					ig.used, suppressed = true, true
+				}
 			}
 		}
 		if !suppressed {
@@ -379,6 +386,19 @@ func (d *run) suppress(ar *accesses.Result, fs []*accesses.Finding) []*accesses.
 			}
 		}
 		out = append(out, f)
+	}
+	return out
+}
+
+// suppressionPlaces are the places whose ignore comments cover a finding:
+// where it is marked and, for an access in a helper, the access itself,
+// so that an ignore written at a helper's access covers every call of it.
+func suppressionPlaces(ar *accesses.Result, f *accesses.Finding) []token.Position {
+	out := []token.Position{ar.Fset.Position(f.Pos)}
+	if p := f.Prediction; p != nil && p.Access.InHelper() {
+		if pos, _ := ar.Range(p.Access); pos.IsValid() {
+			out = append(out, ar.Fset.Position(pos))
+		}
 	}
 	return out
 }

@@ -210,3 +210,37 @@ func TestIgnoreOfDisabledRule(t *testing.T) {
 		}
 	}
 }
+
+// Includes refused for lying outside the root are one warning (a run on
+// another repository's files must not look clean); those inside are not.
+func TestIncludesOutsideTheRootWarn(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"project/k.cu":     "#include \"../shared/sizes.h\"\n#include \"local.h\"\n" + strided,
+		"project/local.h":  "#define LOCAL 1\n",
+		"shared/sizes.h":   "#define WIDTH 1024\n",
+		"project/clean.cu": "#include \"local.h\"\n" + strided,
+	})
+	tests := []struct {
+		file string
+		want int
+	}{
+		{"project/k.cu", 1},
+		{"project/clean.cu", 0},
+	}
+	for _, tt := range tests {
+		rep := Run(Options{Paths: []string{filepath.Join(dir, tt.file)}, Root: filepath.Join(dir, "project")})
+		var got []string
+		for _, w := range rep.Warnings {
+			if strings.Contains(w.Message, "outside the root") {
+				got = append(got, w.Message)
+			}
+		}
+		if len(got) != tt.want {
+			t.Errorf("%s: warnings %q, want %d about the root", tt.file, got, tt.want)
+		}
+		if tt.want > 0 && !strings.Contains(got[0], "1 #include outside the root") {
+			t.Errorf("%s: %q does not count the include", tt.file, got[0])
+		}
+	}
+}

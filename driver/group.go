@@ -26,7 +26,15 @@ import (
 //     aos-field finding;
 //   - one array walked with the same lane stride by many accesses of a
 //     kernel (a per-thread layout, state[tid * K + j]): one
-//     strided-access finding.
+//     strided-access finding;
+//   - the accesses of one helper that calls of a kernel reach at the
+//     same cost (one access through several calls, or the references a
+//     call binds read and written alike): one finding, at the first
+//     call. Different costs stay apart, each with its numbers: the fix
+//     differs;
+//   - arrays indexed alike on one line (out[y * n + x] = in[y * n + x]):
+//     one strided-access or swapped-axes finding, since one index
+//     mapping is the cause and one change fixes both.
 
 // maxListed bounds the accesses a grouped message names; the related
 // locations hold them all.
@@ -46,14 +54,18 @@ type causeKey struct {
 func group(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
 	sortFindings(fs, fset)
 	fs = foldSameAccess(fs)
-	return foldSameCause(fs, fset)
+	fs = foldSameHelperCost(fs, fset)
+	fs = foldSameCause(fs, fset)
+	return foldSameLine(fs, fset)
 }
 
-// foldSameAccess keeps one finding per access range and rule.
+// foldSameAccess keeps one finding per access range and rule (the range
+// marked, and the access itself: a call reaches several of a helper's).
 func foldSameAccess(fs []*accesses.Finding) []*accesses.Finding {
 	type key struct {
 		pos, end token.Pos
 		rule     string
+		access   parser.Pos
 	}
 	index := map[key]int{}
 	var out []*accesses.Finding
@@ -64,7 +76,7 @@ func foldSameAccess(fs []*accesses.Finding) []*accesses.Finding {
 			members = append(members, nil)
 			continue
 		}
-		k := key{f.Pos, f.End, f.Rule}
+		k := key{f.Pos, f.End, f.Rule, f.Prediction.Access.Pos}
 		i, ok := index[k]
 		if !ok {
 			index[k] = len(out)
@@ -126,6 +138,101 @@ func mergeAccess(worst *accesses.Finding, m []*accesses.Finding) *accesses.Findi
 	}
 	if n := len(configs) - 1; n > 0 {
 		f.Message += fmt.Sprintf("; the same under %d other launch configuration%s or template instance%s", n, plural(n), plural(n))
+	}
+	f.Numbers = withGrouped(f.Numbers, len(m))
+	return &f
+}
+
+// helperCostKey says which findings are accesses of one helper that
+// calls of one kernel reach at one cost: the helper's accesses through
+// one call (Comparator(s_key[pos], s_val[pos], ...) reads and writes
+// four references alike), or one access through several calls.
+type helperCostKey struct {
+	kernel, helper *parser.Func
+	rule           string
+	sectors, ideal string
+}
+
+// foldSameHelperCost folds the findings of one helper's accesses that
+// calls of one kernel reach at the same cost into the first, naming the
+// others as related places. Different costs stay apart: each call's fix
+// differs.
+func foldSameHelperCost(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
+	index := map[helperCostKey]int{}
+	var out []*accesses.Finding
+	var members [][]*accesses.Finding
+	for _, f := range fs {
+		p := f.Prediction
+		if p == nil || !p.Access.InHelper() {
+			out = append(out, f)
+			members = append(members, nil)
+			continue
+		}
+		a := p.Access
+		k := helperCostKey{a.Kernel, a.Via[a.SiteIndex()].Func, f.Rule, accesses.Trim(p.Sectors), accesses.Trim(p.Ideal)}
+		if !p.Known {
+			k.sectors = "unknown " + p.Reason()
+		}
+		i, seen := index[k]
+		if !seen {
+			index[k] = len(out)
+			out = append(out, f)
+			members = append(members, []*accesses.Finding{f})
+			continue
+		}
+		members[i] = append(members[i], f)
+	}
+	for i, m := range members {
+		if len(m) > 1 {
+			out[i] = mergeCalls(m, fset)
+		}
+	}
+	return out
+}
+
+// mergeCalls is the first finding of a helper's accesses at one cost,
+// saying which other calls and accesses cost the same.
+func mergeCalls(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
+	f := *m[0]
+	first := m[0].Prediction.Access
+	f.Related = append([]analysis.RelatedInformation(nil), f.Related...)
+	var lines []string
+	seenLine := map[int]bool{fset.Position(f.Pos).Line: true}
+	oneAccess := true
+	for _, x := range m[1:] {
+		a := x.Prediction.Access
+		if x.Severity > f.Severity {
+			f.Severity = x.Severity
+		}
+		rel := analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: "this call costs the same"}
+		if a.Pos != first.Pos || a.Op != first.Op {
+			oneAccess = false
+			rel.Message = accesses.Subject(x.Prediction) + " costs the same through this call"
+			if x.Pos == f.Pos && len(x.Related) > 0 {
+				// Through the same call: point at the access itself, the
+				// last of its related places (Result.Related).
+				rel = x.Related[len(x.Related)-1]
+				rel.Message = fmt.Sprintf("the %s %s here costs the same through the call at line %d", a.Op, a.Expr, fset.Position(x.Pos).Line)
+			}
+		}
+		f.Related = append(f.Related, rel)
+		if line := fset.Position(x.Pos).Line; !seenLine[line] {
+			seenLine[line] = true
+			lines = append(lines, fmt.Sprint(line))
+		}
+	}
+	if len(lines) > maxListed {
+		lines = append(lines[:maxListed], fmt.Sprintf("%d more", len(lines)-maxListed))
+	}
+	n := len(m) - 1
+	callee := first.Via[first.SiteIndex()].Name()
+	if oneAccess {
+		f.Message += fmt.Sprintf("; the same through %d other call%s of %s in this kernel (line%s %s)", n, plural(n), callee, plural(len(lines)), strings.Join(lines, ", "))
+	} else {
+		f.Message += fmt.Sprintf("; %d more access%s of %s through this kernel's calls cost%s the same", n, pluralES(n), callee, map[bool]string{true: "s", false: ""}[n == 1])
+		if len(lines) > 0 {
+			f.Message += fmt.Sprintf(" (calls at line%s %s)", plural(len(lines)), strings.Join(lines, ", "))
+		}
 	}
 	f.Numbers = withGrouped(f.Numbers, len(m))
 	return &f
@@ -208,7 +315,11 @@ func mergeCause(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 		}
 		what := accesses.Subject(p)
 		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: what + " has the same cause"})
-		lines = append(lines, fmt.Sprintf("%s at line %d", what, fset.Position(x.Pos).Line))
+		at := fmt.Sprintf("%s at line %d", what, fset.Position(x.Pos).Line)
+		if p.Access.InHelper() { // marked at the call: say so, not where the helper is
+			at = fmt.Sprintf("%s %s through the call at line %d", p.Access.Op, p.Access.Expr, fset.Position(x.Pos).Line)
+		}
+		lines = append(lines, at)
 	}
 	n := len(m) - 1
 	base := m[0].Prediction.Access.Base
@@ -221,6 +332,72 @@ func mergeCause(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 	}
 	f.Message += fmt.Sprintf("; %d more %s in this kernel (%s): together %s sectors per request where %s would do",
 		n, what, strings.Join(lines, ", "), accesses.Trim(sectors), accesses.Trim(ideal))
+	f.Numbers = withGrouped(f.Numbers, len(m))
+	return &f
+}
+
+// lineKey says which findings of one line share an index mapping.
+type lineKey struct {
+	kernel *parser.Func
+	rule   string
+	file   string
+	line   int
+	stride string
+}
+
+// foldSameLine folds the findings of one line whose accesses step alike
+// from lane to lane, whatever the arrays.
+func foldSameLine(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
+	index := map[lineKey]int{}
+	var out []*accesses.Finding
+	var members [][]*accesses.Finding
+	for _, f := range fs {
+		p := f.Prediction
+		if p == nil || p.LaneStride == nil || (f.Rule != accesses.StridedAccess && f.Rule != accesses.SwappedAxes) {
+			out = append(out, f)
+			members = append(members, nil)
+			continue
+		}
+		at := fset.Position(f.Pos)
+		k := lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, fmt.Sprint(*p.LaneStride)}
+		if i, seen := index[k]; seen {
+			members[i] = append(members[i], f)
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, f)
+		members = append(members, []*accesses.Finding{f})
+	}
+	for i, m := range members {
+		if len(m) > 1 {
+			out[i] = mergeLine(m)
+		}
+	}
+	return out
+}
+
+// mergeLine is the first finding of a line, naming the accesses that
+// share its index mapping.
+func mergeLine(m []*accesses.Finding) *accesses.Finding {
+	f := *m[0]
+	f.Related = append([]analysis.RelatedInformation(nil), f.Related...)
+	var names []string
+	var sectors, ideal float64
+	for i, x := range m {
+		p := x.Prediction
+		sectors += p.Sectors
+		ideal += p.Ideal
+		if x.Severity > f.Severity {
+			f.Severity = x.Severity
+		}
+		if i == 0 {
+			continue
+		}
+		names = append(names, accesses.Subject(p))
+		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: accesses.Subject(p) + " has the same index mapping"})
+	}
+	f.Message += fmt.Sprintf("; %s on this line step%s alike: together %s sectors per request where %s would do",
+		strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1], accesses.Trim(sectors), accesses.Trim(ideal))
 	f.Numbers = withGrouped(f.Numbers, len(m))
 	return &f
 }

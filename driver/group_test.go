@@ -44,9 +44,25 @@ void h(P* p, float* o) { k<<<64, 256>>>(p, o); }
 		{"two launches of one kernel", `__global__ void k(float* a) { a[8 * threadIdx.x] = 0; }
 void h(float* a) { k<<<64, 256>>>(a); k<<<64, 128>>>(a); }
 `, []string{"the same under 1 other launch configuration"}, 1},
-		{"two arrays are two causes", `__global__ void k(float* a, float* b) { int t = threadIdx.x; a[8 * t] = 0; b[8 * t] = 0; }
+		{"two arrays on two lines are two causes", `__global__ void k(float* a, float* b) {
+    int t = threadIdx.x;
+    a[8 * t] = 0;
+    b[8 * t] = 0;
+}
 void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 `, []string{"store a[8 * t]", "store b[8 * t]"}, 1},
+		{"two arrays indexed alike on one line are one", `__global__ void k(float* out, const float* in) {
+    int t = threadIdx.x;
+    out[8 * t] = in[8 * t];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
+`, []string{"store out[8 * t]: neighbouring lanes are 32 bytes apart"}, 2},
+		{"unlike steps on one line stay apart", `__global__ void k(float* out, const float* in) {
+    int t = threadIdx.x;
+    out[2 * t] = in[8 * t];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
+`, []string{"store out[2 * t]", "load in[8 * t]"}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

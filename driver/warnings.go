@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 // Warning is a setting that took no effect: a block shape or a parameter
@@ -130,7 +131,7 @@ func (c *Config) entries() []entry {
 
 // FlagWarnings lists the --block and --param values (KERNEL or NAME to
 // value, as in Options) that name no kernel or parameter of res.
-func FlagWarnings(res *analyzer.Result, blocks, params map[string]string) []Warning {
+func FlagWarnings(res *analyzer.Result, blocks map[string]analyzer.Dim3, params map[string]int64) []Warning {
 	n := namesOf(res)
 	var out []Warning
 	for _, k := range keys(blocks) {
@@ -140,7 +141,7 @@ func FlagWarnings(res *analyzer.Result, blocks, params map[string]string) []Warn
 	}
 	for _, k := range keys(params) {
 		if why := n.param(k); why != "" {
-			out = append(out, Warning{Message: fmt.Sprintf("--param %s=%s: %s", k, params[k], why)})
+			out = append(out, Warning{Message: fmt.Sprintf("--param %s=%d: %s", k, params[k], why)})
 		}
 	}
 	return out
@@ -162,18 +163,13 @@ func checkOptions(o Options) []error {
 		}
 	}
 	for _, k := range keys(o.Grids) {
-		if _, err := ParseGrid(o.Grids[k]); err != nil {
+		if err := CheckGrid(o.Grids[k]); err != nil {
 			errs = append(errs, fmt.Errorf("--grid %s=%s: %v", k, o.Grids[k], err))
 		}
 	}
 	for _, k := range keys(o.Blocks) {
-		if _, err := ParseBlock(o.Blocks[k]); err != nil {
+		if err := CheckBlock(o.Blocks[k]); err != nil {
 			errs = append(errs, fmt.Errorf("--block %s=%s: %v", k, o.Blocks[k], err))
-		}
-	}
-	for _, k := range keys(o.Params) {
-		if _, err := strconv.ParseInt(o.Params[k], 0, 64); err != nil {
-			errs = append(errs, fmt.Errorf("--param %s=%s: %q is not an integer", k, o.Params[k], o.Params[k]))
 		}
 	}
 	return errs
@@ -189,4 +185,27 @@ func splitErrors(err error) []error {
 		return j.Unwrap()
 	}
 	return []error{err}
+}
+
+// refusedIncludes says, once, that includes were refused for lying
+// outside the root: the macros and types they define are then unknown
+// and the predictions rest on assumptions. It happens when cudalint runs
+// from one repository on another's files, and must not pass for a clean
+// run; --stats lists each include.
+func refusedIncludes(notes []parser.Note, root string) []Warning {
+	var first *parser.Note
+	n := 0
+	for i := range notes {
+		if notes[i].Kind == lex.NoteIncludeOutsideRoot {
+			if n == 0 {
+				first = &notes[i]
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return []Warning{{Message: fmt.Sprintf("%d #include%s outside the root %s not read (the first at %s:%d): macros and types they define are unknown; run cudalint from the project's repository or give --root",
+		n, plural(n), root, first.Pos.File, first.Pos.Line)}}
 }

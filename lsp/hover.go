@@ -9,6 +9,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/internal/report"
+	"github.com/cudalint/cudalint/parser"
 )
 
 // hover describes the access under the cursor: for each launch
@@ -25,40 +26,48 @@ func (s *Server) hover(ctx context.Context, p *TextDocumentPositionParams) (*Hov
 	res := d.res
 	off := res.text.offset(p.Position, s.enc)
 	var hit []*analyzer.Prediction
-	best := -1
+	best, bestStart := -1, -1
 	for _, pr := range res.rep.Result.Analysis.Predictions {
-		a := pr.Access
-		if filepath.Clean(a.Pos.File) != d.path || a.Pos.File != a.End.File {
-			continue
-		}
-		start, end := int(a.Pos.Offset), int(a.End.Offset)
-		if off < start || off > end {
-			continue
-		}
-		// The innermost access wins: in[idx[i]] under the cursor on i is
-		// the load of idx.
-		switch w := end - start; {
-		case best < 0 || w < best:
-			best, hit = w, []*analyzer.Prediction{pr}
-		case w == best && hit[0].Access.Pos == a.Pos:
-			hit = append(hit, pr)
+		for _, rg := range hoverRanges(pr.Access) {
+			if filepath.Clean(rg[0].File) != d.path || rg[0].File != rg[1].File {
+				continue
+			}
+			start, end := int(rg[0].Offset), int(rg[1].Offset)
+			if off < start || off > end {
+				continue
+			}
+			// The innermost access wins: in[idx[i]] under the cursor on i is
+			// the load of idx; a helper's call shows the accesses it reaches.
+			switch w := end - start; {
+			case best < 0 || w < best:
+				best, bestStart, hit = w, start, []*analyzer.Prediction{pr}
+			case w == best && start == bestStart:
+				hit = append(hit, pr)
+			}
 		}
 	}
 	if len(hit) == 0 {
 		return nil, nil
 	}
-	a := hit[0].Access
-	r := res.text.rangeOf(int(a.Pos.Offset), int(a.End.Offset), s.enc)
+	r := res.text.rangeOf(bestStart, bestStart+best, s.enc)
 	return &Hover{Contents: MarkupContent{Kind: "markdown", Value: hoverText(hit)}, Range: &r}, nil
+}
+
+// hoverRanges are the places hovering shows an access: the access, and
+// the call in the kernel's body that reaches it when it is in a helper.
+func hoverRanges(a *analyzer.Access) [][2]parser.Pos {
+	out := [][2]parser.Pos{{a.Pos, a.End}}
+	if a.InHelper() {
+		pos, end := a.Site()
+		out = append(out, [2]parser.Pos{pos, end})
+	}
+	return out
 }
 
 func hoverText(ps []*analyzer.Prediction) string {
 	a := ps[0].Access
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** `%s` — %s memory, %s (%d bytes)", a.Op, mdCode(a.Expr), a.Space, mdText(a.Type.String()), a.Type.Size)
-	if len(a.Via) > 0 {
-		fmt.Fprintf(&b, ", via %s", mdText(strings.Join(a.Via, " → ")))
-	}
 	b.WriteString("\n")
 	unit := "sectors"
 	if a.Space == interp.Shared {
@@ -67,6 +76,9 @@ func hoverText(ps []*analyzer.Prediction) string {
 	for _, p := range ps {
 		b.WriteString("\n---\n\n")
 		fmt.Fprintf(&b, "%s\n\n", mdText(p.Config.Describe()))
+		if len(p.Access.Via) > 0 {
+			fmt.Fprintf(&b, "through %s\n\n", mdText(chainText(p.Access.Via)))
+		}
 		switch {
 		case p.NoLane:
 			b.WriteString("no lane performs this access under this launch\n")
@@ -96,6 +108,16 @@ func hoverText(ps []*analyzer.Prediction) string {
 		}
 	}
 	return b.String()
+}
+
+// chainText writes a call chain: "get2(in, 3 * i) at k.cu:6 → get(a, i) at
+// helpers.cuh:3".
+func chainText(via []interp.CallSite) string {
+	parts := make([]string, len(via))
+	for i, c := range via {
+		parts[i] = fmt.Sprintf("%s at %s:%d", c.Text, filepath.Base(c.Pos.File), c.Pos.Line)
+	}
+	return strings.Join(parts, " → ")
 }
 
 // mdText escapes Markdown's punctuation in source-derived text.

@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/rules/accesses"
 )
 
@@ -13,12 +18,12 @@ import (
 // workspace/didChangeConfiguration (directly or under "cudalint"). They
 // mean what the command line's flags of the same names mean.
 type Settings struct {
-	ConfigPath  string            `json:"configPath"`  // --config
-	Params      map[string]string `json:"params"`      // --param NAME=V
-	Blocks      map[string]string `json:"blocks"`      // --block KERNEL=32x8
-	Defines     map[string]string `json:"defines"`     // -D NAME=V
-	IncludeDirs []string          `json:"includeDirs"` // -I
-	Severity    string            `json:"severity"`    // --severity
+	ConfigPath  string                   `json:"configPath"`  // --config
+	Params      map[string]int64         `json:"-"`           // --param NAME=V
+	Blocks      map[string]analyzer.Dim3 `json:"-"`           // --block KERNEL=32x8
+	Defines     map[string]string        `json:"defines"`     // -D NAME=V
+	IncludeDirs []string                 `json:"includeDirs"` // -I
+	Severity    string                   `json:"severity"`    // --severity
 	// Run is "onType" (the default: analyze the buffer as it is edited)
 	// or "onSave".
 	Run string `json:"run"`
@@ -66,8 +71,17 @@ func parseSettings(raw json.RawMessage) (Settings, error) {
 		}
 		return out
 	}
-	s.Params, s.Blocks, s.Defines = conv("params", loose.Params), conv("blocks", loose.Blocks), conv("defines", loose.Defines)
+	blocks, params := conv("blocks", loose.Blocks), conv("params", loose.Params)
+	s.Defines = conv("defines", loose.Defines)
 	if err != nil {
+		return Settings{}, err
+	}
+	// Blocks and parameter values are read here, at the edge, as the
+	// command line reads its flags: the run gets shapes and integers.
+	if s.Blocks, err = parseEach("blocks", blocks, driver.ParseBlock); err != nil {
+		return Settings{}, err
+	}
+	if s.Params, err = parseEach("params", params, parseInt); err != nil {
 		return Settings{}, err
 	}
 	if s.Severity != "" {
@@ -81,4 +95,29 @@ func parseSettings(raw json.RawMessage) (Settings, error) {
 		return Settings{}, fmt.Errorf("run: %q is not onType or onSave", s.Run)
 	}
 	return s, nil
+}
+
+// parseEach reads every value of m with parse, naming the first that
+// does not read.
+func parseEach[T any](what string, m map[string]string, parse func(string) (T, error)) (map[string]T, error) {
+	if m == nil {
+		return nil, nil
+	}
+	out := make(map[string]T, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		v, err := parse(m[k])
+		if err != nil {
+			return nil, fmt.Errorf("%s.%s: %v", what, k, err)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func parseInt(s string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 0, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not an integer", s)
+	}
+	return n, nil
 }

@@ -275,6 +275,11 @@ func (u *unit) primary(g *gPrimary) Expr {
 		return u.comma(g.Paren)
 	case g.Init != nil:
 		return u.initList(g.Init)
+	case g.Lambda != nil:
+		if l := u.lambdaExpr(u.base+g.Lambda.From, u.base+g.Lambda.To); l != nil {
+			return l
+		}
+		return &Ident{P: pos, Name: "lambda"}
 	case g.Number != nil:
 		return numberLit(pos, *g.Number)
 	case g.Str != nil:

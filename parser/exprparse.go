@@ -301,6 +301,10 @@ func (r *exprReader) primary() (*gPrimary, error) {
 		l, err := r.initList()
 		p.Init = l
 		return p, err
+	case t.Value == "[" && t.Type == ttPunct:
+		l, err := r.lambda()
+		p.Lambda = l
+		return p, err
 	case t.Type == ttNumber:
 		r.lex.Next()
 		v := t.Value
@@ -347,6 +351,53 @@ func (r *exprReader) primary() (*gPrimary, error) {
 		return p, nil
 	}
 	return nil, r.errorf(t, "unexpected %s", describe(t))
+}
+
+// lambda skips a lambda, [captures](params) specifiers { body } (the
+// parameters may be left out), and returns its span.
+func (r *exprReader) lambda() (*gLambda, error) {
+	l := &gLambda{From: r.lex.Peek().Pos.Offset}
+	if err := r.skipBalanced("[", "]"); err != nil {
+		return nil, err
+	}
+	if r.is("(") {
+		if err := r.skipBalanced("(", ")"); err != nil {
+			return nil, err
+		}
+	}
+	// mutable, noexcept, __device__, -> result type: up to the body.
+	for !r.is("{") {
+		t := r.lex.Peek()
+		if t.Type == lexer.EOF || t.Value == ";" || t.Value == ")" || t.Value == "," {
+			return nil, r.errorf(t, "expected the body of a lambda, found %s", describe(t))
+		}
+		r.lex.Next()
+	}
+	if err := r.skipBalanced("{", "}"); err != nil {
+		return nil, err
+	}
+	l.To = r.lex.Peek().Pos.Offset
+	return l, nil
+}
+
+// skipBalanced skips from the open bracket at the cursor past its close.
+func (r *exprReader) skipBalanced(open, close string) error {
+	depth := 0
+	for {
+		t := r.lex.Next()
+		switch {
+		case t.Type == lexer.EOF:
+			return r.errorf(t, "unbalanced %s", open)
+		case t.Type != ttPunct:
+		case t.Value == open:
+			depth++
+		case t.Value == close:
+			depth--
+			if depth == 0 {
+				return nil
+			}
+		}
+	}
 }
 
 // launchFollows looks past a '<' for its matching '>' and reports whether

@@ -123,6 +123,7 @@ type gPrimary struct {
 	CppCast *gCppCast
 	Sizeof  *gSizeof
 	Ctor    *gCtor
+	Lambda  *gLambda
 	Paren   *gComma
 	Init    *gInitList
 	Number  *string
@@ -151,6 +152,13 @@ type gSizeof struct {
 	Pos  lexer.Position
 	Type *gCastType
 	X    *gUnary
+}
+
+// gLambda is a lambda written in an expression, [captures](params) { body }:
+// the span of its tokens, From at '[' and To after '}', relative to the
+// statement; its parameters and body are read by the structural parser.
+type gLambda struct {
+	From, To int
 }
 
 type gCtor struct {

@@ -213,6 +213,39 @@ func (u *unit) lambdaDecl(i, to int, host bool) (Stmt, int, bool) {
 	return &DeclStmt{Decl: d}, end + 1, true
 }
 
+// lambdaExpr reads the lambda written in an expression at tokens [i, end):
+// [captures](params) specifiers { body }. Its function has no name. The
+// statement being converted keeps its base: the body's statements are
+// parsed with their own.
+func (u *unit) lambdaExpr(i, end int) *Lambda {
+	if i < 0 || end > len(u.toks) || !u.isPunct(i, "[") {
+		return nil
+	}
+	saved := u.base
+	defer func() { u.base = saved }()
+	capEnd := u.skipGroup(i, end)
+	byRef := false
+	for j := i + 1; j < capEnd-1; j++ {
+		byRef = byRef || u.isPunct(j, "&")
+	}
+	f := &Func{P: u.toks[i].Pos, Device: true}
+	open := capEnd
+	if u.isPunct(capEnd, "(") {
+		rparen := u.skipGroup(capEnd, end) - 1
+		f.Params = u.params(f, capEnd+1, rparen)
+		open = rparen + 1
+	}
+	for open < end && !u.isPunct(open, "{") {
+		open++
+	}
+	if open >= end {
+		return nil
+	}
+	closeAt := u.skipGroup(open, end) - 1
+	f.Body = u.block(open, closeAt, u.host)
+	return &Lambda{P: u.toks[i].Pos, Fn: f, ByRef: byRef}
+}
+
 // templateMember reads template <params> member at i: a member function
 // template becomes a method with those template parameters.
 func (u *unit) templateMember(s *Struct, i, to int) int {

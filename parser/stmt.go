@@ -9,7 +9,9 @@ import "github.com/cudalint/cudalint/parser/lex"
 func (u *unit) block(open, close int, host bool) *Block {
 	b := &Block{P: u.toks[open].Pos}
 	u.depth++
-	defer func() { u.depth-- }()
+	savedHost := u.host
+	u.host = host // for the bodies of lambdas in its expressions
+	defer func() { u.depth--; u.host = savedHost }()
 	if u.depth > maxNesting {
 		u.note(u.toks[open].Pos, "blocks nested more than %d deep; skipped", maxNesting)
 		return b

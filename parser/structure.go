@@ -2,10 +2,11 @@ package parser
 
 import (
 	"fmt"
-	"github.com/cudalint/cudalint/parser/cpp"
-	"github.com/cudalint/cudalint/parser/lex"
 	"slices"
 	"strings"
+
+	"github.com/cudalint/cudalint/parser/cpp"
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 // The structural scanner. It walks the preprocessed tokens by bracket
@@ -37,6 +38,8 @@ type unit struct {
 	// file.Funcs they were taken from.
 	launchers     map[string]bool
 	launchersSeen int
+	// host is set while the statements of host code are read.
+	host bool
 }
 
 var builtinTypeNames = []string{

@@ -40,6 +40,11 @@ func WalkExpr(e Expr, f func(Expr)) {
 		for _, a := range e.Elems {
 			WalkExpr(a, f)
 		}
+	case *Lambda:
+		// A lambda's body is code of the function it is written in.
+		if e.Fn != nil && e.Fn.Body != nil {
+			WalkStmt(e.Fn.Body, f)
+		}
 	}
 }
 

@@ -115,7 +115,7 @@ func (g *guard) refusal(path, real string) error {
 		return &cpp.RefusedError{Path: path, Reason: fmt.Sprintf(
 			"%s is hidden; -I DIR on the command line allows a folder", hiddenPart(rel))}
 	}
-	return &cpp.RefusedError{Path: path, Reason: fmt.Sprintf(
+	return &cpp.RefusedError{Path: path, OutsideRoot: true, Reason: fmt.Sprintf(
 		"outside the root %s; -I %s on the command line allows it", g.root, filepath.Dir(real))}
 }
 

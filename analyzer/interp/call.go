@@ -104,6 +104,17 @@ func (in *interp) call(e *parser.Call) value {
 			args[i] = in.eval(a)
 		}
 	}
+	passed := in.passClosures(args)
+	v := in.callWith(e, name, args, lvs)
+	in.afterClosures(passed, e)
+	return v
+}
+
+// callWith runs a call whose arguments are evaluated: a host template, a
+// class's function, a lambda, a kernel's function parameter, a
+// __device__ helper, a cooperative group's function, an atomic or a
+// functional cast.
+func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lvalue) value {
 	if in.host {
 		in.hostTemplateCall(e, name, args)
 	}
@@ -112,10 +123,10 @@ func (in *interp) call(e *parser.Call) value {
 			return v
 		}
 		if id, ok := e.Fun.(*parser.Ident); ok {
-			if l, ok := in.lambdas[id.Name]; ok {
-				if _, local := in.vars[id.Name]; local {
-					return in.callLambda(l, args, e)
-				}
+			// A lambda, or a helper's parameter bound to one: it hides any
+			// function of that name.
+			if v, ok := in.vars[id.Name]; ok && v.closure != nil {
+				return in.callClosure(v.closure, args, e)
 			}
 			if f, ok := in.funcParam(e, id.Name); ok {
 				if f == "" {
@@ -144,7 +155,31 @@ func (in *interp) call(e *parser.Call) value {
 	if t, ok := ctype.Builtin(name); ok && len(args) == 1 { // functional cast: int(x), float(x)
 		return in.convert(args[0], t)
 	}
+	in.notFollowed(e, name, args)
 	return in.dataValue(symbolic.CauseCallResult, name+"()")
+}
+
+// notFollowed notes a call in a kernel that may run code cudalint cannot
+// see: a lambda passed to a function it cannot find, or a call through a
+// variable that holds no lambda (a function object, a function pointer).
+// The kernel is then partly analyzed.
+func (in *interp) notFollowed(e *parser.Call, name string, args []value) {
+	if in.host || !in.record {
+		return
+	}
+	for _, a := range args {
+		if a.closure != nil && a.closure.lambda != nil {
+			in.note(e.Start(), "a lambda is passed to %s, which cudalint cannot find; its body is not followed", name)
+			in.unresolved++
+			return
+		}
+	}
+	if id, ok := e.Fun.(*parser.Ident); ok {
+		if _, local := in.vars[id.Name]; local {
+			in.note(e.Start(), "call through %s, which holds no function or lambda cudalint knows; not followed", id.Name)
+			in.unresolved++
+		}
+	}
 }
 
 // inline interprets a __device__ function in the caller's context: its
@@ -163,10 +198,8 @@ func (in *interp) inlineWith(f *parser.Func, args []value, lvs []lvalue, site *p
 // bind, and what fr binds: template parameters, and for a member
 // function the object's members (written back to fr.this).
 func (in *interp) inlineIn(f *parser.Func, args []value, lvs []lvalue, site *parser.Call, fr *frame) value {
-	for _, c := range in.calls {
-		if c == f.Name {
-			return in.dataValue(symbolic.CauseNotModelled, "recursive call")
-		}
+	if in.recursive(f) {
+		return in.dataValue(symbolic.CauseNotModelled, "recursive call")
 	}
 	if len(in.calls) >= maxCallDepth {
 		in.note(site.Start(), "calls nested more than %d deep; %s not followed", maxCallDepth, f.Name)
@@ -196,10 +229,12 @@ func (in *interp) inlineIn(f *parser.Func, args []value, lvs []lvalue, site *par
 		}
 	}
 	in.calls = append(in.calls, f.Name)
+	leave := in.enterCall(f, site)
 	if fr != nil {
 		in.memberInits(f, fr)
 	}
 	in.block(f.Body)
+	leave()
 	in.calls = in.calls[:len(in.calls)-1]
 	result := in.returnValue(nguards)
 	if f.Ctor {
@@ -224,6 +259,54 @@ func (in *interp) inlineIn(f *parser.Func, args []value, lvs []lvalue, site *par
 	}
 	in.typeArgs = savedTypes
 	return result
+}
+
+// recursive reports whether f is being run already: by name for a named
+// function (overloads that call each other are not followed either), by
+// identity for a lambda, whose function has no name of its own.
+func (in *interp) recursive(f *parser.Func) bool {
+	if _, lambda := in.localFuncs[f]; lambda {
+		for _, c := range in.sites {
+			if c.Func == f {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range in.calls {
+		if c == f.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// enterCall puts the call of f at site on the call chain of the accesses
+// its body makes, in a scope of its own; the function returned takes it
+// off again.
+func (in *interp) enterCall(f *parser.Func, site *parser.Call) func() {
+	savedScope := in.scope
+	in.scopes++
+	in.scope = in.scopes
+	in.sites = append(in.sites, CallSite{Pos: site.Start(), End: site.End(), Func: f, Local: in.localFuncs[f]})
+	in.siteCalls = append(in.siteCalls, site)
+	return func() {
+		in.sites = in.sites[:len(in.sites)-1]
+		in.siteCalls = in.siteCalls[:len(in.siteCalls)-1]
+		in.scope = savedScope
+	}
+}
+
+// via is the call chain of an access made now, each call with its text.
+func (in *interp) via() []CallSite {
+	if len(in.sites) == 0 {
+		return nil
+	}
+	out := append([]CallSite{}, in.sites...)
+	for i := range out {
+		out[i].Text = in.prog.Text(in.siteCalls[i])
+	}
+	return out
 }
 
 // returnValue joins the values a function returned: a return under extra

@@ -91,6 +91,8 @@ func (in *interp) eval(e parser.Expr) value {
 		return in.call(e)
 	case *parser.Launch:
 		return in.launch(e)
+	case *parser.Lambda:
+		return in.closureValue(e)
 	}
 	return in.dataValue(symbolic.CauseNotModelled, "expression")
 }
@@ -128,6 +130,14 @@ func (in *interp) ident(e *parser.Ident) value {
 		return intValue(symbolic.Const(1))
 	case "false", "nullptr", "NULL":
 		return intValue(symbolic.Const(0))
+	}
+	// A __device__ function named as a value (a helper's function
+	// template argument, blockReduce<warpReduceMax>): calls through what
+	// holds it run it.
+	if !in.host {
+		if f := in.prog.funcNamed(&parser.Ident{P: e.P, Name: name}); f != "" {
+			return in.funcValue(f)
+		}
 	}
 	// An unknown name: a constant from a header we did not read, a
 	// template value... uniform across the warp, given by the user.
@@ -240,6 +250,9 @@ func (in *interp) unary(e *parser.Unary) value {
 	}
 	v := in.eval(e.X)
 	if v.kind != vInt {
+		if e.Op == "!" && v.kind == vPtr {
+			return intValue(symbolic.Not(in.nonNull(v.ptr))) // !p: p is null
+		}
 		if e.Op == "!" {
 			return intValue(symbolic.Const(0))
 		}
@@ -316,6 +329,9 @@ func (in *interp) arith(op string, a, b value) value {
 		return intValue(symbolic.Binary(symbolic.OpDiv, diff, symbolic.Const(elemSize(a.ptr.elem))))
 	}
 	if a.kind != vInt || b.kind != vInt {
+		if t, ok := in.nullTest(op, a, b); ok {
+			return intValue(t)
+		}
 		if a.kind == vPtr || b.kind == vPtr {
 			switch op {
 			case "==", "!=", "<", ">", "<=", ">=":
@@ -366,6 +382,28 @@ func (in *interp) arith(op string, a, b value) value {
 		return in.dataValue(symbolic.CauseNotModelled, "operator "+op)
 	}
 	return value{kind: vInt, x: r, typ: a.typ}
+}
+
+// nullTest is p == NULL or p != NULL (either side; NULL, nullptr and 0
+// are the integer 0) as the condition the pointer's null test stands for,
+// so that a launch passing NULL decides the branch as if (p) does.
+func (in *interp) nullTest(op string, a, b value) (symbolic.Expr, bool) {
+	if op != "==" && op != "!=" {
+		return nil, false
+	}
+	if b.kind == vPtr {
+		a, b = b, a
+	}
+	if a.kind != vPtr || b.kind != vInt {
+		return nil, false
+	}
+	if c, ok := symbolic.IsConst(b.x); !ok || c != 0 {
+		return nil, false
+	}
+	if op == "==" {
+		return symbolic.Not(in.nonNull(a.ptr)), true
+	}
+	return in.nonNull(a.ptr), true
 }
 
 func isFloat(t *ctype.Type) bool { return t != nil && t.Kind == ctype.TFloat }
@@ -579,7 +617,7 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 	a := &Access{
 		Kernel: in.kernel, Pos: e.Start(), Expr: in.prog.Text(e), Op: op, Space: p.space, Base: p.base,
 		Addr: p.offset, Type: p.elem, Guards: append([]symbolic.Expr{}, in.guards...),
-		Loops: append([]*Loop{}, in.loops...), Via: append([]string{}, in.calls...),
+		Loops: append([]*Loop{}, in.loops...), Via: in.via(),
 	}
 	if en, ok := e.(parser.Ender); ok {
 		a.End = en.End()

@@ -77,8 +77,14 @@ type interp struct {
 	// funcArgs binds a template kernel's function parameters (F ->
 	// op_twice) for one instantiation.
 	funcArgs map[string]string
-	// lambdas are the local lambdas, by the variable that holds each.
-	lambdas map[string]*parser.Lambda
+	// sites are the inlined calls in progress, outermost first (see
+	// Access.Via); scope numbers the function body being run, and
+	// localFuncs are the lambdas written in the kernel's body (closure.go).
+	sites      []CallSite
+	siteCalls  []*parser.Call
+	scope      int
+	scopes     int
+	localFuncs map[*parser.Func]bool
 	// insts are the instantiations of host function templates that host
 	// code's calls make.
 	insts []Instantiation
@@ -248,11 +254,7 @@ func (in *interp) decl(d *parser.Decl) {
 		}
 		var v value
 		if l, ok := dc.Init.(*parser.Lambda); ok {
-			if in.lambdas == nil {
-				in.lambdas = map[string]*parser.Lambda{}
-			}
-			in.lambdas[dc.Name] = l
-			in.vars[dc.Name] = in.dataValue(symbolic.CauseNotModelled, "lambda "+dc.Name)
+			in.vars[dc.Name] = in.closureValue(l)
 			continue
 		}
 		in.noteFnTarget(dc.Name, dc.Init)

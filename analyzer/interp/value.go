@@ -50,8 +50,11 @@ type Access struct {
 	Guards []symbolic.Expr
 	// Loops are the enclosing loops, outermost first.
 	Loops []*Loop
-	// Via lists the __device__ functions the access sits in, outermost first.
-	Via []string
+	// Via are the inlined calls the access sits in, outermost first: the
+	// call written in the kernel's body, then the calls inside the
+	// helpers it reaches. Pos stays the access's own place (where Nsight
+	// attributes the instruction); Site says where the kernel changes it.
+	Via []CallSite
 	// Struct and Field are set when the access reads or writes one member
 	// of a struct in memory (p[i].x, p->x).
 	Struct *ctype.Type
@@ -61,6 +64,53 @@ type Access struct {
 	BaseExpr, IndexExpr string
 	// Guessed is set when the address went through a guessed layout.
 	Guessed bool
+}
+
+// CallSite is one inlined call on the way from a kernel's body to an
+// access: the call as written, the function it runs, and whether that
+// function's body is written inside the kernel's own body (a lambda the
+// kernel defines), so that its code is the kernel's to change.
+type CallSite struct {
+	Pos, End parser.Pos
+	Text     string // the call as written
+	Func     *parser.Func
+	Local    bool
+}
+
+// Name is how a message names the function called: "get()", or "lambda"
+// for a lambda written in place (its function has no name).
+func (c CallSite) Name() string {
+	if c.Func == nil || c.Func.Name == "" {
+		return "lambda"
+	}
+	return c.Func.Name + "()"
+}
+
+// SiteIndex says where a user changes the access in the kernel: the first
+// place, from the access outwards, written in the kernel's own body. It
+// is len(a.Via) when that is the access itself (written in the kernel, or
+// in a lambda the kernel defines), else the index of the call in Via: the
+// outermost call of a helper that holds the access.
+func (a *Access) SiteIndex() int {
+	for j := len(a.Via); j > 0; j-- {
+		if a.Via[j-1].Local {
+			return j // written in a lambda of the kernel's body
+		}
+	}
+	return 0
+}
+
+// InHelper reports whether the access is written outside the kernel's
+// body, in a helper a call of the kernel reaches.
+func (a *Access) InHelper() bool { return a.SiteIndex() < len(a.Via) }
+
+// Site is the range a finding about the access marks: the access itself,
+// or the call in the kernel's body that reaches the helper holding it.
+func (a *Access) Site() (pos, end parser.Pos) {
+	if i := a.SiteIndex(); i < len(a.Via) {
+		return a.Via[i].Pos, a.Via[i].End
+	}
+	return a.Pos, a.End
 }
 
 // Loop is a loop around an access: Iter is the symbol counting its
@@ -130,6 +180,8 @@ type value struct {
 	// inMemory is set for a scalar __device__ variable: ptr is its place
 	// in global memory, which every read loads and every write stores.
 	inMemory bool
+	// closure is set for a lambda: a call through the value runs it.
+	closure *closure
 }
 
 type pointer struct {

@@ -68,6 +68,9 @@ func boundsBlock(prog *Program, fn *parser.Func, usesY, usesZ bool) (Dim3, bool)
 type Config struct {
 	Block       Dim3
 	BlockSource string
+	// BlockKnown says which dimensions of Block the launch gave as
+	// constants; for FromUnresolved the others are assumed (fillBlock).
+	BlockKnown [3]bool
 	// At is where the block shape comes from: the launch or the annotation.
 	At parser.Pos
 	// Grid holds the launch's grid; a dimension the launch does not give
@@ -90,11 +93,53 @@ func (c *Config) Describe() string {
 	case FromConfig:
 		return fmt.Sprintf("block %s from configuration", c.Block)
 	case FromUnresolved:
+		if dims := c.assumedDims(); dims != "" && dims != "xyz" {
+			return fmt.Sprintf("block %s, blockDim.%s assumed (the launch at %s:%d gives no constant for it)", c.Block, dims, baseName(c.At.File), c.At.Line)
+		}
 		return fmt.Sprintf("block %s by default (the launch at %s:%d gives no constant block)", c.Block, baseName(c.At.File), c.At.Line)
 	case FromBounds:
 		return fmt.Sprintf("block %s from __launch_bounds__ (no launch found)", c.Block)
 	}
 	return fmt.Sprintf("block %s by default (no launch found)", c.Block)
+}
+
+// assumedDims names the block dimensions the launch did not give ("y").
+func (c *Config) assumedDims() string {
+	var b strings.Builder
+	for d, known := range c.BlockKnown {
+		if !known {
+			b.WriteByte("xyz"[d])
+		}
+	}
+	return b.String()
+}
+
+// fillBlock completes a launch's block whose dimensions are partly
+// constant (dim3 block(1, n)): the first unknown dimension takes what
+// brings the block to the default's 256 threads, the others 1, so that
+// warps are formed along the dimensions the launch fixed, as they are
+// for any larger value. A block with no known dimension is none of this.
+func fillBlock(b Dim3, known [3]bool) (Dim3, bool) {
+	if known == [3]bool{} {
+		return Dim3{}, false
+	}
+	threads, first := int64(1), true
+	for d := range b {
+		if known[d] {
+			threads *= b[d]
+		}
+	}
+	for d := range b {
+		if known[d] {
+			continue
+		}
+		b[d] = 1
+		if first {
+			b[d] = max(1, 256/threads)
+			first = false
+		}
+	}
+	return b, b.Threads() <= 1024
 }
 
 func baseName(p string) string {
@@ -200,8 +245,11 @@ func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, in
 		// Launches whose block is not known: their grids and arguments,
 		// with the block the kernel says it takes, else the default.
 		for _, cfg := range unresolved {
+			given := cfg.Block
 			cfg.Block = DefaultBlock(usesY, usesZ)
-			if d, _, ok := annotation(f, fn); ok {
+			if d, ok := fillBlock(given, cfg.BlockKnown); ok {
+				cfg.Block = d
+			} else if d, _, ok := annotation(f, fn); ok {
 				cfg.Block = d
 			} else if d, ok := boundsBlock(p, fn, usesY, usesZ); ok {
 				cfg.Block = d
@@ -241,9 +289,9 @@ func fromLaunch(l *Site, fn *parser.Func) *Config {
 		v, ok := symbolic.IsConst(l.Block[d])
 		if !ok || v <= 0 {
 			cfg.BlockSource = FromUnresolved
-			break
+			continue
 		}
-		cfg.Block[d] = v
+		cfg.Block[d], cfg.BlockKnown[d] = v, true
 	}
 	if cfg.BlockSource == FromLaunch && cfg.Block.Threads() > 1024 {
 		return nil

@@ -60,6 +60,8 @@ func (u Unknown) Describe() string {
 		return u.Name + ", which is changed by a statement not understood at " + u.Site.String()
 	case symbolic.CauseUnresolvedName:
 		return u.Name + ", which cudalint cannot resolve"
+	case symbolic.CauseCapturedWrite:
+		return u.Name + ", which the lambda passed to the call at " + u.Site.String() + " may assign"
 	case symbolic.CauseNotModelled:
 		if u.Name == "" {
 			return "an expression cudalint does not model"

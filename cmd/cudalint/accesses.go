@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"sort"
@@ -113,29 +114,30 @@ func (o *options) report(out, stderr io.Writer, in *inputs, color bool) int {
 
 // accessJSON is one row of the access table.
 type accessJSON struct {
-	File                   string    `json:"file"`
-	Line                   int       `json:"line"`
-	Column                 int       `json:"column"`
-	Kernel                 string    `json:"kernel"`
-	Op                     string    `json:"op"`
-	Expr                   string    `json:"expr"`
-	ElementBytes           int64     `json:"elementBytes"`
-	Instructions           int       `json:"instructions"`
-	SectorsPerRequest      *float64  `json:"sectorsPerRequest"`
-	SectorsRange           *[2]int   `json:"sectorsRange,omitempty"`
-	IdealSectorsPerRequest *float64  `json:"idealSectorsPerRequest"`
-	NcuIdealPerRequest     *float64  `json:"ncuIdealSectorsPerRequest"`
-	Efficiency             *float64  `json:"efficiency"`
-	LaneStrideBytes        *int64    `json:"laneStrideBytes"`
-	Block                  [3]int64  `json:"block"`
-	BlockSource            string    `json:"blockSource"`
-	BlockFrom              string    `json:"blockFrom,omitempty"`
-	Grid                   *[3]int64 `json:"grid"`
-	Via                    []string  `json:"via,omitempty"`
-	Exact                  bool      `json:"exact"`
-	Requests               int       `json:"requestsModelled"`
-	Assumptions            []string  `json:"assumptions,omitempty"`
-	Unknown                string    `json:"unknownReason,omitempty"`
+	File                   string     `json:"file"`
+	Line                   int        `json:"line"`
+	Column                 int        `json:"column"`
+	Kernel                 string     `json:"kernel"`
+	Op                     string     `json:"op"`
+	Expr                   string     `json:"expr"`
+	ElementBytes           int64      `json:"elementBytes"`
+	Instructions           int        `json:"instructions"`
+	SectorsPerRequest      *float64   `json:"sectorsPerRequest"`
+	SectorsRange           *[2]int    `json:"sectorsRange,omitempty"`
+	IdealSectorsPerRequest *float64   `json:"idealSectorsPerRequest"`
+	NcuIdealPerRequest     *float64   `json:"ncuIdealSectorsPerRequest"`
+	Efficiency             *float64   `json:"efficiency"`
+	LaneStrideBytes        *int64     `json:"laneStrideBytes"`
+	Block                  [3]int64   `json:"block"`
+	BlockSource            string     `json:"blockSource"`
+	BlockFrom              string     `json:"blockFrom,omitempty"`
+	Grid                   *[3]int64  `json:"grid"`
+	Via                    []callJSON `json:"via,omitempty"`
+	CallSite               *placeJSON `json:"callSite,omitempty"`
+	Exact                  bool       `json:"exact"`
+	Requests               int        `json:"requestsModelled"`
+	Assumptions            []string   `json:"assumptions,omitempty"`
+	Unknown                string     `json:"unknownReason,omitempty"`
 	// Unrolled holds the cost of each copy of the body of the loops the
 	// compiler unrolls around the access (one instruction each), whose
 	// average the figures above are.
@@ -183,6 +185,24 @@ func unrolledRow(p *analyzer.Prediction) *unrolledJSON {
 	return out
 }
 
+// callJSON is one inlined call on the way from the kernel's body to an
+// access.
+type callJSON struct {
+	Function string `json:"function"`
+	Call     string `json:"call"`
+	placeJSON
+}
+
+type placeJSON struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+func placeOf(p parser.Pos) placeJSON {
+	return placeJSON{File: p.File, Line: int(p.Line), Column: int(p.Col)}
+}
+
 type noteJSON struct {
 	File    string `json:"file"`
 	Line    int    `json:"line"`
@@ -203,8 +223,17 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 		Expr: excerpt(a.Expr), ElementBytes: a.Type.Size, Instructions: p.Pieces, LaneStrideBytes: p.LaneStride,
 		Block: cfg.Block, BlockSource: cfg.BlockSource, Exact: p.Exact, Requests: p.Requests,
 	}
-	for _, v := range a.Via {
-		row.Via = append(row.Via, message(v))
+	for _, c := range a.Via {
+		name := "lambda"
+		if c.Func != nil && c.Func.Name != "" {
+			name = c.Func.Name
+		}
+		row.Via = append(row.Via, callJSON{Function: escape(name), Call: excerpt(c.Text), placeJSON: placeOf(c.Pos)})
+	}
+	if a.InHelper() {
+		pos, _ := a.Site()
+		site := placeOf(pos)
+		row.CallSite = &site
 	}
 	for _, s := range p.Assumptions {
 		row.Assumptions = append(row.Assumptions, message(s.String(), a.Expr))
@@ -300,8 +329,12 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 		if p.LaneStride != nil {
 			stride = fmt.Sprintf("%d B", *p.LaneStride)
 		}
+		what := r.Expr
+		if r.CallSite != nil { // the access of a helper, through one call in the kernel
+			what += fmt.Sprintf(" via %s:%d", escape(filepath.Base(r.CallSite.File)), r.CallSite.Line)
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", lineStart(fmt.Sprintf("%s:%d:%d", r.File, r.Line, r.Column)),
-			r.Kernel, r.Op, r.Expr, sectors, ideal, eff, stride, escape(p.Config.Describe()))
+			r.Kernel, r.Op, what, sectors, ideal, eff, stride, escape(p.Config.Describe()))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -358,6 +391,9 @@ func (o *options) writeHeapProfile(stderr io.Writer) {
 // reportedPart is the analysis of the files the user named: the files of
 // their project read for context (launches, includers) are left out of
 // the access table and the statistics, as they are out of the findings.
+// An access belongs to the kernel that makes it: one in a helper of an
+// included header (llm.c's load128 in common.h) is reported with a named
+// file's kernel, or that kernel would show no access at all.
 func reportedPart(rep *driver.Report) *analyzer.Result {
 	res := rep.Result.Analysis
 	if rep.Reported == nil {
@@ -371,7 +407,7 @@ func reportedPart(rep *driver.Report) *analyzer.Result {
 		}
 	}
 	for _, p := range res.Predictions {
-		if rep.Reported(p.Access.Pos.File) {
+		if rep.Reported(p.Access.Pos.File) || p.Access.Kernel != nil && rep.Reported(p.Access.Kernel.P.File) {
 			part.Predictions = append(part.Predictions, p)
 		}
 	}

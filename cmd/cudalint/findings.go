@@ -20,18 +20,8 @@ import (
 )
 
 func (o *options) driverOptions() driver.Options {
-	d := driver.Options{Paths: o.paths, ConfigPath: o.config, Defines: o.defines, Blocks: map[string]string{},
-		Params: map[string]string{}, Enable: o.enable, Disable: o.disable, Root: o.root, IncludeDirs: o.includes}
-	for k, v := range o.blocks {
-		d.Blocks[k] = shapeString(v)
-	}
-	d.Grids = map[string]string{}
-	for k, v := range o.grids {
-		d.Grids[k] = shapeString(v)
-	}
-	for k, v := range o.params {
-		d.Params[k] = fmt.Sprint(v)
-	}
+	d := driver.Options{Paths: o.paths, ConfigPath: o.config, Defines: o.defines, Blocks: o.blocks, Grids: o.grids,
+		Params: o.params, Enable: o.enable, Disable: o.disable, Root: o.root, IncludeDirs: o.includes}
 	if o.severity != "" {
 		s, _ := accesses.ParseSeverity(o.severity)
 		d.MinSeverity = &s
@@ -275,7 +265,7 @@ func sourceLine(rep *driver.Report, pos token.Pos) []byte {
 // the exit status.
 func printWarnings(stderr io.Writer, ws []driver.Warning) {
 	for _, w := range ws {
-		fmt.Fprintf(stderr, "cudalint: %s\n", w)
+		fmt.Fprintf(stderr, "cudalint: %s\n", escape(w.String()))
 	}
 }
 

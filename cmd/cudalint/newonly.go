@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -182,6 +183,28 @@ func (c changedLines) keeps(file string, line int) bool {
 	return ok && (lines == nil || lines[line])
 }
 
+// keepsFinding reports whether a finding marked at pos is on a changed
+// line, or, for an access in a helper, whether a line between the
+// kernel's call and the access changed: the calls inside the helpers and
+// the access itself. Editing a helper makes its findings new at every
+// call it changes the cost of.
+func (c changedLines) keepsFinding(f *accesses.Finding, pos token.Position) bool {
+	if c.keeps(pos.Filename, pos.Line) {
+		return true
+	}
+	p := f.Prediction
+	if p == nil || !p.Access.InHelper() {
+		return false
+	}
+	a := p.Access
+	for _, call := range a.Via[a.SiteIndex()+1:] {
+		if c.keeps(call.Pos.File, int(call.Pos.Line)) {
+			return true
+		}
+	}
+	return c.keeps(a.Pos.File, int(a.Pos.Line))
+}
+
 // newChanges reads what --new-from-rev or --new-from-patch say is new, or
 // nil when neither is given.
 func (o *options) newChanges(root string) (changedLines, error) {
@@ -321,7 +344,7 @@ func (o *options) onlyNew(rep *driver.Report, stderr io.Writer) ([]string, error
 		// A kernel cudalint failed on is never old news: no baseline or
 		// diff hides it.
 		internal := f.Rule == rules.InternalError
-		if internal || keep[i] && (changed == nil || changed.keeps(rep.Fset.Position(f.Pos).Filename, rep.Fset.Position(f.Pos).Line)) {
+		if internal || keep[i] && (changed == nil || changed.keepsFinding(f, rep.Fset.Position(f.Pos))) {
 			kept = append(kept, f)
 			keptFPs = append(keptFPs, fps[i])
 		}

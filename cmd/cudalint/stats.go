@@ -49,6 +49,7 @@ var unknownLabels = map[symbolic.UnknownCause]string{
 	symbolic.CauseNotModelled:    "the address depends on an expression cudalint does not model",
 	symbolic.CauseUnresolvedName: "the address depends on a name cudalint cannot resolve",
 	symbolic.CauseNotEvaluable:   "the address cannot be evaluated for every lane",
+	symbolic.CauseCapturedWrite:  "the address depends on a variable a lambda passed to a call may assign",
 }
 
 func unknownLabel(c symbolic.UnknownCause) string {

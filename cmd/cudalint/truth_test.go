@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/internal/ncu"
+	"github.com/cudalint/cudalint/internal/truth"
 	"github.com/cudalint/cudalint/parser"
 )
 
@@ -149,11 +149,9 @@ func wavefrontsPerBlock(ps []*analyzer.Prediction) (float64, bool) {
 	return total, true
 }
 
-// near applies the tolerance: 0.05 sectors, or 2% for averages.
-func near(got, want float64) bool {
-	d := math.Abs(got - want)
-	return d <= 0.05 || d <= 0.02*want
-}
+// near applies the tolerance of every measured comparison: 0.05 sectors,
+// or 2% for averages.
+func near(got, want float64) bool { return truth.Near(got, want) }
 
 func readMeasured(t *testing.T) []ncu.Line { return readMeasuredFile(t, measured) }
 

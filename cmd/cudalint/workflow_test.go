@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,6 +82,52 @@ func TestProjectContext(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A named file's kernel keeps the accesses its helpers make in a header
+// (llm.c's load128 in common.h): they are its accesses, where Nsight puts
+// them too. A kernel defined elsewhere stays out, even when its helper
+// is in a header the named file includes.
+func TestNamedFileKeepsItsHelpersAccesses(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n",
+		"util.h": `__device__ float ld(const float* p) { return *p; }
+__device__ void st(float* p, float v) { *p = v; }
+`,
+		"k.cu": `#include "util.h"
+__global__ void k(const float* a, float* b) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    st(b + i, ld(a + 2 * i));
+}
+void run(const float* a, float* b) { k<<<64, 128>>>(a, b); }
+`,
+		"other.cu": `#include "util.h"
+__global__ void other(const float* a, float* b) { b[threadIdx.x] = ld(a); }
+void go(const float* a, float* b) { other<<<1, 32>>>(a, b); }
+`,
+	})
+	t.Chdir(dir)
+	tests := []struct {
+		file string
+		want []string // kernel file:line op sectors
+	}{
+		{"k.cu", []string{"k util.h:1 load 8", "k util.h:2 store 4"}},
+		{"other.cu", []string{"other other.cu:2 store 4", "other util.h:1 load 1"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, r := range accessTable(t, "--accesses", "--format", "json", tt.file) {
+			got = append(got, fmt.Sprintf("%s %s:%d %s %g", r.Kernel, r.File, r.Line, r.Op, *r.SectorsPerRequest))
+		}
+		if strings.Join(got, "; ") != strings.Join(tt.want, "; ") {
+			t.Errorf("%s: accesses %q, want %q", tt.file, got, tt.want)
+		}
+		code, out, errs := runCLI("--stats", tt.file)
+		want := regexp.MustCompile(fmt.Sprintf(`(?m)^global accesses +%d$`, len(tt.want)))
+		if code != exitOK || !want.MatchString(out) {
+			t.Errorf("%s --stats: exit %d, want %d global accesses:\n%s%s", tt.file, code, len(tt.want), out, errs)
+		}
 	}
 }
 
@@ -263,6 +310,54 @@ func TestNewFromRev(t *testing.T) {
 			for _, w := range tt.want {
 				if !strings.Contains(out, w) {
 					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(out, w) {
+					t.Errorf("output holds %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// --new-from-rev with helpers: a finding is marked at the kernel's call,
+// and is new when that call changed or when the helper's access did
+// (an edit to a header changes the cost of every call).
+func TestNewFromRevHelper(t *testing.T) {
+	const helpers = "__device__ float get(const float* a, int i) { return a[i]; }\n"
+	const kernel = `#include "helpers.cuh"
+__global__ void k(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float x = get(in, 4 * i);
+    out[i] = x + get(in, 8 * i);
+}
+`
+	tests := []struct {
+		name           string
+		helper, kernel string // the new texts
+		want, notWant  []string
+	}{
+		{"nothing changed", helpers, kernel, []string{"no findings"}, []string{"k.cu:"}},
+		{"the helper's access changed", strings.Replace(helpers, "a[i]", "a[i + 0]", 1), kernel,
+			[]string{"k.cu:4:15:", "k.cu:5:18:", "2 findings"}, nil},
+		{"one call changed", helpers, strings.Replace(kernel, "8 * i", "16 * i", 1),
+			[]string{"k.cu:5:18:", "1 finding"}, []string{"k.cu:4:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := gitRepo(t, map[string]string{"helpers.cuh": helpers, "k.cu": kernel})
+			t.Chdir(dir)
+			if err := os.WriteFile("helpers.cuh", []byte(tt.helper), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile("k.cu", []byte(tt.kernel), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, out, errs := runCLI("--new-from-rev", "HEAD", ".")
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, out, errs)
 				}
 			}
 			for _, w := range tt.notWant {

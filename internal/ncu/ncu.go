@@ -31,21 +31,22 @@ type Line struct {
 	// predicate (where N-Way, an integer per executed instruction, reads 0
 	// for a predicated instruction most warps run with no lane on).
 	SharedWavefronts int64
-	// SASS is the number of distinct SASS instructions summed; Instrs
-	// are their counters one by one, in the export's order (by address).
-	SASS   int
-	Instrs []Instr
+	// SASS is the number of distinct SASS instructions summed; PerSASS
+	// are their own counters, in address order. An inlined helper's line
+	// holds one instruction per call, each with its call's cost.
+	SASS    int
+	PerSASS []Instruction
 }
 
-// Instr is one SASS instruction's counters: Instructions executed (by
-// warps, whatever the predicate), and its L2 Theoretical Sectors Global
-// and Ideal.
-type Instr struct {
+// Instruction is one SASS instruction's global-memory counters.
+type Instruction struct {
 	Instructions, Sectors, Ideal int64
 }
 
-// SectorsPerRequest is the instruction's average.
-func (i Instr) SectorsPerRequest() float64 { return float64(i.Sectors) / float64(i.Instructions) }
+// SectorsPerRequest is the instruction's measured average.
+func (i Instruction) SectorsPerRequest() float64 {
+	return float64(i.Sectors) / float64(i.Instructions)
+}
 
 // SectorsPerRequest is the measured average.
 func (l Line) SectorsPerRequest() float64 { return float64(l.Sectors) / float64(l.Instructions) }
@@ -57,15 +58,76 @@ func (l Line) ConflictWays() float64 { return l.Wavefronts / float64(l.Instructi
 func (l Line) IdealPerRequest() float64 { return float64(l.Ideal) / float64(l.Instructions) }
 
 type key struct {
+	file  string
 	fn    string
 	line  int
 	op    string
 	space string
 }
 
-// Read parses the export. Each SASS row is counted once per function even
-// when the export repeats it (it lists every row twice).
+// sass is one SASS instruction's counters, attributed to its source line.
+type sass struct {
+	key
+	inst, sectors, ideal, wavefronts int64
+	ways                             float64
+	hasWays                          bool
+}
+
+// Read parses the export. Each SASS row is counted once per function:
+// the export lists every row twice, and a report of several kernels may
+// list a function that was not profiled in it again with no counts, so
+// of the rows of one instruction the one executed most is kept.
 func Read(r io.Reader) ([]Line, error) {
+	rows, err := readSASS(r)
+	if err != nil {
+		return nil, err
+	}
+	sums := map[key]*Line{}
+	for _, id := range sortedIDs(rows) {
+		s := rows[id]
+		l := sums[s.key]
+		if l == nil {
+			l = &Line{File: s.file, Function: s.fn, Line: s.line, Op: s.op, Space: s.space}
+			sums[s.key] = l
+		}
+		l.Instructions += s.inst
+		if s.hasWays {
+			l.Wavefronts += s.ways * float64(s.inst)
+		}
+		l.SharedWavefronts += s.wavefronts
+		l.Sectors += s.sectors
+		l.Ideal += s.ideal
+		l.SASS++
+		l.PerSASS = append(l.PerSASS, Instruction{Instructions: s.inst, Sectors: s.sectors, Ideal: s.ideal})
+	}
+	out := make([]Line, 0, len(sums))
+	for _, l := range sums {
+		if l.Instructions > 0 {
+			out = append(out, *l)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Function != b.Function {
+			return a.Function < b.Function
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Space != b.Space {
+			return a.Space < b.Space
+		}
+		return a.Op < b.Op
+	})
+	return out, nil
+}
+
+// readSASS returns the global and shared memory instructions of the
+// export by function and address.
+func readSASS(r io.Reader) (map[string]*sass, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
@@ -73,13 +135,12 @@ func Read(r io.Reader) ([]Line, error) {
 		file, fn string
 		col      map[string]int
 		line     int
-		seen     = map[string]bool{}
-		sums     = map[key]*Line{}
+		rows     = map[string]*sass{}
 	)
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
-			break
+			return rows, nil
 		}
 		if err != nil {
 			return nil, err
@@ -89,10 +150,7 @@ func Read(r io.Reader) ([]Line, error) {
 			file = filepath.Base(rec[1])
 			continue
 		case len(rec) == 2 && rec[0] == "Function Name":
-			fn = rec[1]
-			if i := strings.IndexByte(fn, '('); i >= 0 {
-				fn = fn[:i]
-			}
+			fn = withoutParams(rec[1])
 			continue
 		case len(rec) > 0 && rec[0] == "Line No":
 			col = map[string]int{}
@@ -101,7 +159,6 @@ func Read(r io.Reader) ([]Line, error) {
 					col[name] = i
 				}
 			}
-			col["SASS"] = 3
 			continue
 		}
 		if col == nil || len(rec) < len(col) {
@@ -121,55 +178,56 @@ func Read(r io.Reader) ([]Line, error) {
 		if op != "load" && op != "store" {
 			continue
 		}
+		s := &sass{key: key{file, fn, line, op, space},
+			inst:    num(rec[col["Instructions Executed"]]),
+			sectors: num(rec[col["L2 Theoretical Sectors Global"]]),
+			ideal:   num(rec[col["L2 Theoretical Sectors Global Ideal"]]),
+		}
+		if space == "shared" {
+			if ways, err := strconv.ParseFloat(rec[col["L1 Conflicts Shared N-Way"]], 64); err == nil {
+				s.ways, s.hasWays = ways, true
+			}
+			if c, ok := col["L1 Wavefronts Shared"]; ok {
+				s.wavefronts = num(rec[c])
+			}
+		}
 		id := fn + "@" + rec[col["Address"]]
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		k := key{fn, line, op, space}
-		l := sums[k]
-		if l == nil {
-			l = &Line{File: file, Function: fn, Line: line, Op: op, Space: space}
-			sums[k] = l
-		}
-		inst := num(rec[col["Instructions Executed"]])
-		l.Instructions += inst
-		if ways, err := strconv.ParseFloat(rec[col["L1 Conflicts Shared N-Way"]], 64); err == nil && space == "shared" {
-			l.Wavefronts += ways * float64(inst)
-		}
-		if c, ok := col["L1 Wavefronts Shared"]; ok && space == "shared" {
-			l.SharedWavefronts += num(rec[c])
-		}
-		in := Instr{Instructions: inst, Sectors: num(rec[col["L2 Theoretical Sectors Global"]]), Ideal: num(rec[col["L2 Theoretical Sectors Global Ideal"]])}
-		l.Sectors += in.Sectors
-		l.Ideal += in.Ideal
-		l.SASS++
-		if inst > 0 {
-			l.Instrs = append(l.Instrs, in)
+		if old, seen := rows[id]; !seen || s.inst > old.inst {
+			rows[id] = s
 		}
 	}
-	out := make([]Line, 0, len(sums))
-	for _, l := range sums {
-		if l.Instructions > 0 {
-			out = append(out, *l)
-		}
+}
+
+func sortedIDs(rows map[string]*sass) []string {
+	ids := make([]string, 0, len(rows))
+	for id := range rows {
+		ids = append(ids, id)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Function != out[j].Function {
-			return out[i].Function < out[j].Function
-		}
-		if out[i].Line != out[j].Line {
-			return out[i].Line < out[j].Line
-		}
-		if out[i].Space != out[j].Space {
-			return out[i].Space < out[j].Space
-		}
-		return out[i].Op < out[j].Op
-	})
-	return out, nil
+	sort.Strings(ids)
+	return ids
 }
 
 func num(s string) int64 {
 	v, _ := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
 	return v
+}
+
+// withoutParams cuts a function's parameter list off its name: at the
+// first parenthesis outside template brackets, since Nsight writes a value
+// template argument with a cast (k<(int)4>(const float *)).
+func withoutParams(fn string) string {
+	depth := 0
+	for i, c := range fn {
+		switch c {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case '(':
+			if depth <= 0 {
+				return fn[:i]
+			}
+		}
+	}
+	return fn
 }

@@ -16,12 +16,17 @@ import (
 )
 
 // FingerprintKey identifies a finding without its line: the rule, the
-// file, the kernel, the access and its operation. Moving code up or down
+// file, the kernel, the access and its operation, and for an access in a
+// helper the call of the kernel that reaches it. Moving code up or down
 // keeps it; the occurrence count tells repeats apart.
 func FingerprintKey(f *accesses.Finding, uri string) string {
 	parts := []string{f.Rule, uri}
 	if p := f.Prediction; p != nil {
-		parts = append(parts, p.Access.Kernel.Name, p.Access.Op.String(), strings.Join(strings.Fields(p.Access.Expr), ""))
+		a := p.Access
+		parts = append(parts, a.Kernel.Name, a.Op.String(), strings.Join(strings.Fields(a.Expr), ""))
+		if a.InHelper() {
+			parts = append(parts, strings.Join(strings.Fields(a.Via[a.SiteIndex()].Text), ""))
+		}
 	} else {
 		parts = append(parts, f.Message)
 	}

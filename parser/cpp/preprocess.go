@@ -770,7 +770,11 @@ func (p *Preprocessor) include(f *fileFrame, rest []lex.Token, pos lex.Pos) {
 	var refused *RefusedError
 	switch {
 	case errors.As(err, &refused):
-		p.out.Notes.Add(rest[0].Pos, "#include %q not read: %s", name, refused.Reason)
+		kind := lex.NoteRemark
+		if refused.OutsideRoot {
+			kind = lex.NoteIncludeOutsideRoot
+		}
+		p.out.Notes.AddKind(kind, rest[0].Pos, "#include %q not read: %s", name, refused.Reason)
 		return
 	case err != nil && !angled:
 		p.out.Notes.Add(rest[0].Pos, "cannot open include file %q", name)

@@ -18,6 +18,9 @@ const MaxFileSize = 256 << 20
 type RefusedError struct {
 	Path   string
 	Reason string
+	// OutsideRoot: refused for lying outside the folders the run may
+	// read (the root and -I folders), not for what the file is.
+	OutsideRoot bool
 }
 
 func (e *RefusedError) Error() string { return e.Path + ": " + e.Reason }

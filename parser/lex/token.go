@@ -125,9 +125,21 @@ func (t Token) String() string { return t.Text }
 // Note is a positioned message: an error the user should fix, or a remark
 // about something the parser skipped.
 type Note struct {
-	Pos Pos
-	Msg string
+	Pos  Pos
+	Msg  string
+	Kind NoteKind
 }
+
+// NoteKind says what a note is about, where code acts on it (the summary
+// names includes refused for lying outside the root); most are remarks.
+type NoteKind uint8
+
+const (
+	NoteRemark NoteKind = iota
+	// NoteIncludeOutsideRoot: an #include was not read because the file
+	// lies outside the folders the run may read.
+	NoteIncludeOutsideRoot
+)
 
 func (n Note) Error() string { return n.Pos.String() + ": " + n.Msg }
 
@@ -143,6 +155,11 @@ type Notes []Note
 
 func (ns *Notes) Add(p Pos, format string, args ...any) {
 	*ns = append(*ns, Note{Pos: p, Msg: fmt.Sprintf(format, args...)})
+}
+
+// AddKind adds a note of kind k.
+func (ns *Notes) AddKind(k NoteKind, p Pos, format string, args ...any) {
+	*ns = append(*ns, Note{Pos: p, Msg: fmt.Sprintf(format, args...), Kind: k})
 }
 
 // ParseInt parses a C integer literal (decimal, hex, octal, binary; with

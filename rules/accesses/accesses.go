@@ -34,10 +34,10 @@ var Analyzer = &analysis.Analyzer{
 
 // Options are one run's settings for the model.
 type Options struct {
-	Defines map[string]string // NAME=VALUE preprocessor definitions
-	Blocks  map[string]string // KERNEL=16x16 block shapes
-	Grids   map[string]string // KERNEL=264 or 64x64 grid shapes
-	Params  map[string]string // NAME=V or KERNEL.NAME=V parameter values
+	Defines map[string]string        // NAME=VALUE preprocessor definitions
+	Blocks  map[string]analyzer.Dim3 // KERNEL=16x16 block shapes
+	Grids   map[string]analyzer.Dim3 // KERNEL=264 or 64x64 grid shapes
+	Params  map[string]int64         // NAME=V or KERNEL.NAME=V parameter values
 	// Root and IncludeDirs are the folders includes may read; includes
 	// are searched in IncludeDirs.
 	Root        string
@@ -60,31 +60,9 @@ type Scope struct {
 	Settings analyzer.Settings
 }
 
-// analyzerOptions parses the block shapes and parameter values.
-func (o Options) analyzerOptions() (analyzer.Options, error) {
-	opts := analyzer.Options{Blocks: map[string]analyzer.Dim3{}, Params: map[string]int64{}, Grids: map[string]analyzer.Dim3{}}
-	for k, v := range o.Grids {
-		d, err := analyzer.ParseDim3(v)
-		if err != nil {
-			return opts, err
-		}
-		opts.Grids[k] = d
-	}
-	for k, v := range o.Blocks {
-		d, err := analyzer.ParseDim3(v)
-		if err != nil {
-			return opts, err
-		}
-		opts.Blocks[k] = d
-	}
-	for k, v := range o.Params {
-		var n int64
-		if _, err := fmt.Sscan(v, &n); err != nil {
-			return opts, fmt.Errorf("parameter %s: %q is not an integer", k, v)
-		}
-		opts.Params[k] = n
-	}
-	return opts, nil
+// analyzerOptions are the command line's answers for the model.
+func (o Options) analyzerOptions() analyzer.Options {
+	return analyzer.Options{Blocks: o.Blocks, Params: o.Params, Grids: o.Grids}
 }
 
 // Result is what the rules get.
@@ -102,10 +80,7 @@ type Result struct {
 
 // Load models the CUDA files of pass.OtherFiles under opts.
 func Load(pass *analysis.Pass, o Options) (*Result, error) {
-	opts, err := o.analyzerOptions()
-	if err != nil {
-		return nil, err
-	}
+	opts := o.analyzerOptions()
 	defines := o.Defines
 	if defines == nil {
 		defines = map[string]string{}

@@ -236,8 +236,14 @@ func OneBlock(c *analyzer.LaunchConfig) bool {
 
 // GuessedBlock: no launch, annotation or setting gave the block's shape:
 // the default, or __launch_bounds__ with a 2D shape made up from its count.
+// A launch that fixes blockDim.x (dim3 block(1, n)) gives the shape: the
+// warp runs along x and then the next dimension, whatever the other's
+// value once the block holds a warp, which the assumed value does.
 func GuessedBlock(c *analyzer.LaunchConfig) bool {
-	return c.BlockSource == launch.FromDefault || c.BlockSource == launch.FromUnresolved || (c.BlockSource == launch.FromBounds && c.Block[1] > 1)
+	if c.BlockSource == launch.FromUnresolved {
+		return !c.BlockKnown[0]
+	}
+	return c.BlockSource == launch.FromDefault || (c.BlockSource == launch.FromBounds && c.Block[1] > 1)
 }
 
 // ShapeMatters: the cost depends on the block's shape, which a guess may

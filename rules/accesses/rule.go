@@ -1,13 +1,18 @@
 package accesses
 
 import (
+	"fmt"
 	"go/token"
+	"path/filepath"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/docs"
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 // DocsURL is where a rule's page is published.
@@ -58,19 +63,131 @@ func NewAnalyzer(s Spec) *analysis.Analyzer {
 }
 
 func (s Spec) diagnostic(res *Result, p *analyzer.Prediction) analysis.Diagnostic {
-	start, end := res.Range(p.Access)
-	d := analysis.Diagnostic{Pos: start, End: end, Category: s.ID, Message: s.Describe(p), URL: DocsURL(s.ID)}
-	if rel, ok := res.ConfigRelated(p); ok {
-		d.Related = []analysis.RelatedInformation{rel}
-	}
+	start, end := res.SiteRange(p.Access)
+	d := analysis.Diagnostic{Pos: start, End: end, Category: s.ID, Message: s.Describe(p), URL: DocsURL(s.ID),
+		Related: res.Related(p)}
 	if s.Fix != nil {
 		var why string
 		d.SuggestedFixes, why = s.Fix(res, p)
+		if len(d.SuggestedFixes) > 0 {
+			if helper := res.editsHelper(p.Access, d.SuggestedFixes); helper != "" {
+				d.SuggestedFixes, why = nil, "the fix would edit "+helper+", which is not the kernel's code: every call of it would change"
+			}
+		}
 		if len(d.SuggestedFixes) == 0 && why != "" {
 			d.Message += "; not fixed: " + why
 		}
 	}
 	return d
+}
+
+// Related are the related locations of a diagnostic about p: where its
+// block shape comes from, then for an access in a helper the calls that
+// lead to it and the access.
+func (r *Result) Related(p *analyzer.Prediction) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	if rel, ok := r.ConfigRelated(p); ok {
+		out = append(out, rel)
+	}
+	return append(out, r.ChainRelated(p.Access)...)
+}
+
+// SiteRange is where a finding about access a is marked: the access, or
+// the call in the kernel's body that reaches the helper holding it (the
+// line the user changes for this call alone).
+func (r *Result) SiteRange(a *analyzer.Access) (token.Pos, token.Pos) {
+	pos, end := a.Site()
+	start, stop := r.Pos(pos), r.Pos(end)
+	if start == token.NoPos {
+		return r.Range(a)
+	}
+	if stop == token.NoPos || stop < start {
+		stop = start
+	}
+	return start, stop
+}
+
+// ChainRelated points, for an access in a helper, at the calls inside the
+// helpers that lead to it and at the access itself, innermost last.
+func (r *Result) ChainRelated(a *analyzer.Access) []analysis.RelatedInformation {
+	s := a.SiteIndex()
+	if s >= len(a.Via) {
+		return nil
+	}
+	var out []analysis.RelatedInformation
+	for j := s + 1; j < len(a.Via); j++ {
+		c := a.Via[j]
+		if pos := r.Pos(c.Pos); pos != token.NoPos {
+			out = append(out, analysis.RelatedInformation{Pos: pos, End: r.Pos(c.End),
+				Message: a.Via[j-1].Name() + " calls " + c.Name() + " here"})
+		}
+	}
+	if start, end := r.Range(a); start != token.NoPos {
+		out = append(out, analysis.RelatedInformation{Pos: start, End: end,
+			Message: "the " + a.Op.String() + " " + a.Expr + " is here, in " + a.Via[len(a.Via)-1].Name()})
+	}
+	return out
+}
+
+// editsHelper names the helper of a's call chain whose body a fix would
+// edit, or "": a helper's text is shared by every call of it, and a fix
+// for one call's cost must change only the kernel's own code.
+func (r *Result) editsHelper(a *analyzer.Access, fixes []analysis.SuggestedFix) string {
+	for j := a.SiteIndex(); j < len(a.Via); j++ {
+		f := a.Via[j].Func
+		if a.Via[j].Local || f == nil || f.Body == nil {
+			continue
+		}
+		from, to, ok := r.bodySpan(f)
+		if !ok {
+			return a.Via[j].Name() // a body we cannot delimit: refuse rather than guess
+		}
+		for _, fix := range fixes {
+			for _, e := range fix.TextEdits {
+				if e.Pos < to && (e.End > from || e.Pos >= from) {
+					return a.Via[j].Name()
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// bodySpan is the text of f's body, braces included, in the pass's file
+// set.
+func (r *Result) bodySpan(f *parser.Func) (token.Pos, token.Pos, bool) {
+	file := f.Body.P.File
+	src := r.Analysis.Program.Source(file)
+	toks, ok := lex.BlockTokens(file, src, int(f.Body.P.Offset))
+	if !ok || len(toks) == 0 {
+		return token.NoPos, token.NoPos, false
+	}
+	last := toks[len(toks)-1].Pos
+	from, to := r.Pos(f.Body.P), r.Pos(parser.Pos{File: file, Offset: last.Offset + 1})
+	if from == token.NoPos || to == token.NoPos {
+		return token.NoPos, token.NoPos, false
+	}
+	return from, to, true
+}
+
+// Where says, for an access in a helper, where it is written: " in get()
+// at helpers.cuh:12", and through which helpers the kernel's call
+// reaches it (" through get2()"); "" for an access of the kernel's body.
+func Where(a *analyzer.Access) string {
+	s := a.SiteIndex()
+	if s >= len(a.Via) {
+		return ""
+	}
+	inner := a.Via[len(a.Via)-1]
+	out := fmt.Sprintf(" in %s at %s:%d", inner.Name(), filepath.Base(a.Pos.File), a.Pos.Line)
+	var through []string
+	for j := s; j < len(a.Via)-1; j++ {
+		through = append(through, a.Via[j].Name())
+	}
+	if len(through) > 0 {
+		out += " through " + strings.Join(through, ", ")
+	}
+	return out
 }
 
 // ConfigRelated points at where p's block shape comes from (the launch or
@@ -96,7 +213,8 @@ func (r *Result) ConfigRelated(p *analyzer.Prediction) (analysis.RelatedInformat
 	return analysis.RelatedInformation{Pos: at, End: at, Message: msg}, true
 }
 
-// Subject is how a message names the access: "load in[i * 2]".
+// Subject is how a message names the access: "load in[i * 2]", or for an
+// access in a helper, "load a[i] in get() at helpers.cuh:12".
 func Subject(p *analyzer.Prediction) string {
-	return p.Access.Op.String() + " " + p.Access.Expr
+	return p.Access.Op.String() + " " + p.Access.Expr + Where(p.Access)
 }

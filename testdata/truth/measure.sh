@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Measures the probe kernels on a GPU and writes Nsight Compute's per-SASS
 # source counters. Run from the repository root on a machine with nvcc and ncu:
-#   bash testdata/truth/measure.sh OUTDIR [probes2|probes3]
-# (the second argument measures probes2.cu into source2.csv.gz and env2.txt,
-# probes3.cu into source3.csv.gz and env3.txt)
+#   bash testdata/truth/measure.sh OUTDIR [probesN]
+# (the second argument measures probesN.cu into sourceN.csv.gz and envN.txt:
+# probes2, probes3, probes4)
 # It writes OUTDIR/source.csv.gz (ncu's source page, CUDA and SASS
 # interleaved) and OUTDIR/env.txt (the GPU, driver and tool versions). Copy
 # both next to this script: the Go test in cmd/cudalint compares every

@@ -1,0 +1,318 @@
+package truth
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// A Prediction is one row of cudalint's access table (cudalint --accesses
+// --format json): the fields the comparison reads.
+type Prediction struct {
+	File               string   `json:"file"`
+	Line               int      `json:"line"`
+	Column             int      `json:"column"`
+	Kernel             string   `json:"kernel"`
+	Op                 string   `json:"op"`
+	Expr               string   `json:"expr"`
+	ElementBytes       int64    `json:"elementBytes"`
+	Instructions       int      `json:"instructions"`
+	SectorsPerRequest  *float64 `json:"sectorsPerRequest"`
+	NcuIdealPerRequest *float64 `json:"ncuIdealSectorsPerRequest"`
+	Block              Dim3     `json:"block"`
+	BlockSource        string   `json:"blockSource"`
+	Unknown            string   `json:"unknownReason,omitempty"`
+}
+
+// Verdict is how a measured row compares with its predictions.
+type Verdict int
+
+const (
+	// Right: every prediction is a number, and their average is within
+	// Near of the measured sectors per request and of Nsight's ideal.
+	Right Verdict = iota
+	// Wrong: a number off the measurement (or "performed by no lane" for
+	// an executed line).
+	Wrong
+	// Unknown: a prediction says unknown (a range of 1 to 32 sectors).
+	Unknown
+	// Missing: measured, but no prediction to compare with.
+	Missing
+	// NotExecuted: predicted for the measured launch, but no instruction
+	// of the line was executed (or the compiler dropped it).
+	NotExecuted
+)
+
+func (v Verdict) String() string {
+	return [...]string{"right", "wrong", "unknown", "missing", "not executed"}[v]
+}
+
+// A Pair is a measured row with the predictions compared with it, or
+// (Row nil) predictions no measured row took.
+type Pair struct {
+	Row   *Row
+	Preds []Prediction
+	// Moved: the predictions are on other lines than the row's. The
+	// compiler attributes an inlined helper's or an intrinsic's
+	// instructions to the helper's line (a header's), where cudalint may
+	// put the access at the call; a row with no prediction on its line
+	// takes the predictions of its kernel, block and operation that no
+	// row took, when it is the only such row.
+	Moved   bool
+	Verdict Verdict
+	// Sectors and Ideal are the predictions' averages, weighted by their
+	// instructions, when all are numbers.
+	Sectors, Ideal float64
+	Why            string // what the predictions say, or why there are none
+}
+
+// lineKey is where a row or a prediction is.
+type lineKey struct {
+	file string // base name
+	line int
+	op   string
+}
+
+// groupKey is one measured launch of a kernel.
+type groupKey struct {
+	kernel string // with template arguments
+	block  Dim3
+}
+
+// Compare pairs the rows of one program with cudalint's predictions for
+// it, launch by launch: a row is compared with the predictions for its
+// kernel (the template's, for an instance) under the measured block on
+// the same file, line and operation, else as a moved row (Pair.Moved).
+func Compare(rows []Row, preds []Prediction) []Pair {
+	var order []groupKey
+	groups := map[groupKey][]*Row{}
+	for i := range rows {
+		r := &rows[i]
+		g := groupKey{r.Kernel, r.Block}
+		if _, ok := groups[g]; !ok {
+			order = append(order, g)
+		}
+		groups[g] = append(groups[g], r)
+	}
+	var pairs []Pair
+	for _, g := range order {
+		pairs = append(pairs, compareLaunch(groups[g], predictionsFor(preds, g))...)
+	}
+	return pairs
+}
+
+// predictionsFor picks the predictions for one measured launch: its
+// kernel (a template's, whatever the instance), its block, and of the
+// predictions of one access for several instances those whose element
+// size is the instance's.
+func predictionsFor(preds []Prediction, g groupKey) []Prediction {
+	base, args := SplitTemplate(g.kernel)
+	type access struct {
+		file         string
+		line, column int
+		op, expr     string
+	}
+	var order []access
+	byAccess := map[access][]Prediction{}
+	for _, p := range preds {
+		if p.Kernel != base || p.Block != g.block {
+			continue
+		}
+		a := access{filepath.Base(p.File), p.Line, p.Column, p.Op, p.Expr}
+		if _, ok := byAccess[a]; !ok {
+			order = append(order, a)
+		}
+		byAccess[a] = append(byAccess[a], p)
+	}
+	size := InstanceBytes(args)
+	var out []Prediction
+	for _, a := range order {
+		ps := byAccess[a]
+		if len(ps) > 1 && size > 0 {
+			var same []Prediction
+			for _, p := range ps {
+				if p.ElementBytes == size {
+					same = append(same, p)
+				}
+			}
+			if len(same) > 0 {
+				ps = same
+			}
+		}
+		out = append(out, ps...)
+	}
+	return out
+}
+
+// compareLaunch pairs the rows of one launch with its predictions.
+func compareLaunch(rows []*Row, preds []Prediction) []Pair {
+	var keys []lineKey
+	byLine := map[lineKey][]Prediction{}
+	for _, p := range preds {
+		k := lineKey{filepath.Base(p.File), p.Line, p.Op}
+		if _, ok := byLine[k]; !ok {
+			keys = append(keys, k)
+		}
+		byLine[k] = append(byLine[k], p)
+	}
+	used := map[lineKey]bool{}
+	var pairs []Pair
+	unmatched := map[string][]*Row{} // by operation
+	for _, r := range rows {
+		k := lineKey{r.File, r.Line, r.Op}
+		if ps, ok := byLine[k]; ok {
+			used[k] = true
+			pairs = append(pairs, judge(r, ps, false))
+			continue
+		}
+		unmatched[r.Op] = append(unmatched[r.Op], r)
+	}
+	for _, op := range []string{"load", "store"} {
+		var left []lineKey
+		for _, k := range keys {
+			if k.op == op && !used[k] {
+				left = append(left, k)
+			}
+		}
+		um := unmatched[op]
+		if len(um) == 1 && len(left) > 0 {
+			var ps []Prediction
+			for _, k := range left {
+				ps = append(ps, byLine[k]...)
+			}
+			pairs = append(pairs, judge(um[0], ps, true))
+			continue
+		}
+		for _, r := range um {
+			why := "no prediction on this line"
+			if len(preds) == 0 {
+				why = "no prediction for the kernel under this block"
+			}
+			pairs = append(pairs, Pair{Row: r, Verdict: Missing, Why: why})
+		}
+		for _, k := range left {
+			pairs = append(pairs, Pair{Preds: byLine[k], Verdict: NotExecuted, Why: describe(byLine[k])})
+		}
+	}
+	return pairs
+}
+
+// judge compares a row with its predictions.
+func judge(r *Row, ps []Prediction, moved bool) Pair {
+	pair := Pair{Row: r, Preds: ps, Moved: moved}
+	noLane := true
+	for _, p := range ps {
+		noLane = noLane && p.SectorsPerRequest == nil && strings.Contains(p.Unknown, "no lane")
+	}
+	if noLane {
+		pair.Verdict, pair.Why = Wrong, "performed by no lane"
+		return pair
+	}
+	var sec, ideal, n float64
+	for _, p := range ps {
+		if p.SectorsPerRequest == nil {
+			pair.Verdict, pair.Why = Unknown, "unknown: "+p.Unknown
+			return pair
+		}
+		w := float64(max(p.Instructions, 1))
+		sec += *p.SectorsPerRequest * w
+		if p.NcuIdealPerRequest != nil {
+			ideal += *p.NcuIdealPerRequest * w
+		}
+		n += w
+	}
+	pair.Sectors, pair.Ideal = sec/n, ideal/n
+	pair.Why = describe(ps)
+	pair.Verdict = Wrong
+	if Near(pair.Sectors, r.SectorsPerRequest()) && Near(pair.Ideal, r.IdealPerRequest()) {
+		pair.Verdict = Right
+	}
+	return pair
+}
+
+// describe says where the predictions are and what they are.
+func describe(ps []Prediction) string {
+	var parts []string
+	for _, p := range ps {
+		v := "unknown"
+		if p.SectorsPerRequest != nil {
+			v = fmt.Sprintf("%.3f", *p.SectorsPerRequest)
+			if p.NcuIdealPerRequest != nil {
+				v += fmt.Sprintf(" (ideal %.3f)", *p.NcuIdealPerRequest)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s:%d %s %s", filepath.Base(p.File), p.Line, p.Expr, v))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// MissingBlocks lists, per kernel (the template's name), the measured
+// blocks under which preds has no prediction for it: cudalint is run
+// again with --block for those.
+func MissingBlocks(rows []Row, preds []Prediction) map[string][]Dim3 {
+	have := map[groupKey]bool{}
+	for _, p := range preds {
+		have[groupKey{p.Kernel, p.Block}] = true
+	}
+	out := map[string][]Dim3{}
+	seen := map[groupKey]bool{}
+	for _, r := range rows {
+		base, _ := SplitTemplate(r.Kernel)
+		g := groupKey{base, r.Block}
+		if have[g] || seen[g] {
+			continue
+		}
+		seen[g] = true
+		out[base] = append(out[base], r.Block)
+	}
+	for _, ds := range out {
+		sort.Slice(ds, func(i, j int) bool { return ds[i].String() < ds[j].String() })
+	}
+	return out
+}
+
+// Tally counts verdicts.
+type Tally struct {
+	Rows                      int // measured rows
+	Right, Wrong, Unknown     int
+	Missing                   int
+	MovedRight, MovedWrong    int // of Right and Wrong, rows paired with predictions on other lines
+	SectorsRightIdealWrong    int // of Wrong, those whose sectors were right
+	NotExecuted               int // predicted lines of measured launches no instruction ran for
+	HeaderRows, HeaderMissing int // rows attributed to a file other than the program, and of those Missing
+}
+
+// Add counts a pair.
+func (t *Tally) Add(p Pair) {
+	if p.Row == nil {
+		t.NotExecuted++
+		return
+	}
+	t.Rows++
+	if p.Row.File != p.Row.Program {
+		t.HeaderRows++
+		if p.Verdict == Missing {
+			t.HeaderMissing++
+		}
+	}
+	switch p.Verdict {
+	case Right:
+		t.Right++
+		if p.Moved {
+			t.MovedRight++
+		}
+	case Wrong:
+		t.Wrong++
+		if p.Moved {
+			t.MovedWrong++
+		}
+		if p.Why != "performed by no lane" && Near(p.Sectors, p.Row.SectorsPerRequest()) {
+			t.SectorsRightIdealWrong++
+		}
+	case Unknown:
+		t.Unknown++
+	case Missing:
+		t.Missing++
+	}
+}
