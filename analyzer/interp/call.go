@@ -125,7 +125,7 @@ func (in *interp) call(e *parser.Call) value {
 			}
 		}
 	}
-	if f := in.prog.device(name, args); f != nil && !in.host {
+	if f := in.device(name, args); f != nil && !in.host {
 		return in.inlineWith(f, args, lvs, e)
 	}
 	if in.host {
