@@ -393,13 +393,24 @@ func mergeLine(m []*accesses.Finding) *accesses.Finding {
 		if i == 0 {
 			continue
 		}
-		names = append(names, accesses.Subject(p))
-		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: accesses.Subject(p) + " has the same index mapping"})
+		names = append(names, shortSubject(p))
+		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: shortSubject(p) + " has the same index mapping"})
 	}
 	f.Message += fmt.Sprintf("; %s on this line step%s alike: together %s sectors per request where %s would do",
 		strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1], accesses.Trim(sectors), accesses.Trim(ideal))
 	f.Numbers = withGrouped(f.Numbers, len(m))
 	return &f
+}
+
+// shortSubject names an access in another finding's message: its
+// expression cut short, as a message quotes source only in excerpts.
+func shortSubject(p *analyzer.Prediction) string {
+	const most = 60
+	expr := []rune(p.Access.Expr)
+	if len(expr) > most {
+		return p.Access.Op.String() + " " + string(expr[:most]) + "…"
+	}
+	return accesses.Subject(p)
 }
 
 // addressKey identifies what an access reads or writes: its operation,

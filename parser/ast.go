@@ -421,6 +421,28 @@ type File struct {
 	// Instantiations are the explicit instantiations of function
 	// templates: template void run<int>(int*);
 	Instantiations []*Ident
+	// Unit, when set, is everything the translation unit defines, its
+	// headers as this file's macros made them: a loader that keeps each
+	// header definition in one file only (Funcs, Structs, Typedefs and
+	// Globals are then this file's share) keeps the whole here.
+	Unit *Decls
+}
+
+// Decls are the definitions of a translation unit.
+type Decls struct {
+	Funcs    []*Func
+	Structs  []*Struct
+	Typedefs []*Typedef
+	Globals  []*Decl
+}
+
+// UnitDecls returns what f's translation unit defines: f.Unit when set,
+// else f's own lists.
+func (f *File) UnitDecls() Decls {
+	if f.Unit != nil {
+		return *f.Unit
+	}
+	return Decls{Funcs: f.Funcs, Structs: f.Structs, Typedefs: f.Typedefs, Globals: f.Globals}
 }
 
 // Text returns the source text between two positions of one file, or ""

@@ -299,7 +299,7 @@ func includedFiles(files []string, cfg parser.Config, cache *readCache) map[stri
 
 // dropSeenHeaderDefinitions removes from f the functions, types and
 // globals that stand in an included file and were already kept from an
-// earlier file, and registers the rest.
+// earlier file, and registers the rest; f.Unit keeps the whole.
 func dropSeenHeaderDefinitions(f *parser.File, seen map[string]bool) {
 	keep := func(p parser.Pos) bool {
 		if p.File == f.Path {
@@ -312,10 +312,17 @@ func dropSeenHeaderDefinitions(f *parser.File, seen map[string]bool) {
 		seen[key] = true
 		return true
 	}
+	whole := parser.Decls{Funcs: slices.Clone(f.Funcs), Structs: slices.Clone(f.Structs), Typedefs: slices.Clone(f.Typedefs), Globals: slices.Clone(f.Globals)}
 	f.Funcs = slices.DeleteFunc(f.Funcs, func(fn *parser.Func) bool { return !keep(fn.P) })
 	f.Structs = slices.DeleteFunc(f.Structs, func(s *parser.Struct) bool { return !keep(s.P) })
 	f.Typedefs = slices.DeleteFunc(f.Typedefs, func(t *parser.Typedef) bool { return !keep(t.P) })
 	f.Globals = slices.DeleteFunc(f.Globals, func(d *parser.Decl) bool { return !keep(d.P) })
+	// The file's translation unit still holds what it gave up: its
+	// kernels and types resolve names within it (a header's typedef
+	// floatX as this file's macros chose it).
+	if len(f.Funcs) < len(whole.Funcs) || len(f.Structs) < len(whole.Structs) || len(f.Typedefs) < len(whole.Typedefs) || len(f.Globals) < len(whole.Globals) {
+		f.Unit = &whole
+	}
 	f.Notes = slices.DeleteFunc(f.Notes, func(n parser.Note) bool {
 		return n.Pos.File != f.Path && !keep(parser.Pos{File: n.Pos.File, Offset: -1 - n.Pos.Offset})
 	})

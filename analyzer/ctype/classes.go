@@ -5,14 +5,16 @@ import "github.com/cudalint/cudalint/parser"
 // Struct returns the definition of the struct or class called name (its
 // template parameters, static members and methods), or nil.
 func (ts *Types) Struct(name string) *parser.Struct {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return ts.structs[name]
+	if s, ok := ts.structs[name]; ok || ts.parent == nil {
+		return s
+	}
+	return ts.parent.Struct(name)
 }
 
 // Typedef returns the typedef or alias called name, or nil.
 func (ts *Types) Typedef(name string) *parser.Typedef {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return ts.typedefs[name]
+	if td, ok := ts.typedefs[name]; ok || ts.parent == nil {
+		return td
+	}
+	return ts.parent.Typedef(name)
 }

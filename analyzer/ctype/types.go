@@ -202,14 +202,24 @@ func canonicalWords(words []string) string {
 
 // Types resolves type names of the analyzed files to layouts.
 type Types struct {
-	mu       sync.Mutex // layouts are computed lazily, by concurrent kernels
+	// mu guards done and busy: layouts are computed lazily, by
+	// concurrent kernels. structs and typedefs are only read once
+	// declared.
+	mu       sync.Mutex
 	structs  map[string]*parser.Struct
 	typedefs map[string]*parser.Typedef
 	done     map[string]*Type
 	busy     map[string]bool
-	// Consts evaluates array dimensions; set by the program once its
-	// constants can be evaluated.
-	Consts func(parser.Expr) (int64, bool)
+	// parent resolves the names these types do not declare: a
+	// translation unit's types fall back on the whole program's (a
+	// header analyzed alone uses what its includer declared). Locks are
+	// taken child first, never the other way.
+	parent *Types
+	// Consts evaluates array dimensions, resolving the types they name
+	// (sizeof(T)) with resolve: while a layout is computed under mu, the
+	// resolution in progress, which a second Resolve would wait for
+	// forever. Set by the program once its constants can be evaluated.
+	Consts func(e parser.Expr, resolve func(*parser.TypeRef) *Type) (int64, bool)
 }
 
 // NewTypes returns an empty set of types.
@@ -217,18 +227,46 @@ func NewTypes() *Types {
 	return &Types{structs: map[string]*parser.Struct{}, typedefs: map[string]*parser.Typedef{}, done: map[string]*Type{}, busy: map[string]bool{}}
 }
 
+// NewUnitTypes returns an empty set of types that resolves the names it
+// does not declare through parent.
+func NewUnitTypes(parent *Types) *Types {
+	ts := NewTypes()
+	ts.parent = parent
+	return ts
+}
+
 // Add makes the structs and typedefs of f known.
-func (ts *Types) Add(f *parser.File) {
-	for _, s := range f.Structs {
+func (ts *Types) Add(f *parser.File) { ts.Declare(f.Structs, f.Typedefs) }
+
+// Declare makes structs and typedefs known: a struct's definition with
+// members wins over a declaration; the last typedef of a name wins.
+func (ts *Types) Declare(structs []*parser.Struct, typedefs []*parser.Typedef) {
+	for _, s := range structs {
 		if s.Name != "" {
 			if _, dup := ts.structs[s.Name]; !dup || len(s.Fields) > 0 {
 				ts.structs[s.Name] = s
 			}
 		}
 	}
-	for _, td := range f.Typedefs {
+	for _, td := range typedefs {
 		ts.typedefs[td.Name] = td
 	}
+}
+
+// owns reports whether name is declared here rather than left to the
+// parent.
+func (ts *Types) owns(name string) bool {
+	_, td := ts.typedefs[name]
+	_, s := ts.structs[name]
+	return td || s
+}
+
+// declaresStruct reports whether name is a struct here or in a parent.
+func (ts *Types) declaresStruct(name string) bool {
+	if _, ok := ts.structs[name]; ok || ts.parent == nil {
+		return ok
+	}
+	return ts.parent.Struct(name) != nil
 }
 
 // Resolve returns the layout of a written type.
@@ -278,11 +316,16 @@ func (ts *Types) named(words []string) *Type {
 	}
 	name := key
 	if i := strings.LastIndex(name, "::"); i >= 0 {
-		if _, ok := ts.structs[name]; !ok {
+		if !ts.declaresStruct(name) {
 			name = name[i+2:]
 		}
 	}
 	if t, ok := ts.done[name]; ok {
+		return t
+	}
+	if ts.parent != nil && !ts.owns(name) {
+		t := ts.parent.Resolve(&parser.TypeRef{Words: []string{name}})
+		ts.done[name] = t
 		return t
 	}
 	if ts.busy[name] {
@@ -296,7 +339,7 @@ func (ts *Types) named(words []string) *Type {
 	} else if td, ok := ts.typedefs[name]; ok {
 		t = ts.resolve(td.Type)
 		for i := len(td.Dims) - 1; i >= 0; i-- {
-			t = ArrayOf(t, ts.Dim(td.Dims[i]))
+			t = ArrayOf(t, ts.dim(td.Dims[i], ts.resolve))
 		}
 	} else if b, ok := builtinScalars[name]; ok {
 		t = b
@@ -309,11 +352,22 @@ func (ts *Types) named(words []string) *Type {
 
 // Dim is the value of array dimension e, or 0 when it is not a positive
 // constant.
-func (ts *Types) Dim(e parser.Expr) int64 {
+func (ts *Types) Dim(e parser.Expr) int64 { return ts.dim(e, ts.Resolve) }
+
+// DimWith is Dim with the types e names resolved by resolve: the
+// resolution in progress, when e is evaluated for one (see Consts).
+func (ts *Types) DimWith(e parser.Expr, resolve func(*parser.TypeRef) *Type) int64 {
+	return ts.dim(e, resolve)
+}
+
+// dim is Dim with the types e names resolved by resolve: ts.resolve
+// while ts.mu is held (typedef float row[sizeof(double)]; a type whose
+// size needs its own is then unknown, not a deadlock).
+func (ts *Types) dim(e parser.Expr, resolve func(*parser.TypeRef) *Type) int64 {
 	if e == nil || ts.Consts == nil {
 		return 0
 	}
-	if v, ok := ts.Consts(e); ok && v > 0 {
+	if v, ok := ts.Consts(e, resolve); ok && v > 0 {
 		return v
 	}
 	return 0
@@ -327,7 +381,7 @@ func (ts *Types) layout(s *parser.Struct) *Type {
 	for _, f := range s.Fields {
 		ft := ts.resolve(f.Type)
 		for i := len(f.Dims) - 1; i >= 0; i-- {
-			ft = ArrayOf(ft, ts.Dim(f.Dims[i]))
+			ft = ArrayOf(ft, ts.dim(f.Dims[i], ts.resolve))
 		}
 		if s.Union {
 			t.Fields = append(t.Fields, FieldLayout{Name: f.Name, Offset: 0, Type: ft})

@@ -46,3 +46,34 @@ func fmtPieces(p [][2]int64) string {
 }
 
 func itoa(x int64) string { return strconv.FormatInt(x, 10) }
+
+// A translation unit's types resolve its own names first and the
+// program's where it declares none; a struct of the unit lays out its
+// members with the unit's names.
+func TestUnitTypes(t *testing.T) {
+	prog := NewTypes()
+	prog.Add(parser.Parse("a.cu", []byte("typedef float floatX;\ntypedef double wide;\nstruct Pair { wide a; int b; };\n"), parser.Config{}))
+	unit := NewUnitTypes(prog)
+	f := parser.Parse("b.cu", []byte("typedef __nv_bfloat16 floatX;\nstruct Row { floatX x; floatX y; wide w; };\n"), parser.Config{})
+	unit.Declare(f.Structs, f.Typedefs)
+	tests := []struct {
+		ts   *Types
+		name string
+		want int64
+	}{
+		{unit, "floatX", 2},
+		{prog, "floatX", 4},
+		{unit, "wide", 8},
+		{unit, "Pair", 16},
+		{unit, "Row", 16},
+		{prog, "Row", 4}, // unknown to the program: no layout
+	}
+	for _, tt := range tests {
+		if got := tt.ts.Resolve(&parser.TypeRef{Words: []string{tt.name}}); got.Size != tt.want {
+			t.Errorf("%s: %d bytes, want %d", tt.name, got.Size, tt.want)
+		}
+	}
+	if unit.Struct("Pair") == nil || unit.Typedef("wide") == nil || unit.Typedef("floatX").Type.Words[0] != "__nv_bfloat16" {
+		t.Error("Struct and Typedef do not fall back to the program, or prefer it to the unit")
+	}
+}

@@ -136,7 +136,7 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 			}
 		}
 	}
-	if f := in.prog.device(name, args); f != nil && !in.host {
+	if f := in.device(name, args); f != nil && !in.host {
 		return in.inlineWith(f, args, lvs, e)
 	}
 	if in.host {

@@ -47,10 +47,10 @@ func (in *interp) classOf(qual string, scope []parser.TemplateArg) (*parser.Stru
 		if qual == "" {
 			return nil, nil
 		}
-		if s := in.prog.types.Struct(qual); s != nil {
+		if s := in.unit.types.Struct(qual); s != nil {
 			return s, scope
 		}
-		td := in.prog.types.Typedef(qual)
+		td := in.unit.types.Typedef(qual)
 		if td == nil || td.Type == nil || len(td.Type.Words) != 1 || td.Type.Ptr > 0 || len(td.Dims) > 0 {
 			return nil, nil
 		}
@@ -164,7 +164,8 @@ func (in *interp) method(s *parser.Struct, name string, n int) *parser.Func {
 		return nil
 	}
 	cands := append([]*parser.Func{}, s.Methods...)
-	for _, f := range in.prog.funcs[name] {
+	outOfClass := func(f *parser.Func) bool { return f.Class == s.Name && f.Device }
+	for _, f := range in.unit.candidates(name, outOfClass) {
 		if f.Class == s.Name && f.Device {
 			cands = append(cands, f)
 		}
@@ -190,7 +191,7 @@ func (in *interp) method(s *parser.Struct, name string, n int) *parser.Func {
 // unresolvedMethod notes a member function call that cannot be followed,
 // unless a free function of that name may be the one called.
 func (in *interp) unresolvedMethod(e *parser.Call, what string, s *parser.Struct, n int) {
-	if len(in.prog.funcs[calleeName(e.Fun)]) > 0 {
+	if len(in.unit.candidates(calleeName(e.Fun), anyFunc)) > 0 {
 		return
 	}
 	in.note(e.Start(), "%s: no member function of %s with %d arguments; the call is not followed", what, s.Name, n)
@@ -531,7 +532,7 @@ func (in *interp) memberInits(f *parser.Func, fr *frame) {
 
 // funcNamed returns the name of the __device__ function e names (f or
 // &f, a template argument), or "".
-func (p *Program) funcNamed(e parser.Expr) string {
+func (u *unit) funcNamed(e parser.Expr) string {
 	if u, ok := e.(*parser.Unary); ok && u.Op == "&" {
 		e = u.X
 	}
@@ -543,13 +544,15 @@ func (p *Program) funcNamed(e parser.Expr) string {
 	if i := strings.LastIndex(name, "::"); i >= 0 {
 		name = name[i+2:]
 	}
-	for _, f := range p.funcs[name] {
-		if f.Device && f.Body != nil && !f.Global {
+	for _, f := range u.candidates(name, isHelper) {
+		if isHelper(f) {
 			return name
 		}
 	}
 	return ""
 }
+
+func isHelper(f *parser.Func) bool { return f.Device && f.Body != nil && !f.Global }
 
 // funcParam resolves a call through a kernel's function template
 // parameter: F(p, i) with F bound to op_twice calls op_twice. ok is false

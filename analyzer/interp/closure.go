@@ -60,7 +60,7 @@ func (in *interp) inKernelBody() bool {
 // helper may have changed it.
 func (in *interp) callClosure(c *closure, args []value, site *parser.Call) value {
 	if c.fn != "" {
-		if f := in.prog.device(c.fn, args); f != nil {
+		if f := in.device(c.fn, args); f != nil {
 			return in.inlineWith(f, args, nil, site)
 		}
 		return in.dataValue(symbolic.CauseCallResult, c.fn+"()")

@@ -135,7 +135,7 @@ func (in *interp) ident(e *parser.Ident) value {
 	// template argument, blockReduce<warpReduceMax>): calls through what
 	// holds it run it.
 	if !in.host {
-		if f := in.prog.funcNamed(&parser.Ident{P: e.P, Name: name}); f != "" {
+		if f := in.unit.funcNamed(&parser.Ident{P: e.P, Name: name}); f != "" {
 			return in.funcValue(f)
 		}
 	}

@@ -80,7 +80,7 @@ func (in *interp) hostArray(dc *parser.Declarator, t *ctype.Type) (value, bool) 
 	if !ok || len(dc.Dims) != 1 || t == nil || t.Kind != ctype.TArray || t.Elem == nil || !t.Elem.LayoutKnown() || t.Elem.Size <= 0 {
 		return value{}, false
 	}
-	if in.prog.types.Dim(dc.Dims[0]) == 0 {
+	if in.dim(dc.Dims[0]) == 0 {
 		t = ctype.ArrayOf(t.Elem, int64(len(l.Elems)))
 	}
 	in.fresh++
@@ -154,7 +154,7 @@ func itoa(n int) string {
 // caller's own file is preferred.
 func (in *interp) hostFunc(name string, n int) *parser.Func {
 	var pick *parser.Func
-	for _, f := range in.prog.funcs[name] {
+	for _, f := range in.unit.candidates(name, isHostFunc) {
 		if f.Global || f.Body == nil || !f.Host || len(f.Params) != n || hasTypeParams(f) {
 			continue
 		}
@@ -166,6 +166,8 @@ func (in *interp) hostFunc(name string, n int) *parser.Func {
 	}
 	return pick
 }
+
+func isHostFunc(f *parser.Func) bool { return f.Host && !f.Global && f.Body != nil }
 
 func hasTypeParams(f *parser.Func) bool {
 	for _, tp := range f.Template {
@@ -266,9 +268,10 @@ func (in *interp) hostCall(f *parser.Func, args []value, site *parser.Call) valu
 	return result
 }
 
-// kernelNamed reports whether name is a kernel of the program.
+// kernelNamed reports whether name is a kernel of the unit, else of the
+// program.
 func (in *interp) kernelNamed(name string) bool {
-	for _, f := range in.prog.funcs[name] {
+	for _, f := range in.unit.candidates(name, isKernel) {
 		if f.Global {
 			return true
 		}

@@ -54,7 +54,7 @@ func IsHostTemplate(fn *parser.Func) bool {
 // (nil: not bound), and the instantiations of host function templates
 // that fn's calls make.
 func (p *Program) HostRun(f *parser.File, fn *parser.Func, typeArgs map[string]*ctype.Type) ([]*Launch, []Instantiation) {
-	in := newInterp(p, true)
+	in := newInterp(p.unitOf(f), true)
 	in.typeArgs = typeArgs
 	launches := p.hostLaunches(in, f, fn)
 	return launches, in.insts
@@ -66,11 +66,12 @@ func (p *Program) Instantiations() []Instantiation {
 	var out []Instantiation
 	for _, f := range p.Files {
 		for _, id := range f.Instantiations {
-			for _, fn := range p.funcs[id.Name] {
+			u := p.unitOf(f)
+			for _, fn := range u.candidates(id.Name, IsHostTemplate) {
 				if !IsHostTemplate(fn) {
 					continue
 				}
-				in := newInterp(p, true)
+				in := newInterp(u, true)
 				fr := newFrame()
 				in.bindTemplate(fn.Template, id.Targs, fr)
 				if bound(fn, fr.types) {
@@ -85,7 +86,7 @@ func (p *Program) Instantiations() []Instantiation {
 // hostTemplateCall records the instantiation a host call of a host
 // function template makes, its type arguments written or deduced.
 func (in *interp) hostTemplateCall(e *parser.Call, name string, args []value) {
-	for _, fn := range in.prog.funcs[name] {
+	for _, fn := range in.unit.candidates(name, IsHostTemplate) {
 		if !IsHostTemplate(fn) || len(fn.Params) != len(args) {
 			continue
 		}

@@ -35,8 +35,13 @@ const (
 // memory access with its address; for a host function it records launches.
 type interp struct {
 	prog *Program
-	host bool
-	vars map[string]value
+	// unit is the translation unit whose names the code resolves;
+	// resolveType, when set, resolves types instead of unit.types (an
+	// array dimension evaluated while a layout is computed).
+	unit        *unit
+	resolveType func(*parser.TypeRef) *ctype.Type
+	host        bool
+	vars        map[string]value
 	// fileGlobals are the file-scope variables of the file being analyzed.
 	fileGlobals map[string]value
 	guards      []symbolic.Expr
@@ -99,8 +104,8 @@ type ret struct {
 	v      value
 }
 
-func newInterp(prog *Program, host bool) *interp {
-	return &interp{prog: prog, host: host, vars: map[string]value{}, record: true, params: map[string]bool{},
+func newInterp(u *unit, host bool) *interp {
+	return &interp{prog: u.prog, unit: u, host: host, vars: map[string]value{}, record: true, params: map[string]bool{},
 		loopSyms: map[parser.Stmt]symbolic.Expr{}, loopSites: map[symbolic.Site]int{}}
 }
 
@@ -137,7 +142,24 @@ func (in *interp) resolve(ref *parser.TypeRef) *ctype.Type {
 			return t
 		}
 	}
-	return in.prog.types.Resolve(ref)
+	return in.resolveNamed(ref)
+}
+
+// resolveNamed resolves ref with the unit's names only (no type
+// arguments), through resolveType when set.
+func (in *interp) resolveNamed(ref *parser.TypeRef) *ctype.Type {
+	if in.resolveType != nil {
+		return in.resolveType(ref)
+	}
+	return in.unit.types.Resolve(ref)
+}
+
+// dim is the unit's Types.Dim, with types resolved as resolveNamed does.
+func (in *interp) dim(e parser.Expr) int64 {
+	if in.resolveType != nil {
+		return in.unit.types.DimWith(e, in.resolveType)
+	}
+	return in.unit.types.Dim(e)
 }
 
 func (in *interp) note(p parser.Pos, format string, args ...any) {
@@ -235,7 +257,7 @@ func (in *interp) decl(d *parser.Decl) {
 		}
 		if len(dc.Dims) > 0 {
 			for i := len(dc.Dims) - 1; i >= 0; i-- {
-				t = ctype.ArrayOf(t, in.prog.types.Dim(dc.Dims[i]))
+				t = ctype.ArrayOf(t, in.dim(dc.Dims[i]))
 			}
 			if in.host && space == Local && dc.Init != nil {
 				if v, ok := in.hostArray(dc, t); ok {

@@ -8,19 +8,25 @@ import (
 	"github.com/cudalint/cudalint/symbolic"
 )
 
-// Program is the set of analyzed files seen as one: their functions,
-// types and file-scope variables, which a kernel's code may come from any
-// of (a helper, a struct, a constant of another file).
+// Program is the set of analyzed files: their functions, types and
+// file-scope variables. Each file is a translation unit (unit.go) whose
+// code resolves names within it first; what it does not define may come
+// from any file (a helper, a struct, a constant of another file).
 type Program struct {
 	Files   []*parser.File
 	types   *ctype.Types
 	funcs   map[string][]*parser.Func
 	globals map[string]value
-	// fileGlobals are each file's own file-scope variables, by path.
+	// fileGlobals are each file's unit's file-scope variables, by path.
 	fileGlobals map[string]map[string]value
-	Kernels     []*parser.Func
-	Notes       []parser.Note
-	sources     map[string][]byte
+	// all is the program-wide unit; units are the files', made on
+	// first use.
+	all     *unit
+	unitMu  sync.Mutex
+	units   map[*parser.File]*unit
+	Kernels []*parser.Func
+	Notes   []parser.Note
+	sources map[string][]byte
 	// launchMemo says which host functions launch a kernel (host.go).
 	launchMu   sync.Mutex
 	launchMemo map[*parser.Func]bool
@@ -29,7 +35,8 @@ type Program struct {
 // NewProgram indexes the functions, types and file-scope constants of
 // files.
 func NewProgram(files []*parser.File) *Program {
-	p := &Program{Files: files, types: ctype.NewTypes(), funcs: map[string][]*parser.Func{}, globals: map[string]value{}, fileGlobals: map[string]map[string]value{}, sources: map[string][]byte{}}
+	p := &Program{Files: files, types: ctype.NewTypes(), funcs: map[string][]*parser.Func{}, globals: map[string]value{}, fileGlobals: map[string]map[string]value{}, sources: map[string][]byte{}, units: map[*parser.File]*unit{}}
+	p.all = &unit{prog: p, types: p.types}
 	for _, f := range files {
 		for path, src := range f.Sources {
 			p.sources[path] = src
@@ -42,7 +49,9 @@ func NewProgram(files []*parser.File) *Program {
 			}
 		}
 	}
-	p.types.Consts = p.ConstValue
+	p.types.Consts = func(e parser.Expr, resolve func(*parser.TypeRef) *ctype.Type) (int64, bool) {
+		return p.constIn(p.all, e, resolve)
+	}
 	p.evalGlobals()
 	return p
 }
@@ -102,7 +111,7 @@ func argOf(v value) Arg {
 // HostLaunches interprets host function fn of file f and returns the
 // launches it makes, in the order met.
 func (p *Program) HostLaunches(f *parser.File, fn *parser.Func) []*Launch {
-	return p.hostLaunches(newInterp(p, true), f, fn)
+	return p.hostLaunches(newInterp(p.unitOf(f), true), f, fn)
 }
 
 func (p *Program) hostLaunches(in *interp, f *parser.File, fn *parser.Func) []*Launch {
@@ -147,7 +156,7 @@ func (p *Program) RunKernel(f *parser.File, fn *parser.Func, typeArgs map[string
 // parameters bound too: funcArgs maps each to the __device__ function
 // it names.
 func (p *Program) RunInstance(f *parser.File, fn *parser.Func, typeArgs map[string]*ctype.Type, funcArgs map[string]string) Run {
-	in := newInterp(p, false)
+	in := newInterp(p.unitOf(f), false)
 	in.kernel = fn
 	in.fileGlobals = p.fileGlobals[f.Path]
 	in.typeArgs = typeArgs
@@ -177,8 +186,20 @@ func (p *Program) RunInstance(f *parser.File, fn *parser.Func, typeArgs map[stri
 }
 
 // ConstValue evaluates a constant expression (array sizes, globals).
-func (p *Program) ConstValue(e parser.Expr) (int64, bool) {
-	in := newInterp(p, true)
+func (p *Program) ConstValue(e parser.Expr) (int64, bool) { return p.constIn(p.all, e, nil) }
+
+// ConstIn evaluates a constant expression of file f, with the names of
+// its translation unit (__launch_bounds__(BLOCK) with its own BLOCK).
+func (p *Program) ConstIn(f *parser.File, e parser.Expr) (int64, bool) {
+	return p.constIn(p.unitOf(f), e, nil)
+}
+
+// constIn evaluates e in unit u, resolving its types with resolve when
+// not nil (see ctype.Types.Consts).
+func (p *Program) constIn(u *unit, e parser.Expr, resolve func(*parser.TypeRef) *ctype.Type) (int64, bool) {
+	in := newInterp(u, true)
+	in.fileGlobals = p.fileGlobals[u.path]
+	in.resolveType = resolve
 	v := in.eval(e)
 	if v.kind != vInt {
 		return 0, false
@@ -186,12 +207,17 @@ func (p *Program) ConstValue(e parser.Expr) (int64, bool) {
 	return symbolic.IsConst(v.x)
 }
 
+// evalGlobals evaluates each file's file-scope variables: all its unit
+// declares (a header's constants as its macros made them), which its code
+// sees first; the first file to declare a name gives the program's.
 func (p *Program) evalGlobals() {
 	for _, f := range p.Files {
-		in := newInterp(p, false)
+		in := newInterp(p.unitOf(f), false)
 		in.record = false
-		in.fileGlobals = p.fileGlobals[f.Path] // none yet: the file's own come from in.vars
-		for _, d := range f.Globals {
+		// The file's globals so far are in.vars: the constants its array
+		// sizes read (float a[N]) are there.
+		p.fileGlobals[f.Path] = in.vars
+		for _, d := range f.UnitDecls().Globals {
 			in.decl(d)
 		}
 		p.fileGlobals[f.Path] = in.vars
@@ -201,41 +227,6 @@ func (p *Program) evalGlobals() {
 			}
 		}
 	}
-}
-
-// device returns the __device__ function called name that C++ could
-// call with args: the right number of arguments, and pointer parameters
-// whose pointee matches the argument's (there is no conversion from int*
-// to double*: a file's own atomicAdd(double*, double) is not the one
-// atomicAdd(&ints[i], 1) calls).
-func (p *Program) device(name string, args []value) *parser.Func {
-	for _, f := range p.funcs[name] {
-		if !f.Device || f.Body == nil || len(f.Params) != len(args) {
-			continue
-		}
-		if p.pointersMatch(f, args) {
-			return f
-		}
-	}
-	return nil
-}
-
-func (p *Program) pointersMatch(f *parser.Func, args []value) bool {
-	for i, param := range f.Params {
-		t := p.types.Resolve(param.Type)
-		a := args[i]
-		if t.Kind != ctype.TPointer || a.kind != vPtr || a.ptr.elem == nil {
-			continue
-		}
-		want, got := t.Elem, a.ptr.elem
-		if !want.LayoutKnown() || !got.LayoutKnown() || want.Kind == ctype.TVoid || got.Kind == ctype.TVoid {
-			continue // a template or void pointer: anything goes
-		}
-		if want.Size != got.Size || want.Kind != got.Kind {
-			return false
-		}
-	}
-	return true
 }
 
 // launch records kernel<<<grid, block, ...>>>(args) met in host code.
@@ -248,7 +239,7 @@ func (in *interp) launch(e *parser.Launch) value {
 				site.TypeArgs = append(site.TypeArgs, in.resolve(ta.Type))
 				continue
 			}
-			a := Arg{Func: in.prog.funcNamed(ta.Value)}
+			a := Arg{Func: in.unit.funcNamed(ta.Value)}
 			if a.Func == "" {
 				a = argOf(in.eval(ta.Value))
 			}

@@ -17,7 +17,7 @@ func (in *interp) refArgs(name string, e *parser.Call, args []value) []lvalue {
 		return nil
 	}
 	var lvs []lvalue
-	for _, f := range in.prog.funcs[name] {
+	for _, f := range in.unit.candidates(name, isDeviceDef) {
 		if !f.Device || f.Body == nil || len(f.Params) != len(e.Args) {
 			continue
 		}

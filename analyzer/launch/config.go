@@ -42,11 +42,11 @@ func DefaultBlock(usesY, usesZ bool) Dim3 {
 // a power of two near the square root of n, at most a warp (256 gives
 // 16x16, as the default; 1024 gives 32x32, 512 32x16). A 3D kernel keeps
 // the default.
-func boundsBlock(prog *Program, fn *parser.Func, usesY, usesZ bool) (Dim3, bool) {
+func boundsBlock(prog *Program, f *parser.File, fn *parser.Func, usesY, usesZ bool) (Dim3, bool) {
 	if fn.LaunchBounds == nil || usesZ {
 		return Dim3{}, false
 	}
-	n, ok := prog.ConstValue(fn.LaunchBounds)
+	n, ok := prog.ConstIn(f, fn.LaunchBounds)
 	if !ok || n <= 0 || n > 1024 {
 		return Dim3{}, false
 	}
@@ -251,7 +251,7 @@ func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, in
 				cfg.Block = d
 			} else if d, _, ok := annotation(f, fn); ok {
 				cfg.Block = d
-			} else if d, ok := boundsBlock(p, fn, usesY, usesZ); ok {
+			} else if d, ok := boundsBlock(p, f, fn, usesY, usesZ); ok {
 				cfg.Block = d
 			}
 			key := fmt.Sprint(cfg.Block, cfg.Grid, cfg.GridKnown, sortedPairs(cfg.Params), sortedPairs(cfg.Bases))
@@ -265,7 +265,7 @@ func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, in
 		cfg := &Config{Block: DefaultBlock(usesY, usesZ), BlockSource: FromDefault, Grid: AssumedGrid, Params: map[string]int64{}, Bases: map[string]int64{}}
 		if d, at, ok := annotation(f, fn); ok {
 			cfg.Block, cfg.BlockSource, cfg.At = d, FromAnnotation, at
-		} else if d, ok := boundsBlock(p, fn, usesY, usesZ); ok {
+		} else if d, ok := boundsBlock(p, f, fn, usesY, usesZ); ok {
 			cfg.Block, cfg.BlockSource, cfg.At = d, FromBounds, fn.P
 		}
 		out = append(out, cfg)

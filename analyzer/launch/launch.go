@@ -11,7 +11,6 @@ package launch
 
 import (
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -100,13 +99,14 @@ func (p *Program) findLaunches() {
 
 // launchTargets returns the kernels called name that a launch in file f
 // can reach. A project often holds many programs, each with its own
-// kernel called "kernel": the one defined in f or a file it includes is
-// the one launched; failing that, one in f's folder; failing that, any.
+// kernel called "kernel": the one defined in f's translation unit (f and
+// what it includes, as its macros made it) is the one launched; failing
+// that (an -rdc program), one in f's folder; failing that, any.
 func (p *Program) launchTargets(f *parser.File, name string) map[*parser.Func]bool {
 	var all, inUnit, sameDir []*parser.Func
 	for _, k := range p.kernelsNamed[name] {
 		all = append(all, k)
-		if k.P.File == f.Path || slices.Contains(f.Includes, k.P.File) {
+		if k.P.File == f.Path || p.InUnit(f, k) {
 			inUnit = append(inUnit, k)
 		}
 		if filepath.Dir(k.P.File) == filepath.Dir(f.Path) {

@@ -217,7 +217,7 @@ func writeFindingsText(w io.Writer, rep *driver.Report, style textStyle) error {
 			fmt.Fprintf(w, "    fix: %s (cudalint --fix applies it)\n", message(f.SuggestedFixes[0].Message, quotedExpr(f)))
 		}
 		for _, r := range foldedRelated(rep, f) {
-			fmt.Fprintf(w, "    %s %s: %s\n", paint(ansiDim, "note:"), lineStart(rep.Fset.Position(r.Pos).String()), escape(r.Message))
+			fmt.Fprintf(w, "    %s %s: %s\n", paint(ansiDim, "note:"), lineStart(rep.Fset.Position(r.Pos).String()), message(r.Message))
 		}
 	}
 	_, err := fmt.Fprintln(w, summary(rep))

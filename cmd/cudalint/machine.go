@@ -63,7 +63,7 @@ func findingsJSON(rep *driver.Report) []findingJSON {
 		}
 		for _, r := range f.Related {
 			if p := rep.Fset.Position(r.Pos); p.IsValid() {
-				j.Related = append(j.Related, relatedJSON{File: p.Filename, Line: p.Line, Column: p.Column, Message: escape(r.Message)})
+				j.Related = append(j.Related, relatedJSON{File: p.Filename, Line: p.Line, Column: p.Column, Message: message(r.Message)})
 			}
 		}
 		out = append(out, j)

@@ -190,7 +190,7 @@ func relatedLocations(rep *driver.Report, f *accesses.Finding, base string) []*s
 			e = s
 		}
 		id := uint(i)
-		out = append(out, &sarif.Location{Id: &id, Message: &sarif.Message{Text: str(escape(r.Message))},
+		out = append(out, &sarif.Location{Id: &id, Message: &sarif.Message{Text: str(message(r.Message))},
 			PhysicalLocation: &sarif.PhysicalLocation{
 				ArtifactLocation: &sarif.ArtifactLocation{URI: str(relURI(base, s.Filename)), URIBaseId: str(srcRoot)},
 				Region:           region(s.Line, utf16Column(rep, r.Pos, s.Column), e.Line, utf16Column(rep, r.End, e.Column)),

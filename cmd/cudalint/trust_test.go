@@ -131,12 +131,16 @@ func sarifMessages(t *testing.T, out string) []string {
 // huge expression is quoted as an excerpt: the output stays small.
 func TestLongLinesMakeShortOutput(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("__global__ void k(float* a, float* b) {")
+	b.WriteString("__global__ void k(float* a, float* b, float* c) {")
 	for i := 0; i < 8; i++ {
-		// Strides 2 to 9: each its own cause, so nine findings stay nine.
+		// Strides 2 to 9, and b's 10: each its own cause, so nine
+		// findings stay nine.
 		b.WriteString(strings.Repeat(" ", 128<<10) + "a[" + string(rune('2'+i)) + " * threadIdx.x] = 0;")
 	}
-	b.WriteString(" b[2 * threadIdx.x /*" + strings.Repeat("x", 100<<10) + "*/] = 0; }\n")
+	// b and c step alike on one line: one finding, c a related note
+	// that quotes its huge expression only as an excerpt.
+	b.WriteString(" b[10 * threadIdx.x /*" + strings.Repeat("x", 100<<10) + "*/] = 0;")
+	b.WriteString(" c[10 * threadIdx.x /*" + strings.Repeat("y", 100<<10) + "*/] = 0; }\n")
 	path := filepath.Join(writeFiles(t, map[string]string{"long.cu": b.String()}), "long.cu")
 	for _, format := range []string{"text", "json", "sarif", "github"} {
 		code, out, errs := runCLI("--format", format, path)

@@ -1,0 +1,123 @@
+package interp
+
+import (
+	"slices"
+
+	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/parser"
+)
+
+// unit is one translation unit of the program: a file with what it
+// includes, as its macros made them. A project holds many programs
+// (llm.c's dev/cuda: floatX is float in one file and __nv_bfloat16 in
+// the next, and each has its own layernorm_forward_kernel1 and helpers),
+// so a name resolves within the unit of the code being interpreted, and
+// in the whole program only where the unit defines none (a header
+// analyzed alone relies on its includer; an -rdc program calls a
+// function another file defines).
+type unit struct {
+	prog *Program
+	// path is the file's; "" for the program-wide unit.
+	path string
+	// funcs indexes the unit's own functions; nil for the program-wide
+	// unit, whose lookups are the program's.
+	funcs map[string][]*parser.Func
+	// types resolves the unit's type names, the program's as fallback.
+	types *ctype.Types
+}
+
+// unitOf returns the translation unit of file f (the program-wide one
+// for nil), made on first use: kernels are interpreted concurrently.
+func (p *Program) unitOf(f *parser.File) *unit {
+	if f == nil {
+		return p.all
+	}
+	p.unitMu.Lock()
+	defer p.unitMu.Unlock()
+	if u, ok := p.units[f]; ok {
+		return u
+	}
+	u := p.newUnit(f)
+	p.units[f] = u
+	return u
+}
+
+// newUnit indexes what f's translation unit defines: its functions and
+// types only, the program's are reached through the fallback.
+func (p *Program) newUnit(f *parser.File) *unit {
+	d := f.UnitDecls()
+	u := &unit{prog: p, path: f.Path, funcs: make(map[string][]*parser.Func, len(d.Funcs)), types: p.types}
+	for _, fn := range d.Funcs {
+		u.funcs[fn.Name] = append(u.funcs[fn.Name], fn)
+	}
+	if len(d.Structs) > 0 || len(d.Typedefs) > 0 {
+		u.types = ctype.NewUnitTypes(p.types)
+		u.types.Declare(d.Structs, d.Typedefs)
+		u.types.Consts = func(e parser.Expr, resolve func(*parser.TypeRef) *ctype.Type) (int64, bool) {
+			return p.constIn(u, e, resolve)
+		}
+	}
+	return u
+}
+
+// InUnit reports whether fn is defined in file f's translation unit:
+// in f or in a header f includes, as f's macros made it.
+func (p *Program) InUnit(f *parser.File, fn *parser.Func) bool {
+	for _, g := range p.unitOf(f).funcs[fn.Name] {
+		if g == fn || g.P == fn.P {
+			return true
+		}
+	}
+	return false
+}
+
+// candidates returns the functions called name to choose from: the
+// unit's when it defines one that keep accepts, else the program's.
+// Callers filter the list as keep does.
+func (u *unit) candidates(name string, keep func(*parser.Func) bool) []*parser.Func {
+	if own := u.funcs[name]; u.funcs != nil && slices.ContainsFunc(own, keep) {
+		return own
+	}
+	return u.prog.funcs[name]
+}
+
+func isDeviceDef(f *parser.Func) bool { return f.Device && f.Body != nil }
+
+func isKernel(f *parser.Func) bool { return f.Global }
+
+func anyFunc(*parser.Func) bool { return true }
+
+// device returns the __device__ function called name that C++ could
+// call with args: the right number of arguments, and pointer parameters
+// whose pointee matches the argument's (there is no conversion from int*
+// to double*: a file's own atomicAdd(double*, double) is not the one
+// atomicAdd(&ints[i], 1) calls).
+func (in *interp) device(name string, args []value) *parser.Func {
+	for _, f := range in.unit.candidates(name, isDeviceDef) {
+		if !f.Device || f.Body == nil || len(f.Params) != len(args) {
+			continue
+		}
+		if in.pointersMatch(f, args) {
+			return f
+		}
+	}
+	return nil
+}
+
+func (in *interp) pointersMatch(f *parser.Func, args []value) bool {
+	for i, param := range f.Params {
+		t := in.resolveNamed(param.Type)
+		a := args[i]
+		if t.Kind != ctype.TPointer || a.kind != vPtr || a.ptr.elem == nil {
+			continue
+		}
+		want, got := t.Elem, a.ptr.elem
+		if !want.LayoutKnown() || !got.LayoutKnown() || want.Kind == ctype.TVoid || got.Kind == ctype.TVoid {
+			continue // a template or void pointer: anything goes
+		}
+		if want.Size != got.Size || want.Kind != got.Kind {
+			return false
+		}
+	}
+	return true
+}
