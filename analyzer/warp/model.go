@@ -6,7 +6,11 @@
 // when the address is affine with block and loop terms (residue.go), else
 // by evaluating requests, exhaustively up to a limit and sampled past it.
 // Guards that hold for the whole launch are dropped by interval bounds
-// (bounds.go). A Prediction carries the number and the assumptions it
+// (bounds.go). Loops the compiler unrolls and loops whose trip count
+// depends on the block are predicted copy by copy (loops.go); values a
+// loop carries uniformly are run as recurrences (carried.go), and uniform
+// values the model does not know are averaged over their residues
+// (uniform.go). A Prediction carries the number and the assumptions it
 // rests on, or an Unknown saying why there is none (unknown.go).
 package warp
 
