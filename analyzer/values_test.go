@@ -164,11 +164,19 @@ __global__ void k(const float* a, float* out, const int* stop) {
   out[i] = a[c + i];
 }
 void h(float* a, float* b, int* s) { k<<<64, 256>>>(a, b, s); }`, "a[c + i]", interp.Load, -1, "changes across loop iterations"},
-		{"a value set under a data guard in the loop stays unknown", `
+		{"a value set under a guard on a warp-uniform load is uniform: the mean over its residues", `
 __global__ void k(const float* a, float* out, const int* f) {
   int c = 0;
   for (int j = 0; j < 8; j++) { if (f[j]) c = j; }
   int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = a[c + i];
+}
+void h(float* a, float* b, int* s) { k<<<64, 256>>>(a, b, s); }`, "a[c + i]", interp.Load, 4.875, "c, the same in every lane"},
+		{"a value set under a guard on each lane's data stays unknown", `
+__global__ void k(const float* a, float* out, const int* f) {
+  int c = 0;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int j = 0; j < 8; j++) { if (f[i * 8 + j]) c = j; }
   out[i] = a[c + i];
 }
 void h(float* a, float* b, int* s) { k<<<64, 256>>>(a, b, s); }`, "a[c + i]", interp.Load, -1, "changes across loop iterations"},

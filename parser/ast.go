@@ -244,13 +244,16 @@ type (
 		Cond Expr
 		Post Expr
 		Body Stmt
+		// Unroll is the #pragma unroll just before the loop, if any.
+		Unroll Unroll
 	}
 	// While is while (Cond) Body, or do Body while (Cond) when Do is set.
 	While struct {
-		P    Pos
-		Cond Expr
-		Body Stmt
-		Do   bool
+		P      Pos
+		Cond   Expr
+		Body   Stmt
+		Do     bool
+		Unroll Unroll
 	}
 	// Switch is switch (Tag) Body.
 	Switch struct {

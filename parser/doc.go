@@ -21,6 +21,7 @@ import (
 // Aliases for the token vocabulary the syntax tree is made of.
 type (
 	Pos       = lex.Pos
+	Unroll    = lex.Unroll
 	Token     = lex.Token
 	Note      = lex.Note
 	Notes     = lex.Notes

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 func parse(t *testing.T, src string) *File {
@@ -513,5 +515,59 @@ func TestTypedefAlignedStruct(t *testing.T) {
 		if !named || (s.Align != 16 && !strings.Contains(src, "__attribute__")) {
 			t.Errorf("%q: struct %q align %d, typedefs %v", src, s.Name, s.Align, f.Typedefs)
 		}
+	}
+}
+
+// TestUnrollPragma: a #pragma unroll reaches the loop right after it, with
+// its count; loops without one, and other pragmas, have none.
+func TestUnrollPragma(t *testing.T) {
+	f := parse(t, `
+#define UNROLL_N 4
+__global__ void k(float* p, int n) {
+#pragma unroll
+    for (int a = 0; a < 4; a++) p[a] = 0;
+#pragma unroll 2
+    for (int b = 0; b < 8; b++) p[b] = 0;
+#pragma unroll 1
+    for (int c = 0; c < 8; c++) p[c] = 0;
+#pragma unroll UNROLL_N
+    for (int d = 0; d < 8; d++) p[d] = 0;
+#pragma unroll (n + 1)
+    for (int e = 0; e < 8; e++) p[e] = 0;
+    for (int g = 0; g < 8; g++) p[g] = 0;
+#pragma GCC diagnostic push
+    for (int h = 0; h < 8; h++) p[h] = 0;
+    int w = 0;
+#pragma unroll 1000
+    while (w < 3) w++;
+}
+`)
+	fn := funcNamed(f, "k")
+	if fn == nil || fn.Body == nil {
+		t.Fatal("kernel k not parsed")
+	}
+	var got []Unroll
+	for _, s := range fn.Body.Stmts {
+		switch s := s.(type) {
+		case *For:
+			got = append(got, s.Unroll)
+		case *While:
+			got = append(got, s.Unroll)
+		}
+	}
+	want := []Unroll{lex.UnrollFull, 2, 1, 4, lex.UnrollOther, lex.UnrollNone, lex.UnrollNone, lex.MaxUnrollCount}
+	if len(got) != len(want) {
+		t.Fatalf("loops: got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("loop %d: unroll %d, want %d", i, got[i], want[i])
+		}
+	}
+	if n, ok := lex.Unroll(2).Count(); !ok || n != 2 {
+		t.Errorf("Count of 2: %d %v", n, ok)
+	}
+	if _, ok := lex.UnrollFull.Count(); ok {
+		t.Error("a bare #pragma unroll gives no count")
 	}
 }

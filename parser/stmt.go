@@ -57,7 +57,7 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 		case "while":
 			cond, after := u.parenCond(i+1, to, host)
 			body, end := u.body(after, to, host)
-			return &While{P: t.Pos, Cond: cond, Body: body}, end
+			return &While{P: t.Pos, Cond: cond, Body: body, Unroll: t.Unroll}, end
 		case "do":
 			body, after := u.body(i+1, to, host)
 			if u.text(after) != "while" {
@@ -67,7 +67,7 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 			if u.isPunct(end, ";") {
 				end++
 			}
-			return &While{P: t.Pos, Cond: cond, Body: body, Do: true}, end
+			return &While{P: t.Pos, Cond: cond, Body: body, Do: true, Unroll: t.Unroll}, end
 		case "switch":
 			tag, after := u.parenCond(i+1, to, host)
 			body, end := u.body(after, to, host)
@@ -177,7 +177,7 @@ func (u *unit) ifStmt(i, to int, host bool) (Stmt, int) {
 }
 
 func (u *unit) forStmt(i, to int, host bool) (Stmt, int) {
-	s := &For{P: u.toks[i].Pos}
+	s := &For{P: u.toks[i].Pos, Unroll: u.toks[i].Unroll}
 	if !u.isPunct(i+1, "(") {
 		end := u.skipStatement(i, to)
 		return u.bad(i, end, host, "for without '('"), end

@@ -518,7 +518,9 @@ func mergeValue(c symbolic.Expr, a, b value) value {
 // with each variable it assigns set to a placeholder; a variable whose
 // value after the body is placeholder + d, d invariant, is an induction
 // variable: in the second pass it is entry + d*iter, with iter the loop's
-// iteration symbol. Other assigned variables are unknown in the loop.
+// iteration symbol. A variable that stays the same in every lane but has
+// no closed form is a uniform carried value (carried.go); other assigned
+// variables are unknown in the loop.
 func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr, body parser.Stmt, do bool) {
 	if in.hostLoop(cond, post, body, do) {
 		return
@@ -537,21 +539,33 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	iterVar, _ := symbolic.AsVar(iter)
 	iterName := iterVar.Key()
 	entry := cloneVars(in.vars)
+	l := &Loop{Iter: iterName, Pos: pos, Unroll: unrollOf(node), Leaves: leaves(body)}
 
 	steps := map[string]step{}
+	var disc discovery
 	if in.passes < maxLoopPasses && len(names) > 0 {
-		steps = in.discoverInductions(names, body, post)
+		steps, disc = in.discoverInductions(names, body, post)
 		in.sumInductions(steps, entry, iter)
 	}
+	advanced := map[string]value{}
 	for _, name := range names {
-		ev := entry[name]
 		if st, ok := steps[name]; ok {
-			in.vars[name] = advance(ev, st, iter)
-		} else {
-			in.vars[name] = in.loopCarried(name, ev)
+			advanced[name] = advance(entry[name], st, iter)
 		}
 	}
-	l := &Loop{Iter: iterName, Pos: pos}
+	l.Carried = in.uniformCarried(names, disc, entry, advanced, pos)
+	uniform := map[string]bool{}
+	for _, c := range l.Carried {
+		uniform[c.Name] = true
+		in.vars[c.Name] = value{kind: vInt, x: c.Sym, typ: entry[c.Name].typ}
+	}
+	for _, name := range names {
+		if v, ok := advanced[name]; ok {
+			in.vars[name] = v
+		} else if !uniform[name] {
+			in.vars[name] = in.loopCarried(name, entry[name])
+		}
+	}
 	if cond != nil {
 		c := in.cond(cond)
 		if do {
@@ -559,31 +573,47 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 			c = symbolic.Binary(symbolic.OpLOr, symbolic.Binary(symbolic.OpEq, iter, symbolic.Const(0)), prev)
 		}
 		l.Cond = c
+		l.Trip = constantTrip(c, iterName, do)
 	}
+	l.Var, l.VarAt = loopVar(node, advanced)
 	carried := cloneVars(in.vars)
 	in.loops = append(in.loops, l)
+	before := len(in.accesses)
 	in.stmt(body)
+	l.Accesses = len(in.accesses) - before
 	last := cloneVars(in.vars) // the values an iteration leaves, before the step
 	if post != nil {
 		in.eval(post)
 	}
 	in.loops = in.loops[:len(in.loops)-1]
 	// After the loop: the exit values where the trip count is known (see
-	// exitValues), else unknown.
+	// exitValues), else unknown (uniform for a uniform carried value).
 	exit := in.exitValues(names, entry, carried, last, steps, l, iter, body, do)
 	for _, name := range names {
-		if _, ok := in.vars[name]; ok {
-			if v, ok := exit[name]; ok {
-				in.vars[name] = v
-			} else {
-				in.vars[name] = in.loopCarried(name, entry[name])
-			}
+		if _, ok := in.vars[name]; !ok {
+			continue
+		}
+		switch v, ok := exit[name]; {
+		case ok:
+			in.vars[name] = v
+		case uniform[name]:
+			in.vars[name] = value{kind: vInt, typ: entry[name].typ,
+				x: in.unknown(symbolic.CauseLoopCarried, name, pos, "varies in loop: "+name, symbolic.Uniform)}
+		default:
+			in.vars[name] = in.loopCarried(name, entry[name])
 		}
 	}
 }
 
-func (in *interp) discoverInductions(names []string, body parser.Stmt, post parser.Expr) map[string]step {
+// discovery is what the first pass of a loop body saw: each assigned
+// variable's placeholder and its value after the body.
+type discovery struct {
+	holders, after map[string]value
+}
+
+func (in *interp) discoverInductions(names []string, body parser.Stmt, post parser.Expr) (map[string]step, discovery) {
 	saved, savedRecord, savedGuards, savedRets, savedLaunches := in.vars, in.record, len(in.guards), len(in.rets), len(in.launches)
+	firstFresh := in.fresh + 1 // unknowns from here on are made by this pass
 	in.vars = cloneVars(saved)
 	in.record = false
 	in.passes++
@@ -604,6 +634,11 @@ func (in *interp) discoverInductions(names []string, body parser.Stmt, post pars
 
 	steps := map[string]step{}
 	for _, name := range names {
+		if madeIn(after[name], firstFresh) {
+			// What an iteration adds reads a value the body loads (off +=
+			// steps[k]): it differs from one iteration to the next.
+			continue
+		}
 		if st, ok := stepOf(holders[name], after[name], holders); ok {
 			steps[name] = step{add: st}
 		} else if sh, ok := shiftOf(holders[name], after[name]); ok {
@@ -612,7 +647,17 @@ func (in *interp) discoverInductions(names []string, body parser.Stmt, post pars
 			steps[name] = step{diff: d} // resolved or dropped by sumInductions
 		}
 	}
-	return steps
+	return steps, discovery{holders: holders, after: after}
+}
+
+// madeIn reports whether v mentions an unknown numbered first or later:
+// one a loop's first pass made.
+func madeIn(v value, first int) bool {
+	found := false
+	symbolsOf(v, func(x *symbolic.Var) {
+		found = found || (x.Kind == symbolic.KindUnknown && x.ID >= first)
+	})
+	return found
 }
 
 // step is how an induction variable changes per iteration: by adding

@@ -119,6 +119,40 @@ type Loop struct {
 	Iter string
 	Cond symbolic.Expr // nil when unknown
 	Pos  parser.Pos
+	// Trip is the number of iterations when the condition makes it a
+	// constant (r < 4, r < R with R a template argument): what the
+	// compiler can unroll. 0 when it is not a constant.
+	Trip int64
+	// Unroll is the #pragma unroll just before the loop.
+	Unroll parser.Unroll
+	// Accesses counts the memory accesses one pass of the body recorded
+	// (those of a nested loop once): the size of the body, for the
+	// compiler's choice to unroll.
+	Accesses int
+	// Leaves is set when the body may leave an iteration or the loop
+	// early (break, continue, return, goto, a statement not understood).
+	Leaves bool
+	// Var is the variable the loop counts with (for (int r = 0; ...)) and
+	// VarAt its value at iteration Iter, for messages; "" when there is
+	// none the model follows.
+	Var   string
+	VarAt symbolic.Expr
+	// Carried are the scalars the loop carries from one iteration to the
+	// next that are the same in every lane but not induction variables.
+	Carried []Carried
+}
+
+// Carried is a warp-uniform scalar a loop carries that no closed form
+// gives (off = off * 3 + 1, off += steps[k]). In the loop, the variable
+// is Sym, its value at the loop's iteration Iter. Entry is its value
+// before the loop; Next its value after iteration Iter, in terms of the
+// loop's carried symbols and Iter, or nil when an iteration adds what the
+// model does not know (a loaded value): Sym is then a uniform unknown.
+type Carried struct {
+	Name  string
+	Sym   *symbolic.Var
+	Entry symbolic.Expr
+	Next  symbolic.Expr
 }
 
 type valueKind uint8

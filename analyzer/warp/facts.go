@@ -29,8 +29,10 @@ const (
 	// Name at Site (a guard on data): the figures count every lane.
 	DataGuard
 	// UniformResidue: the base adds the warp-uniform value loaded by Name
-	// at Site, whose residue mod 32 bytes is unknown: the figures are the
-	// mean over Value residues Step bytes apart (Lo to Hi sectors).
+	// at Site (Cause CauseLoadedValue), or carried by variable Name around
+	// the loop at Site (CauseLoopCarried), whose residue mod 32 bytes is
+	// unknown: the figures are the mean over Value residues Step bytes
+	// apart (Lo to Hi sectors).
 	UniformResidue
 )
 
@@ -46,6 +48,7 @@ type Assumption struct {
 	Step  int64         // UniformResidue: bytes between the residues
 	Lo    float64       // UniformResidue: the cheapest residue's sectors
 	Hi    float64       // UniformResidue: the costliest residue's sectors
+	Cause symbolic.UnknownCause
 }
 
 func (a Assumption) String() string {
@@ -65,8 +68,12 @@ func (a Assumption) String() string {
 		}
 		return "which lanes take part depends on " + what + " (a guard on data): the figures count every lane, an upper bound"
 	case UniformResidue:
-		return fmt.Sprintf("the base adds the warp-uniform value loaded by %s at %s, whose residue mod %d bytes is not known: the mean over the %d residues %d bytes apart, assuming an arbitrary offset (%.3g to %.3g sectors)",
-			a.Name, a.Site, SectorBytes, a.Value, a.Step, a.Lo, a.Hi)
+		what := "the warp-uniform value loaded by " + a.Name + " at " + a.Site.String()
+		if a.Cause == symbolic.CauseLoopCarried {
+			what = fmt.Sprintf("%s, the same in every lane but changed by the loop at line %d in a way not modelled (such as by a loaded value)", a.Name, a.Site.Line)
+		}
+		return fmt.Sprintf("the base adds %s, whose residue mod %d bytes is not known: the mean over the %d residues %d bytes apart, assuming an arbitrary offset (%.3g to %.3g sectors)",
+			what, SectorBytes, a.Value, a.Step, a.Lo, a.Hi)
 	}
 	return fmt.Sprintf("%s = %d (no launch gives it; assumed large)", a.Name, a.Value)
 }

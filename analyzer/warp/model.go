@@ -6,7 +6,11 @@
 // when the address is affine with block and loop terms (residue.go), else
 // by evaluating requests, exhaustively up to a limit and sampled past it.
 // Guards that hold for the whole launch are dropped by interval bounds
-// (bounds.go). A Prediction carries the number and the assumptions it
+// (bounds.go). Loops the compiler unrolls and loops whose trip count
+// depends on the block are predicted copy by copy (loops.go); values a
+// loop carries uniformly are run as recurrences (carried.go), and uniform
+// values the model does not know are averaged over their residues
+// (uniform.go). A Prediction carries the number and the assumptions it
 // rests on, or an Unknown saying why there is none (unknown.go).
 package warp
 
@@ -45,6 +49,9 @@ const (
 	enumerateLaneLimit = 1 << 10
 	sampleCount        = 4096
 	stableAfter        = 64
+	// Copies of a loop body (loops.go) share an access's samples, each
+	// drawing at least minCopySamples.
+	minCopySamples = 512
 )
 
 // Prediction is the modelled cost of one access under one launch configuration.
@@ -94,6 +101,14 @@ type Prediction struct {
 	// Misaligned is the share of requests in which some lane's address is
 	// not a multiple of its access width: such an access faults on the GPU.
 	Misaligned float64
+	// Unrolled is set when the compiler unrolls loops around the access:
+	// the cost of each copy of the body (one instruction each), of which
+	// the figures above are the average.
+	Unrolled *Unrolled
+	// active is the number of requests with a lane on that the launch
+	// makes (estimated where sampled): the weight of this prediction when
+	// copies of a loop body are averaged.
+	active float64
 	// For shared-memory accesses, Sectors holds the wavefronts a request
 	// takes (bank conflicts: 1 for a conflict-free 4-byte access, 32 when
 	// every lane hits one bank), and Ideal the fewest possible.
@@ -118,6 +133,8 @@ func (p *Prediction) Merge(q *Prediction) {
 		p.LaneStride = nil
 	}
 	p.Facts = p.Facts.merge(q.Facts)
+	p.Unrolled = nil // the copies of one access's loops; two accesses' would mix
+	p.active += q.active
 	p.Pieces += q.Pieces
 	p.Count += q.Count
 	for _, a := range q.Assumptions {
@@ -141,21 +158,38 @@ var blockSyms = [3]string{"blockIdx.x", "blockIdx.y", "blockIdx.z"}
 // Predict models access a under configuration cfg. params are the symbols
 // that stand for user-given values (they may be assumed).
 func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Prediction {
-	if us := uniformLoads(a.Addr); len(us) > 0 {
-		if p, ok := predictResidues(a, cfg, params, us); ok {
+	return predict(a, cfg, params, sampling{n: sampleCount})
+}
+
+// sampling is how a prediction samples requests where it must: at most n,
+// from random stream stream. The copies of a loop body (loops.go) share
+// the access's n and draw from streams of their own, so that together
+// they see as many distinct requests as the access alone would.
+type sampling struct {
+	n      int
+	stream uint64
+}
+
+// copies is the sampling of each of k copies, copy i's stream being
+// (stream, i) mixed.
+func (s sampling) copies(k, i int) sampling {
+	return sampling{n: max(s.n/k, min(s.n, minCopySamples)), stream: s.stream*0x9e3779b97f4a7c15 + uint64(i) + 1}
+}
+
+// predict is Predict sampling as s says.
+func predict(a *interp.Access, cfg *launch.Config, params map[string]bool, s sampling) *Prediction {
+	if p, ok := predictUnrolled(a, cfg, params, s); ok {
+		return p
+	}
+	recs, recNotes := recurrencesOf(a, cfg, params)
+	if us := uniformUnknowns(a.Addr, recs); len(us) > 0 {
+		if p, ok := predictResidues(a, cfg, params, us, s); ok {
 			return p
 		}
 	}
 	p := &Prediction{Access: a, Config: cfg, Pieces: len(ctype.Pieces(a.Type))}
 	grid := cfg.Grid
-	bind := map[string]symbolic.Expr{}
-	for d, axis := range []string{"x", "y", "z"} {
-		bind["blockDim."+axis] = symbolic.Const(cfg.Block[d])
-		bind["gridDim."+axis] = symbolic.Const(grid[d])
-	}
-	for name, v := range cfg.Params {
-		bind[name] = symbolic.Const(v)
-	}
+	bind := launchBind(cfg)
 	symbolic.Symbols(a.Addr, func(v *symbolic.Var) {
 		if v.Kind == symbolic.KindBase {
 			bind[v.Key()] = symbolic.Const(cfg.Bases[v.Of])
@@ -176,13 +210,17 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Pred
 
 	// Parameters no launch gives are assumed large, for addresses and loop
 	// bounds alike; guards never see assumed values (an unknown guard is
-	// taken as true: bounds checks pass for full warps).
+	// taken as true: bounds checks pass for full warps). The values loops
+	// carry that the model evaluates are set like iterations.
 	assumed := map[string]symbolic.Expr{}
 	var unresolved *symbolic.Var
+	usesCarried := false
 	collect := func(e symbolic.Expr) {
 		symbolic.Symbols(e, func(v *symbolic.Var) {
 			switch {
 			case v.Class == symbolic.Data, v.IsLaneOrBlockIndex(), v.Kind == symbolic.KindLoopIter:
+			case isCarried(recs, v.Key()):
+				usesCarried = true
 			case params[v.Key()]:
 				assumed[v.Key()] = symbolic.Const(AssumedValue)
 			case unresolved == nil:
@@ -211,8 +249,13 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Pred
 			}
 		}
 	}
+	if usesCarried {
+		for _, n := range recNotes {
+			p.Assumptions = appendNew(p.Assumptions, n)
+		}
+	}
 	for _, name := range sortedKeys(assumed) {
-		p.Assumptions = append(p.Assumptions, Assumption{Kind: AssumedParam, Name: name, Value: AssumedValue})
+		p.Assumptions = appendNew(p.Assumptions, Assumption{Kind: AssumedParam, Name: name, Value: AssumedValue})
 	}
 	for d, axis := range []string{"x", "y", "z"} {
 		if !cfg.GridKnown[d] && (symbolic.Mentions(addr, "blockIdx."+axis) || symbolic.Mentions(addr, "gridDim."+axis) || symbolic.Mentions(a.Addr, "gridDim."+axis)) {
@@ -229,7 +272,11 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Pred
 	p.Facts = factsOf(a, addr)
 	p.Assumptions = append(p.Assumptions, dataGuardNotes(guards)...)
 	guards, loops = dropUnknown(guards), dropUnknownLoops(loops)
-	m := newWarpModel(a, cfg.Block, grid, addr, nil, loops)
+	m := newWarpModel(a, cfg.Block, grid, addr, nil, loops, recs)
+	m.sampling = s
+	if plan := blockTripPlan(loops, m.trips); len(plan) > 0 {
+		return predictBlockTrips(a, cfg, params, plan, recs, s)
+	}
 	m.addGuards(a, guards)
 	m.usesBlock = mentionsBlock(addr) || slices.ContainsFunc(m.conds, mentionsBlock) || slices.ContainsFunc(loops, mentionsBlock)
 	p.Assumptions = append(p.Assumptions, m.tripNotes...)
@@ -239,6 +286,17 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Pred
 	}
 	m.run(p)
 	return p
+}
+
+// predictBlockTrips predicts an access inside loops whose trip count
+// depends on the block, one iteration at a time (see loops.go).
+func predictBlockTrips(a *interp.Access, cfg *launch.Config, params map[string]bool, plan []splitLoop, recs []*recurrence, s sampling) *Prediction {
+	copies, _ := splitCopies(a, plan, recs)
+	ps := make([]*Prediction, len(copies))
+	for i, c := range copies {
+		ps[i] = predict(c, cfg, params, s.copies(len(copies), i))
+	}
+	return combine(a, cfg, ps)
 }
 
 // dropUnknown removes conditions that can never be evaluated (they always pass).
@@ -347,15 +405,20 @@ type warpModel struct {
 	baseVal   int64
 	iterSlots []int
 	trips     []int64
+	// recs are the loops' carried values the model evaluates, recSlots
+	// their symbols' slots: set with the iterations.
+	recs      []*recurrence
+	recSlots  [][]int
 	tripNotes []Assumption
 	thread    [3]int
 	blockIdx  [3]int
 	usesBlock bool // the address or a condition depends on the block index
 	lanes     [32]int64
+	sampling  sampling
 }
 
-func newWarpModel(a *interp.Access, block, grid launch.Dim3, addr symbolic.Expr, guards, loops []symbolic.Expr) *warpModel {
-	m := &warpModel{block: block, grid: grid, pieces: ctype.Pieces(a.Type), env: symbolic.NewEnv(), period: SectorBytes}
+func newWarpModel(a *interp.Access, block, grid launch.Dim3, addr symbolic.Expr, guards, loops []symbolic.Expr, recs []*recurrence) *warpModel {
+	m := &warpModel{block: block, grid: grid, pieces: ctype.Pieces(a.Type), env: symbolic.NewEnv(), period: SectorBytes, recs: recs, sampling: sampling{n: sampleCount}}
 	m.vals = m.env.NewValues()
 	if a.Space == interp.Shared {
 		m.shared, m.period = true, 128
@@ -367,6 +430,13 @@ func newWarpModel(a *interp.Access, block, grid launch.Dim3, addr symbolic.Expr,
 	for _, l := range a.Loops {
 		m.iterSlots = append(m.iterSlots, m.env.Slot(l.Iter))
 	}
+	for _, r := range recs {
+		var slots []int
+		for _, k := range r.keys {
+			slots = append(slots, m.env.Slot(k))
+		}
+		m.recSlots = append(m.recSlots, slots)
+	}
 	m.addr = m.compile(addr)
 	for _, l := range loops {
 		if l == nil {
@@ -376,7 +446,7 @@ func newWarpModel(a *interp.Access, block, grid launch.Dim3, addr symbolic.Expr,
 		m.loops = append(m.loops, m.compile(l))
 	}
 	m.setupAffine(addr)
-	m.tripCounts(a)
+	m.tripCounts(a, loops)
 	// Loop conditions on the iteration alone are the trip count; the rest
 	// (a grid-stride i < n) decide per lane which iterations run.
 	for i, l := range loops {
@@ -423,11 +493,15 @@ func (m *warpModel) addGuards(a *interp.Access, guards []symbolic.Expr) {
 }
 
 // tripCounts finds each loop's iteration count for the first thread of
-// the first block, outer loops at their first iteration.
-func (m *warpModel) tripCounts(a *interp.Access) {
+// the first block, outer loops at their first iteration; for a loop
+// whose condition depends on the block and not on the thread (k <=
+// blockIdx.x % 4), the most over the blocks (all of them, or a sample of
+// a large grid), so that every block's iterations are evaluated (the
+// condition, kept, turns a block's extra ones off).
+func (m *warpModel) tripCounts(a *interp.Access, conds []symbolic.Expr) {
+	m.setBlock(0)
 	for d := 0; d < 3; d++ {
 		m.vals.Set(m.thread[d], 0)
-		m.vals.Set(m.blockIdx[d], 0)
 	}
 	for _, s := range m.iterSlots {
 		m.vals.Set(s, 0)
@@ -436,6 +510,9 @@ func (m *warpModel) tripCounts(a *interp.Access) {
 		trips, known := int64(0), false
 		if cond != nil {
 			trips, known = m.tripCount(cond, m.iterSlots[i])
+			if known && mentionsBlock(conds[i]) && !mentionsThread(conds[i]) {
+				trips, known = m.mostTrips(cond, m.iterSlots[i])
+			}
 		}
 		m.vals.Set(m.iterSlots[i], 0)
 		switch {
@@ -447,8 +524,64 @@ func (m *warpModel) tripCounts(a *interp.Access) {
 		case trips == 0:
 			trips = 1 // the first thread skips the loop; others may not: evaluate iteration 0
 		}
+		if len(m.recs) > 0 && trips > maxCarriedIters && m.loopCarries(i) {
+			trips = maxCarriedIters
+			m.tripNotes = append(m.tripNotes, Assumption{Kind: TripCapped, Line: int(a.Loops[i].Pos.Line), Value: maxCarriedIters})
+		}
 		m.trips = append(m.trips, trips)
 	}
+}
+
+// mostTrips is the most iterations a loop runs in any block: over every
+// block of a grid of up to tripBlocks, else over the first and last
+// rareBlocks and tripBlocks drawn at random. The block slots are left at
+// block 0.
+func (m *warpModel) mostTrips(cond symbolic.Func, slot int) (int64, bool) {
+	blocks := m.grid.Threads()
+	most := int64(0)
+	try := func(b int64) bool {
+		m.setBlock(b)
+		t, ok := m.tripCount(cond, slot)
+		most = max(most, t)
+		return ok
+	}
+	defer m.setBlock(0)
+	if blocks <= tripBlocks {
+		for b := int64(0); b < blocks; b++ {
+			if !try(b) {
+				return 0, false
+			}
+		}
+		return most, true
+	}
+	rng := rand.New(rand.NewPCG(0x7219, 0xb10c))
+	for k := int64(0); k < rareBlocks; k++ {
+		if !try(k) || !try(blocks-1-k) {
+			return 0, false
+		}
+	}
+	for k := 0; k < tripBlocks; k++ {
+		if !try(rng.Int64N(blocks)) {
+			return 0, false
+		}
+	}
+	return most, true
+}
+
+// tripBlocks is how many blocks mostTrips visits.
+const tripBlocks = 4096
+
+// setBlock sets the block index slots to block b (linear, x fastest).
+func (m *warpModel) setBlock(b int64) {
+	gx, gy := m.grid[0], m.grid[1]
+	m.vals.Set(m.blockIdx[0], b%gx)
+	m.vals.Set(m.blockIdx[1], (b/gx)%gy)
+	m.vals.Set(m.blockIdx[2], b/(gx*gy))
+}
+
+// loopCarries reports whether loop i carries values the model evaluates.
+func (m *warpModel) loopCarries(i int) bool {
+	return slices.ContainsFunc(m.recs, func(r *recurrence) bool { return r.loop == i })
 }
 
 // tripCount finds how many iterations run: the first t for which cond is
@@ -535,6 +668,9 @@ func (m *warpModel) run(p *Prediction) {
 	if !m.affine || len(m.laneConds) > 0 {
 		limit = enumerateLaneLimit
 	}
+	// scale turns the requests evaluated into the launch's: the blocks
+	// evaluated stand for the grid; samples for all requests.
+	scale := float64(m.grid.Threads()) / float64(blocks)
 	if total <= limit {
 		p.Exact, p.BlocksEvaluated = true, blocks
 		var rec func(level int) bool
@@ -561,9 +697,11 @@ func (m *warpModel) run(p *Prediction) {
 			return
 		}
 	} else {
-		rng := rand.New(rand.NewPCG(0x5ec7, 0x0c0a1e5c))
+		rng := rand.New(rand.NewPCG(0x5ec7+m.sampling.stream, 0x0c0a1e5c))
 		firstSample, stable, active := -1.0, true, 0
-		for n := 0; n < sampleCount; n++ {
+		drawn := 0
+		for n := 0; n < m.sampling.n; n++ {
+			drawn++
 			b := rng.Int64N(blocks)
 			w := rng.Int64N(m.warps())
 			for l := range iters {
@@ -586,11 +724,16 @@ func (m *warpModel) run(p *Prediction) {
 				break // every request so far cost the same: the pattern does not vary
 			}
 		}
-		if requests == 0 && !m.sweepRare(blocks, iters, visit) {
-			return
+		scale = total / float64(drawn)
+		if requests == 0 {
+			scale = 1 // what a sweep finds is rare
+			if !m.sweepRare(blocks, iters, visit) {
+				return
+			}
 		}
 	}
 	p.Requests = requests
+	p.active = float64(requests) * scale
 	if requests == 0 {
 		p.Unknown, p.NoLane = Unknown{Cause: symbolic.CauseNoLane}, true
 		return
@@ -605,12 +748,18 @@ func (m *warpModel) run(p *Prediction) {
 // request sets up warp w of block b at the given iterations and evaluates
 // each lane's activity and address.
 func (m *warpModel) request(b, w int64, iters []int64) bool {
-	gx, gy := m.grid[0], m.grid[1]
-	m.vals.Set(m.blockIdx[0], b%gx)
-	m.vals.Set(m.blockIdx[1], (b/gx)%gy)
-	m.vals.Set(m.blockIdx[2], b/(gx*gy))
+	m.setBlock(b)
 	for l, s := range m.iterSlots {
 		m.vals.Set(s, iters[l])
+	}
+	for i, r := range m.recs {
+		vs, ok := r.at(iters[r.loop])
+		if !ok {
+			return false
+		}
+		for k, s := range m.recSlots[i] {
+			m.vals.Set(s, vs[k])
+		}
 	}
 	m.mask = 0
 	if !passes(m.uniformConds, m.vals) {

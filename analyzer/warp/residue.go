@@ -1,6 +1,8 @@
 package warp
 
 import (
+	"slices"
+
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -17,10 +19,13 @@ import (
 // which are periodic with a period of at most 32. The exact average over
 // every request of the launch then costs at most warps x 32 sector counts.
 
-// uniformTerm is one k*u term of the base address.
+// uniformTerm is one k*u term of the base address, or, when counts is
+// set, a loop's whole contribution given as how many of its iterations
+// leave each residue (a loop whose carried values the address adds).
 type uniformTerm struct {
-	k int64
-	n int64 // u ranges over [0, n)
+	k      int64
+	n      int64 // u ranges over [0, n)
+	counts []float64
 }
 
 // residueTerms decomposes base into its constant and uniform terms; ok is
@@ -34,14 +39,14 @@ func (m *warpModel) residueTerms(base symbolic.Expr, loopIters []string) (int64,
 		ranges[name] = m.trips[i]
 	}
 	zero := map[string]symbolic.Expr{}
-	var terms []uniformTerm
+	coef := map[string]int64{}
 	ok := true
 	symbolic.Symbols(base, func(v *symbolic.Var) {
 		if _, done := zero[v.Key()]; done {
 			return
 		}
-		n, known := ranges[v.Key()]
-		if !known {
+		_, known := ranges[v.Key()]
+		if !known && !isCarried(m.recs, v.Key()) {
 			ok = false
 			return
 		}
@@ -52,13 +57,59 @@ func (m *warpModel) residueTerms(base symbolic.Expr, loopIters []string) (int64,
 			return
 		}
 		zero[v.Key()] = symbolic.Const(0)
-		terms = append(terms, uniformTerm{k: k, n: n})
+		coef[v.Key()] = k
 	})
 	if !ok {
 		return 0, nil, false
 	}
 	c0, isConst := symbolic.IsConst(symbolic.Subst(base, zero))
-	return c0, terms, isConst
+	if !isConst {
+		return 0, nil, false
+	}
+	var terms []uniformTerm
+	for _, s := range blockSyms {
+		if k, ok := coef[s]; ok {
+			terms = append(terms, uniformTerm{k: k, n: ranges[s]})
+		}
+	}
+	for i, name := range loopIters {
+		t, ok := m.loopTerm(i, coef[name], coef)
+		if !ok {
+			return 0, nil, false
+		}
+		if t.k != 0 || t.counts != nil {
+			terms = append(terms, t)
+		}
+	}
+	return c0, terms, true
+}
+
+// loopTerm is loop i's part of the base: k times its iteration, plus its
+// carried values times their coefficients, counted iteration by
+// iteration; false when they cannot be evaluated.
+func (m *warpModel) loopTerm(i int, k int64, coef map[string]int64) (uniformTerm, bool) {
+	t := uniformTerm{k: k, n: m.trips[i]}
+	for _, r := range m.recs {
+		if r.loop != i || !slices.ContainsFunc(r.keys, func(key string) bool { return coef[key] != 0 }) {
+			continue
+		}
+		if t.counts == nil {
+			t.counts = make([]float64, m.period)
+		}
+		for u := int64(0); u < m.trips[i]; u++ {
+			vs, ok := r.at(u)
+			if !ok {
+				return t, false
+			}
+			x := k * u
+			for j, key := range r.keys {
+				x += coef[key] * vs[j]
+			}
+			t.counts[mod(x, m.period)]++
+		}
+		return t, true // one recurrence per loop: it holds every carried value
+	}
+	return t, true
 }
 
 // residueDistribution returns, for r in [0,32), the number of (block,
@@ -85,15 +136,19 @@ func residueDistribution(c0 int64, terms []uniformTerm, period int64) []float64 
 	var nonzeroBuf [128]entry
 	for _, t := range terms {
 		step := scratch(&stepBuf)
-		// k*u mod period repeats with period/gcd(k, period).
-		p := period / gcd(mod(t.k, period), period)
-		full, rest := t.n/p, t.n%p
-		for u := int64(0); u < p; u++ {
-			cnt := float64(full)
-			if u < rest {
-				cnt++
+		if t.counts != nil {
+			copy(step, t.counts)
+		} else {
+			// k*u mod period repeats with period/gcd(k, period).
+			p := period / gcd(mod(t.k, period), period)
+			full, rest := t.n/p, t.n%p
+			for u := int64(0); u < p; u++ {
+				cnt := float64(full)
+				if u < rest {
+					cnt++
+				}
+				step[mod(t.k*u, period)] += cnt
 			}
-			step[mod(t.k*u, period)] += cnt
 		}
 		nonzero := nonzeroBuf[:0] // k*u mod period takes at most p values
 		for r, n := range step {
@@ -199,6 +254,7 @@ func (m *warpModel) runClosedForm(p *Prediction, a *interp.Access, base symbolic
 	}
 	p.Known, p.Exact = true, true
 	p.Requests = int(min(total, 1<<62))
+	p.active = total
 	p.Sectors, p.Ideal, p.IdealNcu = sumS/weight, sumI/weight, sumN/weight
 	p.Misaligned = sumM / weight
 	return true

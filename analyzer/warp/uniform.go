@@ -9,14 +9,19 @@ import (
 	"github.com/cudalint/cudalint/symbolic"
 )
 
-// uniformLoads are the warp-uniform loaded values in addr (a base read
-// from boxes[blockIdx.x].offset): the same in every lane, so the cost
-// depends only on the lanes' offsets from each other and on where the
-// base falls within a sector.
-func uniformLoads(addr symbolic.Expr) []*symbolic.Var {
+// uniformUnknowns are the warp-uniform values in addr the model does not
+// know: a base read from boxes[blockIdx.x].offset, a value a loop carries
+// that no launch value gives (off += steps[k]; those of recs it
+// evaluates). Each is the same in every lane, so the cost depends only on
+// the lanes' offsets from each other and on where the value falls within
+// a sector.
+func uniformUnknowns(addr symbolic.Expr, recs []*recurrence) []*symbolic.Var {
 	var out []*symbolic.Var
 	symbolic.Symbols(addr, func(v *symbolic.Var) {
-		if v.Kind == symbolic.KindUnknown && v.Class == symbolic.Uniform && v.Cause == symbolic.CauseLoadedValue &&
+		if v.Kind != symbolic.KindUnknown || v.Class != symbolic.Uniform || isCarried(recs, v.Key()) {
+			return
+		}
+		if (v.Cause == symbolic.CauseLoadedValue || v.Cause == symbolic.CauseLoopCarried) &&
 			!slices.ContainsFunc(out, func(w *symbolic.Var) bool { return w.Key() == v.Key() }) {
 			out = append(out, v)
 		}
@@ -32,15 +37,8 @@ func uniformLoads(addr symbolic.Expr) []*symbolic.Var {
 // the same: lanes a sector or more apart, no lane term); otherwise the
 // prediction says it is the mean over residues. ok is false when a value
 // enters the address other than linearly with a constant coefficient.
-func predictResidues(a *interp.Access, cfg *launch.Config, params map[string]bool, us []*symbolic.Var) (*Prediction, bool) {
-	bind := map[string]symbolic.Expr{}
-	for d, axis := range []string{"x", "y", "z"} {
-		bind["blockDim."+axis] = symbolic.Const(cfg.Block[d])
-		bind["gridDim."+axis] = symbolic.Const(cfg.Grid[d])
-	}
-	for name, v := range cfg.Params {
-		bind[name] = symbolic.Const(v)
-	}
+func predictResidues(a *interp.Access, cfg *launch.Config, params map[string]bool, us []*symbolic.Var, s sampling) (*Prediction, bool) {
+	bind := launchBind(cfg)
 	zero := map[string]symbolic.Expr{}
 	var notes []Assumption
 	g := int64(SectorBytes)
@@ -81,7 +79,7 @@ func predictResidues(a *interp.Access, cfg *launch.Config, params map[string]boo
 	for r := int64(0); r < SectorBytes; r += step {
 		b := *a
 		b.Addr = symbolic.Add(rest, symbolic.Const(r))
-		ps = append(ps, Predict(&b, cfg, params))
+		ps = append(ps, predict(&b, cfg, params, s))
 	}
 	p := ps[0]
 	p.Access = a
@@ -124,7 +122,7 @@ func predictResidues(a *interp.Access, cfg *launch.Config, params map[string]boo
 	p.BlocksEvaluated = 0
 	u := us[0]
 	p.BaseResidue = &Unknown{Cause: u.Cause, Site: u.Site, Name: u.Of}
-	p.Assumptions = append(p.Assumptions, Assumption{Kind: UniformResidue, Name: u.Of, Site: u.Site, Value: int64(len(ps)), Step: step, Lo: lo, Hi: hi})
+	p.Assumptions = append(p.Assumptions, Assumption{Kind: UniformResidue, Cause: u.Cause, Name: u.Of, Site: u.Site, Value: int64(len(ps)), Step: step, Lo: lo, Hi: hi})
 	return p, true
 }
 

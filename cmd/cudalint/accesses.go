@@ -138,6 +138,51 @@ type accessJSON struct {
 	Requests               int        `json:"requestsModelled"`
 	Assumptions            []string   `json:"assumptions,omitempty"`
 	Unknown                string     `json:"unknownReason,omitempty"`
+	// Unrolled holds the cost of each copy of the body of the loops the
+	// compiler unrolls around the access (one instruction each), whose
+	// average the figures above are.
+	Unrolled *unrolledJSON `json:"unrolled,omitempty"`
+}
+
+type unrolledJSON struct {
+	Note   string             `json:"note,omitempty"` // set when the copies cost differently
+	Loops  []unrolledLoopJSON `json:"loops"`
+	Copies []unrolledCopyJSON `json:"copies"`
+}
+
+type unrolledLoopJSON struct {
+	Line   int    `json:"line"`
+	Var    string `json:"var,omitempty"`
+	Trip   int64  `json:"trip"`
+	Copies int64  `json:"copies"`
+}
+
+type unrolledCopyJSON struct {
+	First                  []int64  `json:"firstIterations"`
+	SectorsPerRequest      *float64 `json:"sectorsPerRequest"`
+	IdealSectorsPerRequest *float64 `json:"idealSectorsPerRequest"`
+	NcuIdealPerRequest     *float64 `json:"ncuIdealSectorsPerRequest"`
+	NoLane                 bool     `json:"noLane,omitempty"`
+}
+
+func unrolledRow(p *analyzer.Prediction) *unrolledJSON {
+	u := p.Unrolled
+	if u == nil {
+		return nil
+	}
+	out := &unrolledJSON{Note: message(u.Describe("sectors"), p.Access.Expr), Loops: []unrolledLoopJSON{}, Copies: []unrolledCopyJSON{}}
+	for _, l := range u.Loops {
+		out.Loops = append(out.Loops, unrolledLoopJSON{Line: l.Line, Var: escape(l.Var), Trip: l.Trip, Copies: l.Copies})
+	}
+	for _, c := range u.Copies {
+		row := unrolledCopyJSON{First: c.First, NoLane: c.NoLane}
+		if c.Known {
+			s, i, n := round3(c.Sectors), round3(c.Ideal), round3(c.IdealNcu)
+			row.SectorsPerRequest, row.IdealSectorsPerRequest, row.NcuIdealPerRequest = &s, &i, &n
+		}
+		out.Copies = append(out.Copies, row)
+	}
+	return out
 }
 
 // callJSON is one inlined call on the way from the kernel's body to an
@@ -196,6 +241,7 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 	if cfg.At.IsValid() {
 		row.BlockFrom = escape(cfg.At.String())
 	}
+	row.Unrolled = unrolledRow(p)
 	if cfg.GridKnown == [3]bool{true, true, true} {
 		g := [3]int64(cfg.Grid)
 		row.Grid = &g
@@ -303,6 +349,9 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 	for _, p := range globalPredictions(res) {
 		if !p.Known {
 			fmt.Fprintf(w, "%s: %s: unknown: %s\n", lineStart(p.Access.Pos.String()), excerpt(p.Access.Expr), message(p.Reason(), p.Access.Expr))
+		}
+		if p.Unrolled != nil && p.Unrolled.Differ() {
+			fmt.Fprintf(w, "%s: %s: unrolled: %s\n", lineStart(p.Access.Pos.String()), excerpt(p.Access.Expr), message(p.Unrolled.Describe("sectors"), p.Access.Expr))
 		}
 		k := kernelCfg{p.Access.Kernel.Name, p.Config}
 		for _, a := range p.Assumptions {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -139,6 +140,41 @@ __global__ void s(const float* a, float* b, int n) { b[threadIdx.x] = a[threadId
 	for _, bad := range [][]string{{"--format", "xml", path}, {"--block", "s=0x4", path}, {"--param", "n", path}, {}} {
 		if code, _, errs := runCLI(bad...); code != exitError || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q", bad, code, errs)
+		}
+	}
+}
+
+// TestUnrolledJSON: an access in an unrolled loop carries the cost of
+// each copy of the body in --accesses JSON, and says they differ.
+func TestUnrolledJSON(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"k.cu": `
+__global__ void k(const float* in, float* out, int w) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc = 0.0f;
+#pragma unroll
+    for (int r = 0; r < 4; r++) acc += in[r * w + x];
+    out[x] = acc;
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b, 1001); }
+`})
+	rows := accessTable(t, "--accesses", "--format", "json", filepath.Join(dir, "k.cu"))
+	for _, r := range rows {
+		if r.Op != "load" {
+			if r.Unrolled != nil {
+				t.Errorf("store after the loop has copies: %+v", r.Unrolled)
+			}
+			continue
+		}
+		u := r.Unrolled
+		if u == nil || len(u.Loops) != 1 || u.Loops[0].Var != "r" || u.Loops[0].Trip != 4 || u.Loops[0].Copies != 4 || len(u.Copies) != 4 {
+			t.Fatalf("load: unrolled %+v", u)
+		}
+		var got []float64
+		for _, c := range u.Copies {
+			got = append(got, *c.SectorsPerRequest)
+		}
+		if !slices.Equal(got, []float64{4, 5, 5, 5}) || u.Note != "iterations cost 4, 5, 5, 5 sectors (r = 0: 4; r = 1..3: 5)" {
+			t.Errorf("copies %v, note %q", got, u.Note)
 		}
 	}
 }

@@ -69,6 +69,11 @@ func TestMeasuredTruth(t *testing.T) {
 		if !near(*p.NcuIdealPerRequest, m.IdealPerRequest()) {
 			t.Errorf("%s line %d %s %s: predicted ncu ideal %.3f, measured %.3f", m.Function, m.Line, m.Op, p.Expr, *p.NcuIdealPerRequest, m.IdealPerRequest())
 		}
+		if p.Unrolled != nil {
+			if ok, text := copiesMatch(p.Unrolled, &m); !ok {
+				t.Errorf("%s line %d %s %s: the unrolled copies do not match the SASS instructions%s", m.Function, m.Line, m.Op, p.Expr, text)
+			}
+		}
 	}
 	for k, r := range predicted {
 		if !matched[k] {

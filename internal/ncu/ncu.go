@@ -150,10 +150,7 @@ func readSASS(r io.Reader) (map[string]*sass, error) {
 			file = filepath.Base(rec[1])
 			continue
 		case len(rec) == 2 && rec[0] == "Function Name":
-			fn = rec[1]
-			if i := strings.IndexByte(fn, '('); i >= 0 {
-				fn = fn[:i]
-			}
+			fn = withoutParams(rec[1])
 			continue
 		case len(rec) > 0 && rec[0] == "Line No":
 			col = map[string]int{}
@@ -213,4 +210,24 @@ func sortedIDs(rows map[string]*sass) []string {
 func num(s string) int64 {
 	v, _ := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
 	return v
+}
+
+// withoutParams cuts a function's parameter list off its name: at the
+// first parenthesis outside template brackets, since Nsight writes a value
+// template argument with a cast (k<(int)4>(const float *)).
+func withoutParams(fn string) string {
+	depth := 0
+	for i, c := range fn {
+		switch c {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case '(':
+			if depth <= 0 {
+				return fn[:i]
+			}
+		}
+	}
+	return fn
 }

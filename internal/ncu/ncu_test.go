@@ -66,6 +66,23 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// TestFunctionNames: the parameter list is cut off a function's name,
+// not a value template argument's cast.
+func TestFunctionNames(t *testing.T) {
+	for fn, want := range map[string]string{
+		"k(const float *, float *)":                             "k",
+		"void u_tmpl_rows<(int)4>(const float *, float *, int)": "void u_tmpl_rows<(int)4>",
+		"void m<float, (int)2>(float *)":                        "void m<float, (int)2>",
+		"k":                                                     "k",
+	} {
+		csv := `"File Path","a.cu"` + "\n" + `"Function Name","` + fn + `"` + "\n" + header + lineRow("10") + sassRow("0x10", "4", "Global", "Load", "4", "4")
+		lines, err := Read(strings.NewReader(csv))
+		if err != nil || len(lines) != 1 || lines[0].Function != want {
+			t.Errorf("%q: got %+v (%v), want function %q", fn, lines, err, want)
+		}
+	}
+}
+
 func TestReadBadLineNumber(t *testing.T) {
 	csv := `"File Path","a.cu"` + "\n" + `"Function Name","k()"` + "\n" + header + lineRow("ten")
 	if _, err := Read(strings.NewReader(csv)); err == nil {

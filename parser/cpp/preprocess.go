@@ -208,6 +208,9 @@ type Preprocessor struct {
 	logSegs   [][]lex.Token
 	logSealed bool
 	logEvents []includeEvent
+	// unroll is the #pragma unroll read last, until the token after it
+	// takes it (see read).
+	unroll lex.Unroll
 }
 
 // budget is what a unit has spent of its Limits.
@@ -350,6 +353,7 @@ func (p *Preprocessor) read() (ptok, bool) {
 		if !p.active() {
 			continue
 		}
+		t.Unroll, p.unroll = p.unroll, lex.UnrollNone
 		return ptok{Token: t}, true
 	}
 	return ptok{}, false
@@ -683,9 +687,33 @@ func (p *Preprocessor) directive(f *fileFrame) {
 		if len(rest) > 0 && rest[0].Text == "once" {
 			p.setOnce(f.path)
 		}
+		if len(rest) > 0 && rest[0].Text == "unroll" {
+			p.unroll = p.unrollOf(rest[1:])
+		}
 	case "error":
 		p.out.Notes.Add(hash.Pos, "#error %s", joinTokens(rest))
 	}
+}
+
+// unrollOf reads the count of a #pragma unroll: none, a number, or an
+// object-like macro that is one number (#pragma unroll UNROLL_N).
+func (p *Preprocessor) unrollOf(args []lex.Token) lex.Unroll {
+	if len(args) == 0 {
+		return lex.UnrollFull
+	}
+	if len(args) == 1 && args[0].Kind == lex.KIdent {
+		if m := p.lookup(args[0].Text); m != nil && !m.funcLike && len(m.body) == 1 {
+			args = m.body
+		}
+	}
+	if len(args) != 1 || args[0].Kind != lex.KNumber {
+		return lex.UnrollOther
+	}
+	n, err := strconv.ParseInt(strings.TrimRight(args[0].Text, "uUlL"), 0, 64)
+	if err != nil || n <= 0 {
+		return lex.UnrollOther
+	}
+	return lex.UnrollCount(n)
 }
 
 func joinTokens(ts []lex.Token) string {

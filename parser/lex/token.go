@@ -76,6 +76,37 @@ type Token struct {
 	// BOL is set for the first token on a line; Space when white space
 	// precedes the token. The preprocessor needs both.
 	BOL, Space bool
+	// Unroll is set on the first token after a #pragma unroll: what the
+	// pragma asks of the loop that token starts.
+	Unroll Unroll
+}
+
+// Unroll is what a #pragma unroll asks of the loop it stands before: a
+// count of copies of the body (1 to MaxUnrollCount; #pragma unroll 1 keeps
+// the loop rolled), every iteration (UnrollFull, a bare #pragma unroll),
+// or a count the preprocessor cannot read (UnrollOther: a name, an
+// expression). The zero value is no pragma. It fits in a byte so that
+// tokens keep their size.
+type Unroll uint8
+
+const (
+	UnrollNone     Unroll = 0
+	MaxUnrollCount        = 253 // larger counts are read as this one
+	UnrollOther    Unroll = 254
+	UnrollFull     Unroll = 255
+)
+
+// UnrollCount is the Unroll for #pragma unroll n, n > 0.
+func UnrollCount(n int64) Unroll {
+	return Unroll(min(max(n, 1), MaxUnrollCount))
+}
+
+// Count is the count of copies the pragma gives, and whether it gives one.
+func (u Unroll) Count() (int64, bool) {
+	if u == UnrollNone || u >= UnrollOther {
+		return 0, false
+	}
+	return int64(u), true
 }
 
 // EndPos is the position just after the token.

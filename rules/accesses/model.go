@@ -318,6 +318,16 @@ func Numbers(p *analyzer.Prediction) map[string]any {
 		list, _ := n["assumptions"].([]string)
 		n["assumptions"] = append(list, a.String())
 	}
+	if u := p.Unrolled; u != nil {
+		var copies []float64
+		for _, c := range u.Copies {
+			copies = append(copies, round(c.Sectors))
+		}
+		n["unrolledCopySectors"] = copies
+		if u.Differ() {
+			n["unrolled"] = u.Describe("sectors")
+		}
+	}
 	return n
 }
 
@@ -327,10 +337,15 @@ func round(x float64) float64 { return math.Round(x*1000) / 1000 }
 // efficiency, the lane step, the block shape and where it came from.
 func Figures(p *analyzer.Prediction) string {
 	var b strings.Builder
+	unit := "sectors"
 	if p.Access.Space == interp.Shared {
+		unit = "wavefronts"
 		fmt.Fprintf(&b, "%s-way bank conflict (%s wavefronts/request, ideal %s)", trim(p.Sectors), trim(p.Sectors), trim(p.Ideal))
 	} else {
 		fmt.Fprintf(&b, "%s sectors/request, ideal %s (%.0f%%)", trim(p.Sectors), trim(p.Ideal), 100*p.Efficiency())
+	}
+	if u := p.Unrolled; u != nil && u.Differ() {
+		b.WriteString("; the loop is unrolled: " + u.Describe(unit))
 	}
 	if step := LaneStep(p); step != "" {
 		b.WriteString("; lanes step by " + readableIters(step))

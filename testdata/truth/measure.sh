@@ -3,7 +3,7 @@
 # source counters. Run from the repository root on a machine with nvcc and ncu:
 #   bash testdata/truth/measure.sh OUTDIR [probesN]
 # (the second argument measures probesN.cu into sourceN.csv.gz and envN.txt:
-# probes2, probes4)
+# probes2, probes3, probes4)
 # It writes OUTDIR/source.csv.gz (ncu's source page, CUDA and SASS
 # interleaved) and OUTDIR/env.txt (the GPU, driver and tool versions). Copy
 # both next to this script: the Go test in cmd/cudalint compares every

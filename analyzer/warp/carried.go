@@ -1,0 +1,201 @@
+package warp
+
+import (
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/launch"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Uniform values a loop carries (interp.Carried): the same in every lane,
+// with no closed form (off = off * 3 + 1). Where the launch gives every
+// value their start and their step read, the model runs the recurrence
+// and knows each iteration's value, as it knows the iteration itself;
+// otherwise (a step loaded from memory) the value is a uniform unknown
+// whose residue mod 32 bytes is averaged over (uniform.go).
+
+// maxCarriedIters bounds the iterations a recurrence is run for: the
+// values of a longer loop are not followed.
+const maxCarriedIters = 1 << 16
+
+// recurrence is the carried values of one loop that the model evaluates.
+type recurrence struct {
+	loop        int      // the loop's index in the access's Loops
+	iter        string   // its iteration symbol
+	keys        []string // the carried symbols
+	entry, next []symbolic.Expr
+	// seq[t] holds the values at iteration t, computed as needed.
+	seq   [][]int64
+	env   *symbolic.Env
+	vals  *symbolic.Values
+	nextF []symbolic.Func
+	iterS int
+	slots []int // the keys' slots in env
+}
+
+// launchBind binds the launch's block and grid sizes and the parameter
+// values it gives.
+func launchBind(cfg *launch.Config) map[string]symbolic.Expr {
+	bind := map[string]symbolic.Expr{}
+	for d, axis := range []string{"x", "y", "z"} {
+		bind["blockDim."+axis] = symbolic.Const(cfg.Block[d])
+		bind["gridDim."+axis] = symbolic.Const(cfg.Grid[d])
+	}
+	for name, v := range cfg.Params {
+		bind[name] = symbolic.Const(v)
+	}
+	return bind
+}
+
+// recurrencesOf are the recurrences of a's loops the model can evaluate
+// under the launch: start and step read nothing but the loop's own
+// carried values, its iteration, and sizes the launch gives or that are
+// assumed (AssumedValue, with an assumption).
+func recurrencesOf(a *interp.Access, cfg *launch.Config, params map[string]bool) ([]*recurrence, []Assumption) {
+	var out []*recurrence
+	var notes []Assumption
+	bind := launchBind(cfg)
+	for i, l := range a.Loops {
+		if len(l.Carried) == 0 {
+			continue
+		}
+		r := &recurrence{loop: i, iter: l.Iter}
+		own := map[string]bool{l.Iter: true}
+		for _, c := range l.Carried {
+			own[c.Sym.Key()] = true
+		}
+		ok := true
+		var assumed []Assumption
+		for _, c := range l.Carried {
+			if c.Next == nil || c.Entry == nil {
+				ok = false
+				break
+			}
+			entry, n1 := bindAssumed(c.Entry, bind, params)
+			next, n2 := bindAssumed(c.Next, bind, params)
+			assumed = append(append(assumed, n1...), n2...)
+			ok = ok && onlyOwn(entry, own) && onlyOwn(next, own)
+			r.keys = append(r.keys, c.Sym.Key())
+			r.entry, r.next = append(r.entry, entry), append(r.next, next)
+		}
+		if !ok {
+			continue
+		}
+		for _, n := range assumed {
+			notes = appendNew(notes, n)
+		}
+		r.compile()
+		out = append(out, r)
+	}
+	return out, notes
+}
+
+// bindAssumed binds e with bind, and parameters no launch gives with
+// AssumedValue (saying so).
+func bindAssumed(e symbolic.Expr, bind map[string]symbolic.Expr, params map[string]bool) (symbolic.Expr, []Assumption) {
+	e = symbolic.Subst(e, bind)
+	assumed := map[string]symbolic.Expr{}
+	symbolic.Symbols(e, func(v *symbolic.Var) {
+		if params[v.Key()] {
+			assumed[v.Key()] = symbolic.Const(AssumedValue)
+		}
+	})
+	var notes []Assumption
+	for _, name := range sortedKeys(assumed) {
+		notes = append(notes, Assumption{Kind: AssumedParam, Name: name, Value: AssumedValue})
+	}
+	return symbolic.Subst(e, assumed), notes
+}
+
+func onlyOwn(e symbolic.Expr, own map[string]bool) bool {
+	ok := true
+	symbolic.Symbols(e, func(v *symbolic.Var) { ok = ok && own[v.Key()] })
+	return ok
+}
+
+func appendNew(list []Assumption, a Assumption) []Assumption {
+	for _, b := range list {
+		if b == a {
+			return list
+		}
+	}
+	return append(list, a)
+}
+
+func (r *recurrence) compile() {
+	r.env = symbolic.NewEnv()
+	for _, k := range r.keys {
+		r.slots = append(r.slots, r.env.Slot(k))
+	}
+	r.iterS = r.env.Slot(r.iter)
+	for _, e := range r.next {
+		r.nextF = append(r.nextF, symbolic.Compile(e, r.env))
+	}
+	r.vals = r.env.NewValues()
+}
+
+// at returns the carried values at iteration t (t < maxCarriedIters);
+// ok is false when one cannot be evaluated (a division by zero).
+func (r *recurrence) at(t int64) ([]int64, bool) {
+	if t < 0 || t >= maxCarriedIters {
+		return nil, false
+	}
+	if len(r.seq) == 0 {
+		first := make([]int64, len(r.keys))
+		for i, e := range r.entry {
+			v, ok := symbolic.IsConst(e)
+			if !ok {
+				return nil, false
+			}
+			first[i] = v
+		}
+		r.seq = append(r.seq, first)
+	}
+	for int64(len(r.seq)) <= t {
+		prev := r.seq[len(r.seq)-1]
+		for i, s := range r.slots {
+			r.vals.Set(s, prev[i])
+		}
+		r.vals.Set(r.iterS, int64(len(r.seq)-1))
+		cur := make([]int64, len(r.keys))
+		for i, f := range r.nextF {
+			v, ok := f(r.vals)
+			if !ok {
+				return nil, false
+			}
+			cur[i] = v
+		}
+		r.seq = append(r.seq, cur)
+	}
+	return r.seq[t], true
+}
+
+// valuesAt binds the carried symbols of recurrences rs at iteration t of
+// loop li, for a copy of the loop body the compiler makes; false when
+// they cannot be evaluated there.
+func valuesAt(rs []*recurrence, li int, t int64, bind map[string]symbolic.Expr) bool {
+	for _, r := range rs {
+		if r.loop != li {
+			continue
+		}
+		vs, ok := r.at(t)
+		if !ok {
+			return false
+		}
+		for i, k := range r.keys {
+			bind[k] = symbolic.Const(vs[i])
+		}
+	}
+	return true
+}
+
+// isCarried reports whether key is a symbol of one of rs.
+func isCarried(rs []*recurrence, key string) bool {
+	for _, r := range rs {
+		for _, k := range r.keys {
+			if k == key {
+				return true
+			}
+		}
+	}
+	return false
+}
