@@ -219,3 +219,32 @@ int main() {
 		}
 	}
 }
+
+// A template kernel launched without its type arguments takes them from
+// the launch's arguments, as C++ deduces them: through a host template
+// (T from a floatX* parameter) and from a plain host function.
+func TestKernelTypeArgumentsDeducedAtTheLaunch(t *testing.T) {
+	r := analyze(t, `
+typedef short floatX;
+template <class T, class U> __global__ void k(T* out, const U* in) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = (T)in[i];
+}
+template <class T> void run(T* out, const float* in) { k<<<64, 256>>>(out, in); }
+void dispatch(floatX* out, const float* in) { run(out, in); }
+void direct(double* out, const double* in) { k<<<64, 256>>>(out, in); }
+`, Options{})
+	got := map[string]float64{}
+	for _, p := range find(r, "out[i]", interp.Store) {
+		got[p.Access.Type.Name] = p.Sectors
+	}
+	want := map[string]float64{"short": 2, "double": 8}
+	if len(got) != len(want) {
+		t.Errorf("instances %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("k<%s>: %.0f sectors, want %.0f (all: %v)", k, got[k], v, got)
+		}
+	}
+}

@@ -272,8 +272,13 @@ func (in *interp) launch(e *parser.Launch) value {
 	for _, c := range e.Config[min(2, len(e.Config)):] {
 		in.eval(c)
 	}
-	for _, a := range e.Args {
-		site.Args = append(site.Args, argOf(in.eval(a)))
+	args := make([]value, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = in.eval(a)
+		site.Args = append(site.Args, argOf(args[i]))
+	}
+	if len(site.TypeArgs) == 0 {
+		site.Targs, site.TypeArgs = in.deduceKernelTypes(site.Kernel, args)
 	}
 	if in.record && site.Grid[0] != nil {
 		if in.kernel != nil {
@@ -293,6 +298,34 @@ func (in *interp) launch(e *parser.Launch) value {
 		in.launches = append(in.launches, site)
 	}
 	return intValue(symbolic.Const(0))
+}
+
+// deduceKernelTypes deduces the type arguments of a template kernel
+// launched without them (k<<<g, b>>>(p) with p a T*, as in a host
+// template's body): C++ deduces them from the arguments as for any
+// function template. Nil when the kernel takes none or they cannot be
+// deduced; a parameter left undeduced stays nil.
+func (in *interp) deduceKernelTypes(name string, args []value) ([]*Arg, []*ctype.Type) {
+	for _, k := range in.unit.candidates(name, isKernel) {
+		if len(k.Template) == 0 || len(k.Params) != len(args) {
+			continue
+		}
+		targs := make([]*Arg, len(k.Template))
+		types := make([]*ctype.Type, len(k.Template))
+		found := false
+		for i, tp := range k.Template {
+			if !tp.IsType {
+				continue
+			}
+			if t := deduce(tp.Name, k.Params, args); t != nil {
+				types[i], found = t, true
+			}
+		}
+		if found {
+			return targs, types
+		}
+	}
+	return nil, nil
 }
 
 // Source returns the text of a file the analysis read.

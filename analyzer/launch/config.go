@@ -93,7 +93,7 @@ func (c *Config) Describe() string {
 	case FromConfig:
 		return fmt.Sprintf("block %s from configuration", c.Block)
 	case FromUnresolved:
-		if dims := c.assumedDims(); dims != "" && dims != "xyz" {
+		if dims := c.assumedDims(); c.BlockKnown[0] && dims != "" {
 			return fmt.Sprintf("block %s, blockDim.%s assumed (the launch at %s:%d gives no constant for it)", c.Block, dims, baseName(c.At.File), c.At.Line)
 		}
 		return fmt.Sprintf("block %s by default (the launch at %s:%d gives no constant block)", c.Block, baseName(c.At.File), c.At.Line)
