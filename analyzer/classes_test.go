@@ -1,6 +1,8 @@
 package analyzer
 
 import (
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -245,6 +247,38 @@ void direct(double* out, const double* in) { k<<<64, 256>>>(out, in); }
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("k<%s>: %.0f sectors, want %.0f (all: %v)", k, got[k], v, got)
+		}
+	}
+}
+
+// A __device__ function given to a host template (launcher<naive>) and
+// passed on to a kernel's function parameter (trimul<F>) is followed,
+// also when the parameter's type is an alias (using fn_ptr = ...).
+func TestFunctionsThroughHostTemplates(t *testing.T) {
+	r := analyze(t, `
+using fn_ptr = void (*)(float* p, const float* q, int n);
+__device__ void naive(float* p, const float* q, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    p[i * n] = q[i * n];
+}
+template <fn_ptr F> __global__ void trimul(float* out, const float* in, int n) { F(out, in, n); }
+template <fn_ptr F> void launcher(float* out, const float* in, int n) { trimul<F><<<64, 256>>>(out, in, n); }
+int main() {
+    float *a, *b;
+    launcher<naive>(a, b, 8);
+    trimul<&naive><<<64, 256>>>(a, b, 4);
+}`, Options{})
+	var got []float64
+	for _, p := range find(r, "q[i * n]", interp.Load) {
+		got = append(got, p.Sectors)
+	}
+	sort.Float64s(got)
+	if want := []float64{16, 32}; !slices.Equal(got, want) {
+		t.Errorf("q[i * n]: %v sectors, want %v (n = 4 from the launch, n = 8 through the launcher)", got, want)
+	}
+	for _, k := range r.Kernels {
+		if k.Unresolved > 0 {
+			t.Errorf("%s: %d calls not followed: %v", k.Func.Name, k.Unresolved, k.Notes)
 		}
 	}
 }

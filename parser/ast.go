@@ -332,6 +332,39 @@ type TemplateParam struct {
 	Func bool
 }
 
+// FuncParam reports whether params[i] is a pointer-to-function value
+// parameter: written so (void (*F)(float*)), or a value parameter whose
+// type is neither arithmetic nor one of the template's own type
+// parameters (template <fn_ptr F>, with using fn_ptr = void (*)(...)).
+// Calling such a parameter is what only a function allows.
+func FuncParam(params []TemplateParam, i int) bool {
+	tp := params[i]
+	if tp.Func {
+		return true
+	}
+	if tp.IsType || tp.Type == nil || tp.Type.Ptr > 0 || len(tp.Type.Words) != 1 {
+		return false
+	}
+	w := tp.Type.Words[0]
+	if arithmeticNames[w] {
+		return false
+	}
+	for _, other := range params {
+		if other.IsType && other.Name == w {
+			return false // template <class T, T v>
+		}
+	}
+	return true
+}
+
+// arithmeticNames are the one-word types a value template parameter of
+// a number has.
+var arithmeticNames = map[string]bool{
+	"int": true, "unsigned": true, "signed": true, "long": true, "short": true, "char": true, "bool": true, "auto": true,
+	"size_t": true, "ptrdiff_t": true, "int8_t": true, "int16_t": true, "int32_t": true, "int64_t": true,
+	"uint8_t": true, "uint16_t": true, "uint32_t": true, "uint64_t": true, "uint": true, "dim3": true,
+}
+
 // Func is a function definition.
 type Func struct {
 	P         Pos // of the name

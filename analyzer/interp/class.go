@@ -561,8 +561,8 @@ func (in *interp) funcParam(e *parser.Call, name string) (string, bool) {
 	if in.kernel == nil || len(in.calls) > 0 {
 		return "", false
 	}
-	for _, tp := range in.kernel.Template {
-		if !tp.Func || tp.Name != name {
+	for i, tp := range in.kernel.Template {
+		if !parser.FuncParam(in.kernel.Template, i) || tp.Name != name {
 			continue
 		}
 		if f, ok := in.funcArgs[name]; ok {

@@ -133,11 +133,10 @@ func (in *interp) ident(e *parser.Ident) value {
 	}
 	// A __device__ function named as a value (a helper's function
 	// template argument, blockReduce<warpReduceMax>): calls through what
-	// holds it run it.
-	if !in.host {
-		if f := in.unit.funcNamed(&parser.Ident{P: e.P, Name: name}); f != "" {
-			return in.funcValue(f)
-		}
+	// holds it run it. In host code it is what a host template's
+	// function parameter binds (launcher<matmul_naive>(...)).
+	if f := in.unit.funcNamed(&parser.Ident{P: e.P, Name: name}); f != "" {
+		return in.funcValue(f)
 	}
 	// An unknown name: a constant from a header we did not read, a
 	// template value... uniform across the warp, given by the user.

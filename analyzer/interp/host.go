@@ -255,9 +255,17 @@ func (in *interp) hostCall(f *parser.Func, args []value, site *parser.Call) valu
 			in.vars[p.Name] = v
 		}
 	}
+	// A host template called in place runs with its template arguments
+	// bound, types and functions (launcher<matmul_naive>(...)), as its
+	// instantiation does.
+	savedTypes, savedFuncs := in.typeArgs, in.hostFuncArgs
+	if fr := in.templateFrame(f, site, args); fr != nil {
+		in.typeArgs, in.hostFuncArgs = fr.types, funcArgsOf(f, fr)
+	}
 	in.calls = append(in.calls, f.Name)
 	in.block(f.Body)
 	in.calls = in.calls[:len(in.calls)-1]
+	in.typeArgs, in.hostFuncArgs = savedTypes, savedFuncs
 	result := in.returnValue(nguards)
 	in.vars, in.rets, in.guards = savedVars, savedRets, in.guards[:nguards]
 	if f.Result != nil {

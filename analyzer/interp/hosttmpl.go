@@ -18,6 +18,10 @@ import (
 type Instantiation struct {
 	Func     *parser.Func
 	TypeArgs map[string]*ctype.Type
+	// FuncArgs binds its function parameters to the __device__
+	// functions named (launcher<matmul_naive>): a launch inside passes
+	// them on (k<F><<<...>>>).
+	FuncArgs map[string]string
 }
 
 // Key names the instantiation: the function's position and its bound
@@ -33,29 +37,38 @@ func (i Instantiation) Key() string {
 	for _, k := range names {
 		b.WriteString(" " + k + "=" + i.TypeArgs[k].String())
 	}
+	funcs := make([]string, 0, len(i.FuncArgs))
+	for k := range i.FuncArgs {
+		funcs = append(funcs, k)
+	}
+	sort.Strings(funcs)
+	for _, k := range funcs {
+		b.WriteString(" " + k + "=&" + i.FuncArgs[k])
+	}
 	return b.String()
 }
 
 // IsHostTemplate reports whether fn is a host function template over
-// types that launches kernels.
+// types or functions that launches kernels.
 func IsHostTemplate(fn *parser.Func) bool {
 	if !fn.Host || fn.Device || fn.Global || fn.Body == nil {
 		return false
 	}
-	for _, tp := range fn.Template {
-		if tp.IsType {
+	for i, tp := range fn.Template {
+		if tp.IsType || parser.FuncParam(fn.Template, i) {
 			return true
 		}
 	}
 	return false
 }
 
-// HostRun is HostLaunches with fn's type parameters bound to typeArgs
-// (nil: not bound), and the instantiations of host function templates
+// HostRun is HostLaunches with fn's template parameters bound as inst
+// says (none: not bound), and the instantiations of host function templates
 // that fn's calls make.
-func (p *Program) HostRun(f *parser.File, fn *parser.Func, typeArgs map[string]*ctype.Type) ([]*Launch, []Instantiation) {
+func (p *Program) HostRun(f *parser.File, fn *parser.Func, inst Instantiation) ([]*Launch, []Instantiation) {
 	in := newInterp(p.unitOf(f), true)
-	in.typeArgs = typeArgs
+	in.typeArgs = inst.TypeArgs
+	in.hostFuncArgs = inst.FuncArgs
 	launches := p.hostLaunches(in, f, fn)
 	return launches, in.insts
 }
@@ -92,9 +105,24 @@ func (in *interp) hostTemplateCall(e *parser.Call, name string, args []value) {
 		}
 		fr := in.templateFrame(fn, e, args)
 		if fr != nil && bound(fn, fr.types) {
-			in.insts = append(in.insts, Instantiation{Func: fn, TypeArgs: fr.types})
+			in.insts = append(in.insts, Instantiation{Func: fn, TypeArgs: fr.types, FuncArgs: funcArgsOf(fn, fr)})
 		}
 	}
+}
+
+// funcArgsOf are the __device__ functions a call binds fn's function
+// parameters to; nil when none.
+func funcArgsOf(fn *parser.Func, fr *frame) map[string]string {
+	var out map[string]string
+	for i, tp := range fn.Template {
+		if v, ok := fr.vals[tp.Name]; ok && parser.FuncParam(fn.Template, i) && v.closure != nil && v.closure.fn != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[tp.Name] = v.closure.fn
+		}
+	}
+	return out
 }
 
 // bound reports whether types binds every type parameter of fn.

@@ -60,6 +60,9 @@ type interp struct {
 	// typeArgs binds a template kernel's type parameters for one
 	// instantiation (T -> float).
 	typeArgs map[string]*ctype.Type
+	// hostFuncArgs binds a host template's function parameters (see
+	// Instantiation.FuncArgs).
+	hostFuncArgs map[string]string
 	// params are the symbols that stand for kernel parameters and other
 	// uniform values the user can give (template values, unknown globals).
 	params map[string]bool

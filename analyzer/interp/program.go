@@ -129,6 +129,9 @@ func (p *Program) hostLaunches(in *interp, f *parser.File, fn *parser.Func) []*L
 			in.vars[param.Name] = in.dataValue(symbolic.CauseNotModelled, "parameter "+param.Name)
 		}
 	}
+	for name, f := range in.hostFuncArgs {
+		in.vars[name] = in.funcValue(f)
+	}
 	in.block(fn.Body)
 	return in.launches
 }
@@ -161,8 +164,8 @@ func (p *Program) RunInstance(f *parser.File, fn *parser.Func, typeArgs map[stri
 	in.fileGlobals = p.fileGlobals[f.Path]
 	in.typeArgs = typeArgs
 	in.funcArgs = funcArgs
-	for _, tp := range fn.Template {
-		if tp.Func {
+	for i, tp := range fn.Template {
+		if parser.FuncParam(fn.Template, i) {
 			continue
 		}
 		if !tp.IsType {
@@ -234,6 +237,11 @@ func (in *interp) launch(e *parser.Launch) value {
 	site := &Launch{Pos: e.Start(), Kernel: calleeName(e.Kernel)}
 	if id, ok := e.Kernel.(*parser.Ident); ok {
 		for _, ta := range id.Targs {
+			if f := in.boundFunc(ta); f != "" { // k<F> in a host template bound to a function
+				site.Targs = append(site.Targs, &Arg{Func: f})
+				site.TypeArgs = append(site.TypeArgs, nil)
+				continue
+			}
 			if ta.Value == nil {
 				site.Targs = append(site.Targs, nil)
 				site.TypeArgs = append(site.TypeArgs, in.resolve(ta.Type))
@@ -241,7 +249,11 @@ func (in *interp) launch(e *parser.Launch) value {
 			}
 			a := Arg{Func: in.unit.funcNamed(ta.Value)}
 			if a.Func == "" {
-				a = argOf(in.eval(ta.Value))
+				v := in.eval(ta.Value)
+				a = argOf(v)
+				if v.closure != nil && v.closure.fn != "" { // a host template's function parameter
+					a = Arg{Func: v.closure.fn}
+				}
 			}
 			site.Targs = append(site.Targs, &a)
 			site.TypeArgs = append(site.TypeArgs, nil)
@@ -298,6 +310,25 @@ func (in *interp) launch(e *parser.Launch) value {
 		in.launches = append(in.launches, site)
 	}
 	return intValue(symbolic.Const(0))
+}
+
+// boundFunc is the __device__ function a template argument names through
+// a host template's function parameter (F, read as a type name or a
+// value), or "".
+func (in *interp) boundFunc(ta parser.TemplateArg) string {
+	name := ""
+	switch {
+	case ta.Type != nil && len(ta.Type.Words) == 1 && ta.Type.Ptr == 0:
+		name = ta.Type.Words[0]
+	case ta.Value != nil:
+		if id, ok := ta.Value.(*parser.Ident); ok {
+			name = id.Name
+		}
+	}
+	if f, ok := in.hostFuncArgs[name]; ok {
+		return f
+	}
+	return ""
 }
 
 // deduceKernelTypes deduces the type arguments of a template kernel

@@ -172,8 +172,8 @@ func (p *Program) Instances(fn *parser.Func) []string {
 // hasTypeParams reports whether fn is a template over types (or
 // functions: each is analyzed once per function its launches give).
 func hasTypeParams(fn *parser.Func) bool {
-	for _, tp := range fn.Template {
-		if tp.IsType || tp.Func {
+	for i, tp := range fn.Template {
+		if tp.IsType || parser.FuncParam(fn.Template, i) {
 			return true
 		}
 	}
@@ -207,7 +207,7 @@ func (p *Program) FuncArgs(fn *parser.Func, instance string) map[string]string {
 		}
 		m := map[string]string{}
 		for i, tp := range fn.Template {
-			if tp.Func && i < len(l.Targs) && l.Targs[i] != nil && l.Targs[i].Func != "" {
+			if parser.FuncParam(fn.Template, i) && i < len(l.Targs) && l.Targs[i] != nil && l.Targs[i].Func != "" {
 				m[tp.Name] = l.Targs[i].Func
 			}
 		}

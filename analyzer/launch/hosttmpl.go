@@ -46,13 +46,13 @@ func (p *Program) instantiate(h *hostTemplates) {
 		}
 		seen[inst.Key()] = true
 		done[inst.Func] = true
-		launches, more := p.HostRun(f, inst.Func, inst.TypeArgs)
+		launches, more := p.HostRun(f, inst.Func, inst)
 		h.made(more) // a template that calls another
 		p.addLaunches(f, launches)
 	}
 	for _, fn := range h.order {
 		if !done[fn] {
-			launches, _ := p.HostRun(h.fileOf[fn], fn, nil)
+			launches, _ := p.HostRun(h.fileOf[fn], fn, interp.Instantiation{Func: fn})
 			p.addLaunches(h.fileOf[fn], launches)
 		}
 	}

@@ -82,7 +82,7 @@ func (p *Program) findLaunches() {
 				tmpl.add(f, fn) // launched once per instantiation, below
 				continue
 			}
-			launches, insts := p.HostRun(f, fn, nil)
+			launches, insts := p.HostRun(f, fn, interp.Instantiation{Func: fn})
 			tmpl.made(insts)
 			for _, l := range launches {
 				p.Launches = append(p.Launches, &Site{Launch: *l, targets: p.launchTargets(f, l.Kernel)})
