@@ -155,6 +155,9 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 	if t, ok := ctype.Builtin(name); ok && len(args) == 1 { // functional cast: int(x), float(x)
 		return in.convert(args[0], t)
 	}
+	if name == "__builtin_assume_aligned" && len(args) >= 1 { // a hint: the pointer itself
+		return args[0]
+	}
 	in.notFollowed(e, name, args)
 	return in.dataValue(symbolic.CauseCallResult, name+"()")
 }
@@ -178,8 +181,42 @@ func (in *interp) notFollowed(e *parser.Call, name string, args []value) {
 		if _, local := in.vars[id.Name]; local {
 			in.note(e.Start(), "call through %s, which holds no function or lambda cudalint knows; not followed", id.Name)
 			in.unresolved++
+			return
 		}
 	}
+	// A function cudalint has no body for, given a pointer into global
+	// memory (curand_init(..., &states[tid]), wmma::load_matrix_sync(a,
+	// p + k, ld)): what it reads and writes there is not modelled, and
+	// the kernel must not pass for one with no such access.
+	if _, plain := e.Fun.(*parser.Ident); !plain || in.definedEmpty(name) || isMacroName(name) {
+		return // a method has its own note (classCall); ggml_unused_vars_impl(x, y...) makes no access
+	}
+	for i, a := range args {
+		if a.kind == vPtr && a.ptr != nil && a.ptr.space == Global {
+			in.note(e.Start(), "call to %s, which cudalint does not follow, with a pointer to global memory (argument %d): the accesses it makes there are not modelled", name, i+1)
+			in.unresolved++
+			return
+		}
+	}
+}
+
+// isMacroName reports whether name is spelled as a macro (GGML_UNUSED_VARS):
+// one the preprocessor did not expand comes from a header it did not
+// read, which a note at the #include already says.
+func isMacroName(name string) bool {
+	return name != "" && strings.ToUpper(name) == name && strings.ToLower(name) != name
+}
+
+// definedEmpty reports whether the program defines a function called
+// name whose body is empty: a call that makes no access, whatever its
+// arguments (a variadic "unused" marker cudalint does not bind).
+func (in *interp) definedEmpty(name string) bool {
+	for _, f := range in.unit.candidates(name, anyFunc) {
+		if f.Body != nil && len(f.Body.Stmts) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // inline interprets a __device__ function in the caller's context: its

@@ -26,7 +26,16 @@ type stats struct {
 	Unknown            map[string]int // by unknownLabel of the cause
 	Notes              map[string]int
 	SkippedInKernels   int
+	// NoAccess counts the kernels with no global or shared access in any
+	// instance; Silent names those of them fully analyzed with no note,
+	// which a reader must check: a kernel that only computes, or one the
+	// model lost without a word.
+	NoAccess int
+	Silent   []string
 }
+
+// maxSilentListed bounds the kernels --stats names.
+const maxSilentListed = 8
 
 var (
 	digits = regexp.MustCompile(`[0-9]+`)
@@ -82,6 +91,11 @@ func collectStats(in *inputs, res *analyzer.Result) *stats {
 		s.KernelsInSource += lex.CountKernelDefinitions(src)
 	}
 	counted := map[parser.Pos]bool{} // a template kernel is one kernel, however many instantiations
+	accessed, noted := map[parser.Pos]bool{}, map[parser.Pos]bool{}
+	for _, k := range res.Kernels {
+		accessed[k.Func.P] = accessed[k.Func.P] || len(k.Accesses) > 0
+		noted[k.Func.P] = noted[k.Func.P] || len(k.Notes) > 0 || k.Unresolved > 0
+	}
 	for _, k := range res.Kernels {
 		if counted[k.Func.P] {
 			continue
@@ -92,6 +106,12 @@ func collectStats(in *inputs, res *analyzer.Result) *stats {
 		s.SkippedInKernels += bad
 		if bad == 0 && k.Unresolved == 0 {
 			s.KernelsFull++
+		}
+		if !accessed[k.Func.P] {
+			s.NoAccess++
+			if bad == 0 && !noted[k.Func.P] {
+				s.Silent = append(s.Silent, fmt.Sprintf("%s (%s:%d)", k.Func.Name, k.Func.P.File, k.Func.P.Line))
+			}
 		}
 	}
 	for _, p := range globalPredictions(res) {
@@ -139,6 +159,8 @@ func writeStats(w io.Writer, s *stats) error {
 	fmt.Fprintf(tw, "kernels found\t%d\n", s.KernelsFound)
 	fmt.Fprintf(tw, "kernels fully analyzed\t%d\t%s\n", s.KernelsFull, pct(s.KernelsFull, s.KernelsFound))
 	fmt.Fprintf(tw, "statements skipped in kernels\t%d\n", s.SkippedInKernels)
+	fmt.Fprintf(tw, "kernels with no memory access\t%d\n", s.NoAccess)
+	fmt.Fprintf(tw, "  fully analyzed, with no note\t%d\t%s\n", len(s.Silent), listed(s.Silent, maxSilentListed))
 	fmt.Fprintf(tw, "global accesses\t%d\n", s.Accesses)
 	fmt.Fprintf(tw, "  performed by no lane under their launch\t%d\n", s.NoLane)
 	fmt.Fprintf(tw, "  modelled with a number\t%d\t%s of those performed\n", s.Modelled, pct(s.Modelled, s.Accesses-s.NoLane))
@@ -146,6 +168,14 @@ func writeStats(w io.Writer, s *stats) error {
 	fmt.Fprintf(tw, "parse notes\t%d\n", sum(s.Notes))
 	writeCounts(tw, "  ", s.Notes)
 	return tw.Flush()
+}
+
+// listed names the first most of names, saying how many more there are.
+func listed(names []string, most int) string {
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:most], ", "), len(names)-most)
 }
 
 func sum(m map[string]int) int {

@@ -48,3 +48,33 @@ void h(float* a, int* b, float* c) { k<0><<<4, 256>>>(a, b, c); skipped<<<1, 32>
 		t.Errorf("an access no lane performs counted as unknown:\n%s", out)
 	}
 }
+
+// A kernel with no memory access is counted, and named when nothing
+// says why: a kernel that only computes, or one the model lost without a
+// word. A call cudalint does not follow, given a pointer to global
+// memory (a library's curand_init), is a note, so its kernel is not
+// silent.
+func TestStatsKernelsWithNoAccess(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"a.cu": `__global__ void compute(int n) { int x = n * 2; (void)x; }
+__global__ void init(curandState* states, unsigned seed) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  curand_init(seed, tid, 0, &states[tid]);
+}
+__global__ void copy(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x]; }
+`,
+	})
+	code, out, errs := runCLI("--stats", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		`(?m)^kernels with no memory access\s+2$`,
+		`(?m)^  fully analyzed, with no note\s+1\s+compute \(.*a\.cu:1\)$`,
+		`(?m)^  call to curand_init, which cudalint does not follow, with a pointer to global memory .*\s+1$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("no line matching %s:\n%s", want, out)
+		}
+	}
+}
