@@ -21,7 +21,10 @@ import (
 // an H200), probes3.cu those for loops (unrolled, with block-dependent
 // trip counts, carrying uniform offsets: source3.csv.gz), probes4.cu
 // those for accesses in inlined helpers and lambdas passed as arguments
-// (source4.csv.gz). TestMeasuredGaps compares every measured line of
+// (source4.csv.gz), probes5.cu those for what host code tells a launch
+// (a partly constant block, NULL compared, deduced kernel types,
+// functions given to host templates) and a guard past a run-time bound
+// (source5.csv.gz). TestMeasuredGaps compares every measured line of
 // each with today's prediction.
 const (
 	probes2   = "../../testdata/truth/probes2.cu"
@@ -30,6 +33,8 @@ const (
 	measured3 = "../../testdata/truth/source3.csv.gz"
 	probes4   = "../../testdata/truth/probes4.cu"
 	measured4 = "../../testdata/truth/source4.csv.gz"
+	probes5   = "../../testdata/truth/probes5.cu"
+	measured5 = "../../testdata/truth/source5.csv.gz"
 )
 
 // probeSet is a probe file, what Nsight measured for it, the lines known
@@ -44,6 +49,7 @@ var probeSets = []probeSet{
 	{probes2, measured2, knownGaps, 90},
 	{probes3, measured3, knownGaps3, 60},
 	{probes4, measured4, knownGaps4, 20},
+	{probes5, measured5, knownGaps5, 8},
 }
 
 // A knownGap is a measured line of a probe file that cudalint gets wrong
@@ -100,6 +106,12 @@ var knownGaps3 = []knownGap{
 
 // knownGaps4 are the lines of probes4.cu cudalint gets wrong today.
 var knownGaps4 = []knownGap{}
+
+// knownGaps5 are the lines of probes5.cu cudalint gets wrong today.
+var knownGaps5 = []knownGap{
+	// 5: a guard only the lanes past a run-time bound pass.
+	{"r_tail", "", 71, "load", 5, 0.125, "one lane per block passes (i + 1) * 8 > V: 4096 sectors for 4096 blocks, 1 per request that runs; the compiler predicates the load (@P0) and every warp issues it, so Nsight divides by 32768 instructions (0.125). The model took the unknown-size guard as true for every lane and predicted 32"},
+}
 
 // probeLine is one measured line (or one predicted line no warp executed)
 // with the predictions compared against it.
