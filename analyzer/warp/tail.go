@@ -1,0 +1,230 @@
+package warp
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/launch"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Guards on a size no launch gives are not evaluated: taken as true, a
+// bounds check (i < n, a grid-stride i < n) passes for full warps, which
+// is what large sizes make of it. The opposite direction is a remainder:
+// code that only the lanes past a bound run (llm.c's
+//
+//	int i = (V + 7) / 8 + threadIdx.x - blockDim.x;
+//	if ((i + 1) * 8 > V) ... x[i * 8] ...
+//
+// where one lane of a block handles the last, partial chunk of V). Taken
+// as true it would put every lane on the access. A tail is found by
+// evaluating the guard with the assumed size and two more (so that no
+// divisibility decides) and a huge one: it is false for nearly every
+// lane under all of them, where a bounds check lets every lane through
+// at a size larger than the grid.
+
+// tailSizes are the values a tail guard's sizes are tried at: the
+// assumed one, one past it (a chunk that does not divide it), about
+// twice it, and a huge one (tailHuge) that only checks the direction: a
+// bounds check on a fixed grid (i < n over 1024 blocks) lets every lane
+// through at a size that large, a remainder still almost none.
+var tailSizes = [...]int64{AssumedValue, AssumedValue + 1, 2*AssumedValue + 3, tailHuge}
+
+// tailHuge is larger than any grid's thread count, and its multiples by
+// small chunk sizes stay far from overflow.
+const tailHuge = 1<<40 + 5
+
+const (
+	// A guard is a tail when at most one sampled thread in tailShare
+	// passes it.
+	tailShare = 32
+	// tailBlocks is how many blocks are sampled for a guard that
+	// depends on the block index (the first, the last, the rest at
+	// random).
+	tailBlocks = 16
+	// tailThreads caps the threads evaluated per block.
+	tailThreads = 1024
+)
+
+// tail is what the model makes of the tail guards of one access: the
+// size each of their parameters is given, and the assumptions that say so.
+type tail struct {
+	values map[string]int64 // parameter -> the size its tail guards run at
+	parts  []symbolic.Expr  // the tail guards (parts of an &&, loop conditions)
+	notes  []Assumption
+}
+
+// findTails looks through the access's guards (each part of an &&) and
+// its loops' conditions at the first iteration for tails. params are the
+// parameters no launch gives; a tail's parameters are then given the
+// tried size that lets the most lanes through (the assumed one when it
+// lets any), so that the access is priced with the lanes that run it.
+func findTails(a *interp.Access, cfg *launch.Config, params map[string]bool, guards, loops []symbolic.Expr) tail {
+	t := tail{values: map[string]int64{}}
+	iterZero := map[string]symbolic.Expr{}
+	for _, l := range a.Loops {
+		iterZero[l.Iter] = symbolic.Const(0)
+	}
+	var parts []symbolic.Expr
+	for _, g := range guards {
+		parts = append(parts, conjuncts(g)...)
+	}
+	for _, l := range loops {
+		if l != nil {
+			parts = append(parts, conjuncts(l)...)
+		}
+	}
+	for _, part := range parts {
+		names, ok := tailCandidate(symbolic.Subst(part, iterZero), cfg, params)
+		if !ok || slices.ContainsFunc(names, func(n string) bool { _, set := t.values[n]; return set }) {
+			continue
+		}
+		counts, ok := tailCounts(symbolic.Subst(part, iterZero), cfg, names)
+		if !ok || !isTail(counts) {
+			continue
+		}
+		best := 0
+		for i, c := range counts[:len(counts)-1] { // not the huge size
+			if c.pass > counts[best].pass {
+				best = i
+			}
+		}
+		value := tailSizes[best]
+		if counts[best].pass == 0 {
+			value = 0 // no lane at any size tried: the guard stays unevaluated
+		}
+		if value != 0 {
+			t.parts = append(t.parts, part)
+		}
+		for _, n := range names {
+			if value != 0 {
+				t.values[n] = value
+			}
+			t.notes = appendNew(t.notes, Assumption{Kind: TailGuard, Name: n, Value: value})
+		}
+	}
+	return t
+}
+
+// isTail: at most one thread in tailShare passes under every size tried,
+// the huge one included.
+func isTail(counts [len(tailSizes)]tailCount) bool {
+	for _, c := range counts {
+		if c.pass*tailShare > c.of {
+			return false
+		}
+	}
+	return true
+}
+
+// tailCount is how many of the sampled threads passed a guard.
+type tailCount struct{ pass, of int }
+
+// tailCandidate reports whether part can be a tail: it mentions a
+// parameter no launch gives and the thread or block index, and nothing
+// else the model does not know (a loaded value, a carried one), nor the
+// block index along an axis whose grid is assumed (an assumed grid says
+// nothing about where the bound falls). names are its parameters.
+func tailCandidate(part symbolic.Expr, cfg *launch.Config, params map[string]bool) ([]string, bool) {
+	var names []string
+	index, ok := false, true
+	symbolic.Symbols(part, func(v *symbolic.Var) {
+		switch {
+		case v.IsLaneOrBlockIndex():
+			index = true
+			for d, s := range blockSyms {
+				if v.Key() == s && !cfg.GridKnown[d] {
+					ok = false
+				}
+			}
+		case params[v.Key()] && v.Class != symbolic.Data:
+			if !slices.Contains(names, v.Key()) {
+				names = append(names, v.Key())
+			}
+		default:
+			ok = false
+		}
+	})
+	slices.Sort(names)
+	return names, ok && index && len(names) > 0
+}
+
+// tailCounts evaluates part, its parameters at each size tried, over
+// every thread of the first block (and, when it depends on the block,
+// the last and some drawn at random). ok is false when it cannot be
+// evaluated.
+func tailCounts(part symbolic.Expr, cfg *launch.Config, names []string) ([len(tailSizes)]tailCount, bool) {
+	var out [len(tailSizes)]tailCount
+	blocks := []int64{0}
+	if mentionsBlock(part) {
+		n := cfg.Grid.Threads()
+		rng := rand.New(rand.NewPCG(0x7a11, 0x5eed))
+		blocks = append(blocks, n-1)
+		for len(blocks) < tailBlocks && int64(len(blocks)) < n {
+			blocks = append(blocks, rng.Int64N(n))
+		}
+	}
+	threads := min(cfg.Block.Threads(), tailThreads)
+	for i, size := range tailSizes {
+		at := map[string]symbolic.Expr{}
+		for _, n := range names {
+			at[n] = symbolic.Const(size)
+		}
+		env := symbolic.NewEnv()
+		var thread, block [3]int
+		for d := range 3 {
+			thread[d], block[d] = env.Slot(threadSyms[d]), env.Slot(blockSyms[d])
+		}
+		f := symbolic.Compile(symbolic.Subst(part, at), env)
+		vals := env.NewValues()
+		bx, by, gx, gy := cfg.Block[0], cfg.Block[1], cfg.Grid[0], cfg.Grid[1]
+		for _, b := range blocks {
+			vals.Set(block[0], b%gx)
+			vals.Set(block[1], (b/gx)%gy)
+			vals.Set(block[2], b/(gx*gy))
+			for tid := int64(0); tid < threads; tid++ {
+				vals.Set(thread[0], tid%bx)
+				vals.Set(thread[1], (tid/bx)%by)
+				vals.Set(thread[2], tid/(bx*by))
+				v, ok := f(vals)
+				if !ok {
+					return out, false
+				}
+				out[i].of++
+				if v != 0 {
+					out[i].pass++
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// conjuncts are the parts of an && (c itself when it is not one).
+func conjuncts(c symbolic.Expr) []symbolic.Expr {
+	if op, ok := c.(*symbolic.Op); ok && op.Kind == symbolic.OpLAnd {
+		return append(conjuncts(op.X), conjuncts(op.Y)...)
+	}
+	return []symbolic.Expr{c}
+}
+
+// give substitutes the tail sizes into c's tail parts, leaving the
+// other parts of an && as they were (a bounds check beside a tail still
+// passes for full warps).
+func (t tail) give(c symbolic.Expr) symbolic.Expr {
+	if len(t.parts) == 0 || c == nil {
+		return c
+	}
+	if slices.Contains(t.parts, c) {
+		at := map[string]symbolic.Expr{}
+		for n, size := range t.values {
+			at[n] = symbolic.Const(size)
+		}
+		return symbolic.Subst(c, at)
+	}
+	if op, ok := c.(*symbolic.Op); ok && op.Kind == symbolic.OpLAnd {
+		return symbolic.Binary(symbolic.OpLAnd, t.give(op.X), t.give(op.Y))
+	}
+	return c
+}
