@@ -78,6 +78,10 @@ func TestTailGuards(t *testing.T) {
 		{"tail if", chunk + "if ((i + 1) * 8 > V) A[i * 8] = 0;", "A[i * 8]", interp.Store, 1, true},
 		{"tail while", chunk + "while ((i + 1) * 8 > V) {\n    for (int k = 0; k < 8; ++k) { if (i * 8 + k >= V) break; A[i * 8 + k] = 0; }\n    i -= blockDim.x;\n  }", "A[i * 8 + k]", interp.Store, 1, true},
 		{"tail beside a bounds check", chunk + "if (threadIdx.x < V && (i + 1) * 8 > V) A[i * 8] = 0;", "A[i * 8]", interp.Store, 1, true},
+		{"tail loop past the last chunk", "for (int i = threadIdx.x + (V & ~7); i < V; i++) A[i] = 0;", "A[i]", interp.Store, 1, true},
+		// Past len in a loop over i, later iterations let whole warps
+		// through: a guard on the iteration is not judged.
+		{"guard on the iteration", "for (int i = 0; i < 2 * V; i += blockDim.x) { int j = threadIdx.x + i; if (j >= V) A[(j - V) * 8] = 0; }", "A[(j - V) * 8]", interp.Store, 32, false},
 		// No lane passes at any size tried: the figures count every
 		// lane, and the prediction says it is a remainder.
 		{"tail past any block", "if (threadIdx.x > V) A[threadIdx.x * 8] = 0;", "A[threadIdx.x * 8]", interp.Store, 32, true},

@@ -6,7 +6,9 @@
 // when the address is affine with block and loop terms (residue.go), else
 // by evaluating requests, exhaustively up to a limit and sampled past it.
 // Guards that hold for the whole launch are dropped by interval bounds
-// (bounds.go). Loops the compiler unrolls and loops whose trip count
+// (bounds.go); one on an assumed size that only the lanes past the bound
+// pass, a remainder, is evaluated rather than taken as true (tail.go).
+// Loops the compiler unrolls and loops whose trip count
 // depends on the block are predicted copy by copy (loops.go); values a
 // loop carries uniformly are run as recurrences (carried.go), and uniform
 // values the model does not know are averaged over their residues

@@ -62,31 +62,39 @@ type tail struct {
 // lets any), so that the access is priced with the lanes that run it.
 func findTails(a *interp.Access, cfg *launch.Config, params map[string]bool, guards, loops []symbolic.Expr) tail {
 	t := tail{values: map[string]int64{}}
-	iterZero := map[string]symbolic.Expr{}
-	for _, l := range a.Loops {
-		iterZero[l.Iter] = symbolic.Const(0)
-	}
-	var parts []symbolic.Expr
+	// A guard is judged as it stands: one that depends on a loop's
+	// iteration (index + i >= len in a loop over i) may let whole warps
+	// through at later iterations, and is left alone. A loop's condition
+	// is judged at the loop's first iteration (its outer loops' must not
+	// matter).
+	type candidate struct{ part, judged symbolic.Expr }
+	var parts []candidate
 	for _, g := range guards {
-		parts = append(parts, conjuncts(g)...)
-	}
-	for _, l := range loops {
-		if l != nil {
-			parts = append(parts, conjuncts(l)...)
+		for _, c := range conjuncts(g) {
+			parts = append(parts, candidate{c, c})
 		}
 	}
-	for _, part := range parts {
-		names, ok := tailCandidate(symbolic.Subst(part, iterZero), cfg, params)
+	for i, l := range loops {
+		if l == nil {
+			continue
+		}
+		first := map[string]symbolic.Expr{a.Loops[i].Iter: symbolic.Const(0)}
+		for _, c := range conjuncts(l) {
+			parts = append(parts, candidate{c, symbolic.Subst(c, first)})
+		}
+	}
+	for _, c := range parts {
+		names, ok := tailCandidate(c.judged, cfg, params)
 		if !ok || slices.ContainsFunc(names, func(n string) bool { _, set := t.values[n]; return set }) {
 			continue
 		}
-		counts, ok := tailCounts(symbolic.Subst(part, iterZero), cfg, names)
+		counts, ok := tailCounts(c.judged, cfg, names)
 		if !ok || !isTail(counts) {
 			continue
 		}
 		best := 0
-		for i, c := range counts[:len(counts)-1] { // not the huge size
-			if c.pass > counts[best].pass {
+		for i, k := range counts[:len(counts)-1] { // not the huge size
+			if k.pass > counts[best].pass {
 				best = i
 			}
 		}
@@ -95,7 +103,7 @@ func findTails(a *interp.Access, cfg *launch.Config, params map[string]bool, gua
 			value = 0 // no lane at any size tried: the guard stays unevaluated
 		}
 		if value != 0 {
-			t.parts = append(t.parts, part)
+			t.parts = append(t.parts, c.part)
 		}
 		for _, n := range names {
 			if value != 0 {
@@ -123,7 +131,7 @@ type tailCount struct{ pass, of int }
 
 // tailCandidate reports whether part can be a tail: it mentions a
 // parameter no launch gives and the thread or block index, and nothing
-// else the model does not know (a loaded value, a carried one), nor the
+// else (a loop's iteration, a loaded value, a carried one), nor the
 // block index along an axis whose grid is assumed (an assumed grid says
 // nothing about where the bound falls). names are its parameters.
 func tailCandidate(part symbolic.Expr, cfg *launch.Config, params map[string]bool) ([]string, bool) {
