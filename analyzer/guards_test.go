@@ -82,13 +82,16 @@ func TestTailGuards(t *testing.T) {
 		// Past len in a loop over i, later iterations let whole warps
 		// through: a guard on the iteration is not judged.
 		{"guard on the iteration", "for (int i = 0; i < 2 * V; i += blockDim.x) { int j = threadIdx.x + i; if (j >= V) A[(j - V) * 8] = 0; }", "A[(j - V) * 8]", interp.Store, 32, false},
+		// A bound that is a ratio of sizes, which equal assumed sizes
+		// make 1: a bounds check all the same.
+		{"bounds check on a ratio", "int hs = V / W;\n  for (int i = threadIdx.x % 32; i < hs; i += 32) A[i] = 0;", "A[i]", interp.Store, 4, false},
 		// No lane passes at any size tried: the figures count every
 		// lane, and the prediction says it is a remainder.
 		{"tail past any block", "if (threadIdx.x > V) A[threadIdx.x * 8] = 0;", "A[threadIdx.x * 8]", interp.Store, 32, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src := "__global__ void kern(float *A, int V) {\n  " + tt.body + "\n}\nvoid run(float *A, int V) { kern<<<64, 1024>>>(A, V); }\n"
+			src := "__global__ void kern(float *A, int V, int W) {\n  " + tt.body + "\n}\nvoid run(float *A, int V, int W) { kern<<<64, 1024>>>(A, V, W); }\n"
 			r := analyze(t, src, Options{})
 			if len(r.InternalErrors) > 0 {
 				t.Fatal(r.InternalErrors[0])

@@ -24,15 +24,17 @@ import (
 // lane under all of them, where a bounds check lets every lane through
 // at a size larger than the grid.
 
-// tailSizes are the values a tail guard's sizes are tried at: the
-// assumed one, one past it (a chunk that does not divide it), about
-// twice it, and a huge one (tailHuge) that only checks the direction: a
-// bounds check on a fixed grid (i < n over 1024 blocks) lets every lane
-// through at a size that large, a remainder still almost none.
-var tailSizes = [...]int64{AssumedValue, AssumedValue + 1, 2*AssumedValue + 3, tailHuge}
+// tailSizes are the values a tail guard's parameters are tried at, all
+// of them together: the assumed one, one past it (a chunk that does not
+// divide it) and about twice it.
+var tailSizes = [...]int64{AssumedValue, AssumedValue + 1, 2*AssumedValue + 3}
 
-// tailHuge is larger than any grid's thread count, and its multiples by
-// small chunk sizes stay far from overflow.
+// tailHuge checks the direction: each parameter in turn is set to it,
+// the others left at AssumedValue. A bounds check on a fixed grid (i < n
+// over 1024 blocks), or on a ratio of sizes (i < C / NH, which equal
+// sizes make 1), lets every lane through at a size that large; a
+// remainder still almost none. It is larger than any grid's thread
+// count, and its multiples by small chunk sizes stay far from overflow.
 const tailHuge = 1<<40 + 5
 
 const (
@@ -93,7 +95,7 @@ func findTails(a *interp.Access, cfg *launch.Config, params map[string]bool, gua
 			continue
 		}
 		best := 0
-		for i, k := range counts[:len(counts)-1] { // not the huge size
+		for i, k := range counts[:len(tailSizes)] { // not the huge ones
 			if k.pass > counts[best].pass {
 				best = i
 			}
@@ -116,8 +118,8 @@ func findTails(a *interp.Access, cfg *launch.Config, params map[string]bool, gua
 }
 
 // isTail: at most one thread in tailShare passes under every size tried,
-// the huge one included.
-func isTail(counts [len(tailSizes)]tailCount) bool {
+// the huge ones included.
+func isTail(counts []tailCount) bool {
 	for _, c := range counts {
 		if c.pass*tailShare > c.of {
 			return false
@@ -158,12 +160,27 @@ func tailCandidate(part symbolic.Expr, cfg *launch.Config, params map[string]boo
 	return names, ok && index && len(names) > 0
 }
 
-// tailCounts evaluates part, its parameters at each size tried, over
-// every thread of the first block (and, when it depends on the block,
-// the last and some drawn at random). ok is false when it cannot be
-// evaluated.
-func tailCounts(part symbolic.Expr, cfg *launch.Config, names []string) ([len(tailSizes)]tailCount, bool) {
-	var out [len(tailSizes)]tailCount
+// tailCounts evaluates part, its parameters at each size tried and then
+// each in turn at tailHuge, over every thread of the first block (and,
+// when it depends on the block, the last and some drawn at random). ok
+// is false when it cannot be evaluated.
+func tailCounts(part symbolic.Expr, cfg *launch.Config, names []string) ([]tailCount, bool) {
+	var tries []map[string]symbolic.Expr
+	for _, size := range tailSizes {
+		at := map[string]symbolic.Expr{}
+		for _, n := range names {
+			at[n] = symbolic.Const(size)
+		}
+		tries = append(tries, at)
+	}
+	for _, huge := range names {
+		at := map[string]symbolic.Expr{}
+		for _, n := range names {
+			at[n] = symbolic.Const(AssumedValue)
+		}
+		at[huge] = symbolic.Const(tailHuge)
+		tries = append(tries, at)
+	}
 	blocks := []int64{0}
 	if mentionsBlock(part) {
 		n := cfg.Grid.Threads()
@@ -173,40 +190,48 @@ func tailCounts(part symbolic.Expr, cfg *launch.Config, names []string) ([len(ta
 			blocks = append(blocks, rng.Int64N(n))
 		}
 	}
-	threads := min(cfg.Block.Threads(), tailThreads)
-	for i, size := range tailSizes {
-		at := map[string]symbolic.Expr{}
-		for _, n := range names {
-			at[n] = symbolic.Const(size)
-		}
-		env := symbolic.NewEnv()
-		var thread, block [3]int
-		for d := range 3 {
-			thread[d], block[d] = env.Slot(threadSyms[d]), env.Slot(blockSyms[d])
-		}
-		f := symbolic.Compile(symbolic.Subst(part, at), env)
-		vals := env.NewValues()
-		bx, by, gx, gy := cfg.Block[0], cfg.Block[1], cfg.Grid[0], cfg.Grid[1]
-		for _, b := range blocks {
-			vals.Set(block[0], b%gx)
-			vals.Set(block[1], (b/gx)%gy)
-			vals.Set(block[2], b/(gx*gy))
-			for tid := int64(0); tid < threads; tid++ {
-				vals.Set(thread[0], tid%bx)
-				vals.Set(thread[1], (tid/bx)%by)
-				vals.Set(thread[2], tid/(bx*by))
-				v, ok := f(vals)
-				if !ok {
-					return out, false
-				}
-				out[i].of++
-				if v != 0 {
-					out[i].pass++
-				}
-			}
+	out := make([]tailCount, len(tries))
+	for i, at := range tries {
+		var ok bool
+		if out[i], ok = countPassing(symbolic.Subst(part, at), cfg, blocks); !ok {
+			return nil, false
 		}
 	}
 	return out, true
+}
+
+// countPassing evaluates cond, which reads nothing but the thread and
+// block index, over every thread of the given blocks.
+func countPassing(cond symbolic.Expr, cfg *launch.Config, blocks []int64) (tailCount, bool) {
+	var c tailCount
+	env := symbolic.NewEnv()
+	var thread, block [3]int
+	for d := range 3 {
+		thread[d], block[d] = env.Slot(threadSyms[d]), env.Slot(blockSyms[d])
+	}
+	f := symbolic.Compile(cond, env)
+	vals := env.NewValues()
+	bx, by, gx, gy := cfg.Block[0], cfg.Block[1], cfg.Grid[0], cfg.Grid[1]
+	threads := min(cfg.Block.Threads(), tailThreads)
+	for _, b := range blocks {
+		vals.Set(block[0], b%gx)
+		vals.Set(block[1], (b/gx)%gy)
+		vals.Set(block[2], b/(gx*gy))
+		for tid := int64(0); tid < threads; tid++ {
+			vals.Set(thread[0], tid%bx)
+			vals.Set(thread[1], (tid/bx)%by)
+			vals.Set(thread[2], tid/(bx*by))
+			v, ok := f(vals)
+			if !ok {
+				return c, false
+			}
+			c.of++
+			if v != 0 {
+				c.pass++
+			}
+		}
+	}
+	return c, true
 }
 
 // conjuncts are the parts of an && (c itself when it is not one).
