@@ -1,7 +1,11 @@
 package analyzer
 
 import (
+	"slices"
+
 	"testing"
+
+	"github.com/cudalint/cudalint/analyzer/warp"
 
 	"github.com/cudalint/cudalint/analyzer/interp"
 )
@@ -47,6 +51,59 @@ func TestGuardShapes(t *testing.T) {
 			}
 			if p := ps[0]; !p.Known || p.Sectors != tt.want {
 				t.Errorf("%s: known %v (%s), %.2f sectors; want %v", tt.expr, p.Known, p.Reason(), p.Sectors, tt.want)
+			}
+		})
+	}
+}
+
+// A guard on a size no launch gives is taken as true when it is a bounds
+// check (large sizes let every lane through), but evaluated when only the
+// lanes past the bound pass it (a remainder, llm.c's
+// prepare_softmax_blockwide3): there one lane per block runs the access,
+// not all of them. Each kernel is launched with 64 blocks of 1024.
+func TestTailGuards(t *testing.T) {
+	const chunk = "int i = (V + 7) / 8 + threadIdx.x - blockDim.x;\n  "
+	tests := []struct {
+		name    string
+		body    string
+		expr    string
+		op      interp.Op
+		sectors float64
+		tail    bool // a TailGuard assumption
+	}{
+		{"bounds check", "int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < V) A[i * 8] = 0;", "A[i * 8]", interp.Store, 32, false},
+		{"early return", "int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= V) return;\n  A[i * 8] = 0;", "A[i * 8]", interp.Store, 32, false},
+		{"grid-stride loop", "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < V; i += blockDim.x * gridDim.x) A[i * 8] = 0;", "A[i * 8]", interp.Store, 32, false},
+		{"thread bounds check", "if (threadIdx.x < V) A[threadIdx.x * 8] = 0;", "A[threadIdx.x * 8]", interp.Store, 32, false},
+		{"tail if", chunk + "if ((i + 1) * 8 > V) A[i * 8] = 0;", "A[i * 8]", interp.Store, 1, true},
+		{"tail while", chunk + "while ((i + 1) * 8 > V) {\n    for (int k = 0; k < 8; ++k) { if (i * 8 + k >= V) break; A[i * 8 + k] = 0; }\n    i -= blockDim.x;\n  }", "A[i * 8 + k]", interp.Store, 1, true},
+		{"tail beside a bounds check", chunk + "if (threadIdx.x < V && (i + 1) * 8 > V) A[i * 8] = 0;", "A[i * 8]", interp.Store, 1, true},
+		{"tail loop past the last chunk", "for (int i = threadIdx.x + (V & ~7); i < V; i++) A[i] = 0;", "A[i]", interp.Store, 1, true},
+		// Past len in a loop over i, later iterations let whole warps
+		// through: a guard on the iteration is not judged.
+		{"guard on the iteration", "for (int i = 0; i < 2 * V; i += blockDim.x) { int j = threadIdx.x + i; if (j >= V) A[(j - V) * 8] = 0; }", "A[(j - V) * 8]", interp.Store, 32, false},
+		// A bound that is a ratio of sizes, which equal assumed sizes
+		// make 1: a bounds check all the same.
+		{"bounds check on a ratio", "int hs = V / W;\n  for (int i = threadIdx.x % 32; i < hs; i += 32) A[i] = 0;", "A[i]", interp.Store, 4, false},
+		// No lane passes at any size tried: the figures count every
+		// lane, and the prediction says it is a remainder.
+		{"tail past any block", "if (threadIdx.x > V) A[threadIdx.x * 8] = 0;", "A[threadIdx.x * 8]", interp.Store, 32, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "__global__ void kern(float *A, int V, int W) {\n  " + tt.body + "\n}\nvoid run(float *A, int V, int W) { kern<<<64, 1024>>>(A, V, W); }\n"
+			r := analyze(t, src, Options{})
+			if len(r.InternalErrors) > 0 {
+				t.Fatal(r.InternalErrors[0])
+			}
+			ps := find(r, tt.expr, tt.op)
+			if len(ps) != 1 {
+				t.Fatalf("%d predictions for %s, want 1", len(ps), tt.expr)
+			}
+			p := ps[0]
+			tail := slices.ContainsFunc(p.Assumptions, func(a warp.Assumption) bool { return a.Kind == warp.TailGuard })
+			if !p.Known || p.Sectors != tt.sectors || tail != tt.tail {
+				t.Errorf("%s: known %v (%s), %.2f sectors, tail %v; want %v sectors, tail %v (%v)", tt.expr, p.Known, p.Reason(), p.Sectors, tail, tt.sectors, tt.tail, p.Assumptions)
 			}
 		})
 	}

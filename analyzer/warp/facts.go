@@ -34,6 +34,13 @@ const (
 	// unknown: the figures are the mean over Value residues Step bytes
 	// apart (Lo to Hi sectors).
 	UniformResidue
+	// TailGuard: the access is behind a guard that only lanes past the
+	// bound set by parameter Name pass (a remainder, such as the last
+	// partial chunk of a size): large sizes leave none or few. The
+	// figures are those of the lanes that pass with Name = Value; Value
+	// 0 when no lane passed at any size tried, and the figures then
+	// count every lane.
+	TailGuard
 )
 
 // Assumption is one value a prediction rests on that the code did not
@@ -67,6 +74,12 @@ func (a Assumption) String() string {
 			what = "the value loaded by " + a.Name + " at " + a.Site.String()
 		}
 		return "which lanes take part depends on " + what + " (a guard on data): the figures count every lane, an upper bound"
+	case TailGuard:
+		head := "performed only by lanes past the bound " + a.Name + " (a remainder): "
+		if a.Value == 0 {
+			return head + "no lane passes at the sizes tried; the figures count every lane, an upper bound"
+		}
+		return fmt.Sprintf("%sthe figures are those of the few lanes that pass with %s = %d", head, a.Name, a.Value)
 	case UniformResidue:
 		what := "the warp-uniform value loaded by " + a.Name + " at " + a.Site.String()
 		if a.Cause == symbolic.CauseLoopCarried {

@@ -6,7 +6,9 @@
 // when the address is affine with block and loop terms (residue.go), else
 // by evaluating requests, exhaustively up to a limit and sampled past it.
 // Guards that hold for the whole launch are dropped by interval bounds
-// (bounds.go). Loops the compiler unrolls and loops whose trip count
+// (bounds.go); one on an assumed size that only the lanes past the bound
+// pass, a remainder, is evaluated rather than taken as true (tail.go).
+// Loops the compiler unrolls and loops whose trip count
 // depends on the block are predicted copy by copy (loops.go); values a
 // loop carries uniformly are run as recurrences (carried.go), and uniform
 // values the model does not know are averaged over their residues
@@ -209,8 +211,9 @@ func predict(a *interp.Access, cfg *launch.Config, params map[string]bool, s sam
 	}
 
 	// Parameters no launch gives are assumed large, for addresses and loop
-	// bounds alike; guards never see assumed values (an unknown guard is
-	// taken as true: bounds checks pass for full warps). The values loops
+	// bounds alike; guards do not see assumed values (an unknown guard is
+	// taken as true: bounds checks pass for full warps), except a tail
+	// guard, which only lanes past a bound pass (tail.go). The values loops
 	// carry that the model evaluates are set like iterations.
 	assumed := map[string]symbolic.Expr{}
 	var unresolved *symbolic.Var
@@ -249,14 +252,22 @@ func predict(a *interp.Access, cfg *launch.Config, params map[string]bool, s sam
 			}
 		}
 	}
+	// A guard that only lanes past a bound pass (a remainder) is
+	// evaluated at a size that lets some through (tail.go).
+	tails := findTails(a, cfg, params, guards, loops)
+	for name, v := range tails.values {
+		assumed[name] = symbolic.Const(v)
+	}
 	if usesCarried {
 		for _, n := range recNotes {
 			p.Assumptions = appendNew(p.Assumptions, n)
 		}
 	}
 	for _, name := range sortedKeys(assumed) {
-		p.Assumptions = appendNew(p.Assumptions, Assumption{Kind: AssumedParam, Name: name, Value: AssumedValue})
+		v, _ := symbolic.IsConst(assumed[name])
+		p.Assumptions = appendNew(p.Assumptions, Assumption{Kind: AssumedParam, Name: name, Value: v})
 	}
+	p.Assumptions = append(p.Assumptions, tails.notes...)
 	for d, axis := range []string{"x", "y", "z"} {
 		if !cfg.GridKnown[d] && (symbolic.Mentions(addr, "blockIdx."+axis) || symbolic.Mentions(addr, "gridDim."+axis) || symbolic.Mentions(a.Addr, "gridDim."+axis)) {
 			p.Assumptions = append(p.Assumptions, Assumption{Kind: AssumedGrid, Name: axis, Value: grid[d]})
@@ -267,6 +278,10 @@ func predict(a *interp.Access, cfg *launch.Config, params map[string]bool, s sam
 		if loops[i] != nil && !mentionsThreadOrBlock(loops[i]) {
 			loops[i] = symbolic.Subst(loops[i], assumed)
 		}
+		loops[i] = tails.give(loops[i])
+	}
+	for i := range guards {
+		guards[i] = tails.give(guards[i])
 	}
 	p.LaneStride = laneStride(addr, cfg.Block)
 	p.Facts = factsOf(a, addr)

@@ -155,6 +155,8 @@ func siblingLoaded(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
 //     so a cost resting on such parameters alone is info;
 //   - at most twice the ideal (a shifted row, a stride of two) is info;
 //   - set-up code, a launch of one block, is info;
+//   - a remainder, behind a guard only lanes past a bound pass, is info
+//     (see Tail);
 //   - a cost that holds only under a guessed block shape is info (see
 //     ShapeMatters).
 func CostSeverity(p *analyzer.Prediction) Severity {
@@ -162,6 +164,8 @@ func CostSeverity(p *analyzer.Prediction) Severity {
 	case !p.Known || p.Sectors <= 2*p.Ideal+0.01:
 		return Info
 	case UpperBound(p):
+		return Info
+	case Tail(p):
 		return Info
 	case restsOnUnknownStride(p):
 		return Info
@@ -223,6 +227,18 @@ func comparedNames(fn *parser.Func) map[string]bool {
 func UpperBound(p *analyzer.Prediction) bool {
 	for _, a := range p.Assumptions {
 		if a.Kind == warp.DataGuard {
+			return true
+		}
+	}
+	return false
+}
+
+// Tail: the access is behind a guard that only lanes past a bound pass
+// (a remainder, such as the last partial chunk of a size): a few lanes
+// of a few warps run it, whatever it costs per request.
+func Tail(p *analyzer.Prediction) bool {
+	for _, a := range p.Assumptions {
+		if a.Kind == warp.TailGuard {
 			return true
 		}
 	}
@@ -355,14 +371,31 @@ func Figures(p *analyzer.Prediction) string {
 		fmt.Fprintf(&b, "; the cost depends on the block's shape, which the code does not give: say it with --block %s=WxH, blocks: in .cudalint.yaml, or // cudalint:block WxH above the kernel",
 			p.Access.Kernel.Name)
 	}
+	for _, a := range p.Assumptions {
+		if a.Kind == warp.TailGuard {
+			b.WriteString("; " + a.String() + ", so few requests pay this")
+			break
+		}
+	}
 	if names := AssumedStride(p); len(names) > 0 {
-		fmt.Fprintf(&b, "; assuming %s = %d, as no launch gives %s", strings.Join(names, ", "), warp.AssumedValue, pronoun(len(names)))
+		fmt.Fprintf(&b, "; assuming %s = %d, as no launch gives %s", strings.Join(names, ", "), assumedValue(p, names[0]), pronoun(len(names)))
 		if from := sectorApartFrom(p, names); from > 0 && p.Access.Space == interp.Global {
 			fmt.Fprintf(&b, ": the same for any %s of %d or more, where neighbouring lanes are a sector apart", names[0], from)
 		}
 		fmt.Fprintf(&b, " (give the value with --param %s=N or params in .cudalint.yaml)", names[0])
 	}
 	return b.String()
+}
+
+// assumedValue is the value the prediction gave parameter name: the
+// assumed one, or the size a tail guard was evaluated at.
+func assumedValue(p *analyzer.Prediction, name string) int64 {
+	for _, a := range p.Assumptions {
+		if a.Kind == warp.AssumedParam && a.Name == name {
+			return a.Value
+		}
+	}
+	return warp.AssumedValue
 }
 
 // sectorApartFrom is, for a stride resting on one assumed parameter, the

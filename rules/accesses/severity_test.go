@@ -31,6 +31,10 @@ func TestCostSeverity(t *testing.T) {
 		{"2D rows under a launched block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x + 4096 * threadIdx.y] = 0; }" + launch2D, Warning},
 		{"set-up code: one block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }\nvoid h(float* a, int n) { k<<<1, 256>>>(a, n); }\n", Info},
 		{"data-dependent", "__global__ void k(float* a, int* idx) { a[idx[threadIdx.x]] = 0; }", Info},
+		// Three lanes 256 bytes apart at n = 8195: 3 sectors for an
+		// ideal of 1, but only a remainder of the block runs it.
+		{"a remainder, wasteful per request", "__global__ void k(float* a, int n) { if (threadIdx.x >= 256 - n % 4) a[64 * threadIdx.x] = 0; }" + launch1D, Info},
+		{"a remainder no lane reaches at the sizes tried", "__global__ void k(float* a, int n) { if (threadIdx.x > n) a[8 * threadIdx.x] = 0; }" + launch1D, Info},
 		{"behind a guard on data: an upper bound", "__global__ void k(float* a, int* m) { if (m[threadIdx.x]) a[8 * threadIdx.x] = 0; }" + launch1D, Info},
 	}
 	for _, tt := range tests {

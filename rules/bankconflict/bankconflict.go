@@ -21,7 +21,7 @@ func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
 func Severity(p *analyzer.Prediction) accesses.Severity {
 	// Bank conflicts depend on which lanes share a warp: under a guessed
 	// block they are a hint, not a verdict (docs/severity.md).
-	if p.Sectors >= 4*p.Ideal && !accesses.OneBlock(p.Config) && !accesses.GuessedBlock(p.Config) && !accesses.UpperBound(p) {
+	if p.Sectors >= 4*p.Ideal && !accesses.OneBlock(p.Config) && !accesses.GuessedBlock(p.Config) && !accesses.UpperBound(p) && !accesses.Tail(p) {
 		return accesses.Warning
 	}
 	return accesses.Info
