@@ -110,7 +110,7 @@ var knownGaps4 = []knownGap{}
 // knownGaps5 are the lines of probes5.cu cudalint gets wrong today.
 var knownGaps5 = []knownGap{
 	// 5: a guard only the lanes past a run-time bound pass.
-	{"r_tail", "", 71, "load", 5, 0.125, "one lane per block passes (i + 1) * 8 > V: 4096 sectors for 4096 blocks, 1 per request that runs; the compiler predicates the load (@P0) and every warp issues it, so Nsight divides by 32768 instructions (0.125). The model took the unknown-size guard as true for every lane and predicted 32"},
+	{"r_tail", "", 71, "load", 5, 0.125, "one lane per block passes (i + 1) * 8 > V: 4096 sectors for 4096 blocks, 1 per request that runs; the compiler predicates the load (@P0) and every warp issues it, so Nsight divides by 32768 instructions (0.125). The model reads the guard as a remainder and predicts 1 per request that runs (ideal 1), as the sectors bear out; which warps issue a predicated copy is the compiler's choice, not modelled"},
 }
 
 // probeLine is one measured line (or one predicted line no warp executed)
