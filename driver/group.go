@@ -60,38 +60,55 @@ func group(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
 }
 
 // foldSameAccess keeps one finding per access range and rule (the range
-// marked, and the access itself: a call reaches several of a helper's).
+// marked, and the access itself: a call reaches several of a helper's):
+// the worst of them, saying it stands for the others.
 func foldSameAccess(fs []*accesses.Finding) []*accesses.Finding {
 	type key struct {
 		pos, end token.Pos
 		rule     string
 		access   parser.Pos
 	}
-	index := map[key]int{}
+	return foldBy(fs, func(f *accesses.Finding) (key, bool) {
+		if f.Prediction == nil {
+			return key{}, false
+		}
+		return key{f.Pos, f.End, f.Rule, f.Prediction.Access.Pos}, true
+	}, func(m []*accesses.Finding) *accesses.Finding {
+		w := m[0]
+		for _, f := range m[1:] {
+			if worse(f, w) {
+				w = f
+			}
+		}
+		return mergeAccess(w, m)
+	})
+}
+
+// foldBy folds findings with equal keys into the first of them: key says
+// which findings share a cause (ok false: none), merge makes the one
+// finding that stands for a group of two or more.
+func foldBy[K comparable](fs []*accesses.Finding, key func(*accesses.Finding) (K, bool), merge func([]*accesses.Finding) *accesses.Finding) []*accesses.Finding {
+	index := map[K]int{}
 	var out []*accesses.Finding
 	var members [][]*accesses.Finding
 	for _, f := range fs {
-		if f.Prediction == nil {
+		k, ok := key(f)
+		if !ok {
 			out = append(out, f)
 			members = append(members, nil)
 			continue
 		}
-		k := key{f.Pos, f.End, f.Rule, f.Prediction.Access.Pos}
-		i, ok := index[k]
-		if !ok {
-			index[k] = len(out)
-			out = append(out, f)
-			members = append(members, []*accesses.Finding{f})
+		if i, seen := index[k]; seen {
+			members[i] = append(members[i], f)
 			continue
 		}
-		members[i] = append(members[i], f)
-		if worse(f, out[i]) {
-			out[i] = f
-		}
+		index[k] = len(out)
+		out = append(out, f)
+		members = append(members, []*accesses.Finding{f})
 	}
 	for i, m := range members {
 		if len(m) > 1 {
-			out[i] = mergeAccess(out[i], m)
+			out[i] = merge(m)
 		}
 	}
 	return out
@@ -158,36 +175,21 @@ type helperCostKey struct {
 // others as related places. Different costs stay apart: each call's fix
 // differs.
 func foldSameHelperCost(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
-	index := map[helperCostKey]int{}
-	var out []*accesses.Finding
-	var members [][]*accesses.Finding
-	for _, f := range fs {
-		p := f.Prediction
-		if p == nil || !p.Access.InHelper() {
-			out = append(out, f)
-			members = append(members, nil)
-			continue
-		}
-		a := p.Access
-		k := helperCostKey{a.Kernel, a.Via[a.SiteIndex()].Func, f.Rule, accesses.Trim(p.Sectors), accesses.Trim(p.Ideal)}
-		if !p.Known {
-			k.sectors = "unknown " + p.Reason()
-		}
-		i, seen := index[k]
-		if !seen {
-			index[k] = len(out)
-			out = append(out, f)
-			members = append(members, []*accesses.Finding{f})
-			continue
-		}
-		members[i] = append(members[i], f)
+	return foldBy(fs, helperCostOf, func(m []*accesses.Finding) *accesses.Finding { return mergeCalls(m, fset) })
+}
+
+// helperCostOf is the helper and cost a finding of a helper's access has.
+func helperCostOf(f *accesses.Finding) (helperCostKey, bool) {
+	p := f.Prediction
+	if p == nil || !p.Access.InHelper() {
+		return helperCostKey{}, false
 	}
-	for i, m := range members {
-		if len(m) > 1 {
-			out[i] = mergeCalls(m, fset)
-		}
+	a := p.Access
+	k := helperCostKey{a.Kernel, a.Via[a.SiteIndex()].Func, f.Rule, accesses.Trim(p.Sectors), accesses.Trim(p.Ideal)}
+	if !p.Known {
+		k.sectors = "unknown " + p.Reason()
 	}
-	return out
+	return k, true
 }
 
 // mergeCalls is the first finding of a helper's accesses at one cost,
@@ -240,31 +242,7 @@ func mergeCalls(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 
 // foldSameCause folds the accesses of one kernel that share a layout.
 func foldSameCause(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
-	index := map[causeKey]int{}
-	var out []*accesses.Finding
-	var members [][]*accesses.Finding
-	for _, f := range fs {
-		k, ok := causeOf(f)
-		if !ok {
-			out = append(out, f)
-			members = append(members, nil)
-			continue
-		}
-		i, seen := index[k]
-		if !seen {
-			index[k] = len(out)
-			out = append(out, f)
-			members = append(members, []*accesses.Finding{f})
-			continue
-		}
-		members[i] = append(members[i], f)
-	}
-	for i, m := range members {
-		if len(m) > 1 {
-			out[i] = mergeCause(m, fset)
-		}
-	}
-	return out
+	return foldBy(fs, causeOf, func(m []*accesses.Finding) *accesses.Finding { return mergeCause(m, fset) })
 }
 
 // causeOf is the layout a finding is about, for the rules whose findings
@@ -348,32 +326,14 @@ type lineKey struct {
 // foldSameLine folds the findings of one line whose accesses step alike
 // from lane to lane, whatever the arrays.
 func foldSameLine(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
-	index := map[lineKey]int{}
-	var out []*accesses.Finding
-	var members [][]*accesses.Finding
-	for _, f := range fs {
+	return foldBy(fs, func(f *accesses.Finding) (lineKey, bool) {
 		p := f.Prediction
 		if p == nil || p.LaneStride == nil || (f.Rule != accesses.StridedAccess && f.Rule != accesses.SwappedAxes) {
-			out = append(out, f)
-			members = append(members, nil)
-			continue
+			return lineKey{}, false
 		}
 		at := fset.Position(f.Pos)
-		k := lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, fmt.Sprint(*p.LaneStride)}
-		if i, seen := index[k]; seen {
-			members[i] = append(members[i], f)
-			continue
-		}
-		index[k] = len(out)
-		out = append(out, f)
-		members = append(members, []*accesses.Finding{f})
-	}
-	for i, m := range members {
-		if len(m) > 1 {
-			out[i] = mergeLine(m)
-		}
-	}
-	return out
+		return lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, fmt.Sprint(*p.LaneStride)}, true
+	}, mergeLine)
 }
 
 // mergeLine is the first finding of a line, naming the accesses that
