@@ -170,24 +170,22 @@ run() {
     mkdir -p "$(dirname "$sarif")"
   fi
 
-  # One run writes the annotations and decides the status; the SARIF log
-  # is a second run, as its report is a different format of the same.
+  # One run writes the annotations, the SARIF log (--sarif-output) and
+  # decides the status.
   local status=0
-  "$cudalint" "${args[@]}" "${extra[@]}" --format github --fail-level "${INPUT_FAIL_LEVEL:-warning}" -- "${paths[@]}" >"$annotations" || status=$?
-  if [ -n "$sarif" ] && [ "$status" -lt 2 ]; then
-    local s=0
-    "$cudalint" "${args[@]}" "${extra[@]}" --format sarif --exit-zero --output "$sarif" -- "${paths[@]}" || s=$?
-    if [ "$s" -ge 2 ]; then
-      status=$s
-    elif [ -n "${INPUT_CATEGORY:-}" ]; then
-      if ! [[ $INPUT_CATEGORY =~ ^[A-Za-z0-9._/-]+$ ]]; then
-        echo "::error title=cudalint::category may hold letters, digits and . _ / - only" >&2
-        exit 2
-      fi
-      local cat=${INPUT_CATEGORY%/}/
-      sed -i.bak "s|\"automationDetails\":{\"id\":\"cudalint/\"}|\"automationDetails\":{\"id\":\"${cat}\"}|" "$sarif"
-      rm -f "$sarif.bak"
+  local -a sarif_args=()
+  if [ -n "$sarif" ]; then
+    sarif_args=(--sarif-output "$sarif")
+  fi
+  "$cudalint" "${args[@]}" "${extra[@]}" --format github --fail-level "${INPUT_FAIL_LEVEL:-warning}" "${sarif_args[@]}" -- "${paths[@]}" >"$annotations" || status=$?
+  if [ -n "$sarif" ] && [ "$status" -lt 2 ] && [ -n "${INPUT_CATEGORY:-}" ]; then
+    if ! [[ $INPUT_CATEGORY =~ ^[A-Za-z0-9._/-]+$ ]]; then
+      echo "::error title=cudalint::category may hold letters, digits and . _ / - only" >&2
+      exit 2
     fi
+    local cat=${INPUT_CATEGORY%/}/
+    sed -i.bak "s|\"automationDetails\":{\"id\":\"cudalint/\"}|\"automationDetails\":{\"id\":\"${cat}\"}|" "$sarif"
+    rm -f "$sarif.bak"
   fi
   cat "$annotations"
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"go/token"
@@ -85,6 +86,9 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 		err = writeGitHub(out, rep)
 	default:
 		err = writeFindingsText(out, rep, textStyle{color: color, snippets: !o.noSnippet})
+	}
+	if err == nil && o.sarifOutput != "" {
+		err = writeSARIFFile(o.sarifOutput, rep, fps)
 	}
 	if err != nil {
 		reportError(stderr, err)
@@ -306,4 +310,26 @@ func impact(f *accesses.Finding) (int64, bool) {
 		return 0, false
 	}
 	return accesses.ExcessBytesPerLaunch(f.Prediction)
+}
+
+// writeSARIFFile writes the findings as SARIF to path, beside the report
+// in another format: one analysis, two reports. A file that cannot be
+// written whole is an error.
+func writeSARIFFile(path string, rep *driver.Report, fps []string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--sarif-output: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	err = writeSARIFWith(w, rep, fps)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--sarif-output: %w", err)
+	}
+	return nil
 }

@@ -43,6 +43,7 @@ type options struct {
 	cpuprofile    string
 	memprofile    string
 	output        string
+	sarifOutput   string // --sarif-output: the findings as SARIF too
 	fix           bool
 	diff          bool
 	exitZero      bool
@@ -120,6 +121,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.noSnippet, "no-snippet", false, "print each finding on one line, without the source snippet and the warp picture")
 	fs.StringVar(&o.sortBy, "sort", "position", "order findings by `position` in the files, or by impact: the bytes each wastes per launch, largest first")
 	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of standard output")
+	fs.StringVar(&o.sarifOutput, "sarif-output", "", "also write the findings as SARIF to `FILE`, from the same run (a CI step's annotations and code-scanning log at once)")
 	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes in place, then report what remains")
 	fs.BoolVar(&o.diff, "diff", false, "print the unified diff of what --fix would change, and write nothing (exit 1 when it is not empty)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when there are findings (errors still exit 2)")
@@ -269,6 +271,9 @@ func (o *options) check() error {
 	}
 	if o.sortBy != "position" && o.sortBy != "impact" {
 		return fmt.Errorf("unknown --sort %q (want position or impact)", o.sortBy)
+	}
+	if o.sarifOutput != "" && (o.accesses || o.stats || o.diff) {
+		return errors.New("--sarif-output writes findings: it goes with none of --accesses, --stats, --diff")
 	}
 	if o.diff && (o.fix || o.accesses || o.stats || o.format != "text") {
 		return errors.New("--diff prints a diff of the fixes: it goes with none of --fix, --accesses, --stats, --format")

@@ -450,3 +450,29 @@ func TestProjectContextAccesses(t *testing.T) {
 		t.Errorf("--stats counts other files' kernels:\n%s", stats)
 	}
 }
+
+// --sarif-output writes the same findings as SARIF beside the report, from
+// one run: what --format sarif prints, whatever the main format; a file
+// that cannot be written is exit 2; it goes with no other kind of report.
+func TestSARIFOutputBesideTheReport(t *testing.T) {
+	dir := writeFiles(t, map[string]string{".git/HEAD": "", "k.cu": stridedKernel})
+	t.Chdir(dir)
+	_, alone, _ := runCLI("--format", "sarif", "k.cu")
+	for _, format := range []string{"text", "github", "json"} {
+		path := filepath.Join(dir, format+".sarif")
+		code, out, errs := runCLI("--format", format, "--sarif-output", path, "k.cu")
+		if code != exitFindings || !strings.Contains(out, "strided-access") {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %q", format, code, out, errs)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != alone {
+			t.Errorf("%s: --sarif-output wrote %d bytes (%v), not what --format sarif prints (%d bytes)", format, len(got), err, len(alone))
+		}
+	}
+	if code, _, errs := runCLI("--sarif-output", filepath.Join(dir, "no", "such", "dir", "x.sarif"), "k.cu"); code != exitError || !strings.Contains(errs, "--sarif-output") {
+		t.Errorf("unwritable SARIF file: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := runCLI("--stats", "--sarif-output", "x.sarif", "k.cu"); code != exitError || !strings.Contains(errs, "--sarif-output writes findings") {
+		t.Errorf("--stats with --sarif-output: exit %d, stderr %q", code, errs)
+	}
+}
