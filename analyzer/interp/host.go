@@ -155,7 +155,10 @@ func itoa(n int) string {
 func (in *interp) hostFunc(name string, n int) *parser.Func {
 	var pick *parser.Func
 	for _, f := range in.unit.candidates(name, isHostFunc) {
-		if f.Global || f.Body == nil || !f.Host || len(f.Params) != n || hasTypeParams(f) {
+		// A function template over types is run in place with its
+		// types bound at the call (ceil_div(n, block_size)), unless it
+		// launches kernels: such a template is instantiated (hosttmpl.go).
+		if f.Global || f.Body == nil || !f.Host || len(f.Params) != n || (hasTypeParams(f) && in.prog.LaunchesKernel(f)) {
 			continue
 		}
 		if f.Result != nil && (len(f.Result.Words) != 1 || f.Result.Words[0] != "void" || f.Result.Ptr > 0) || in.prog.LaunchesKernel(f) {

@@ -79,6 +79,10 @@ int main() {
 		{"a host helper in the grid", `
 static int iDivUp(int a, int b) { return (a + b - 1) / b; }
 int main() { float* a; k<<<iDivUp(40, 16), 256>>>(a, 2); }`, []string{"launch 256 3 n=2,"}},
+		{"a host function template in the grid, its type deduced", `
+template <class T> __host__ __device__ T ceil_div(T a, T b) { return (a + b - 1) / b; }
+static void run(float* a, int n, const int bs) { k<<<ceil_div(n, bs), bs>>>(a, 1); }
+int main() { float* a; run(a, 1000, 128); }`, []string{"launch 128 8 n=1,"}},
 		{"sizes through two host functions", `
 static void inner(float* a, int n, int s) { k<<<n / 256, 256>>>(a, s); }
 static void outer(float* a, int n, int s) { inner(a, n, s); }
