@@ -155,10 +155,11 @@ func itoa(n int) string {
 func (in *interp) hostFunc(name string, n int) *parser.Func {
 	var pick *parser.Func
 	for _, f := range in.unit.candidates(name, isHostFunc) {
-		// A function template over types is run in place with its
-		// types bound at the call (ceil_div(n, block_size)), unless it
-		// launches kernels: such a template is instantiated (hosttmpl.go).
-		if f.Global || f.Body == nil || !f.Host || len(f.Params) != n || (hasTypeParams(f) && in.prog.LaunchesKernel(f)) {
+		// A small function template over types (ceil_div(n, block_size))
+		// is run in place with its types bound at the call; a larger one
+		// would cost host code's budget for what is rarely a size, and
+		// one that launches kernels is instantiated (hosttmpl.go).
+		if f.Global || f.Body == nil || !f.Host || len(f.Params) != n || (hasTypeParams(f) && (!smallHelper(f) || in.prog.LaunchesKernel(f))) {
 			continue
 		}
 		if f.Result != nil && (len(f.Result.Words) != 1 || f.Result.Words[0] != "void" || f.Result.Ptr > 0) || in.prog.LaunchesKernel(f) {
@@ -168,6 +169,22 @@ func (in *interp) hostFunc(name string, n int) *parser.Func {
 		}
 	}
 	return pick
+}
+
+// smallHelper reports whether f's body is a few statements with no loop:
+// the size helpers (ceil_div, iDivUp) launch configurations use.
+func smallHelper(f *parser.Func) bool {
+	if f.Body == nil || len(f.Body.Stmts) > 3 {
+		return false
+	}
+	loops := false
+	parser.EachStmt(f.Body, func(s parser.Stmt) {
+		switch s.(type) {
+		case *parser.For, *parser.While:
+			loops = true
+		}
+	})
+	return !loops
 }
 
 func isHostFunc(f *parser.Func) bool { return f.Host && !f.Global && f.Body != nil }
