@@ -207,11 +207,17 @@ int main() {
     run<float>(a, b);
     run((const double*)a, (double*)b);
 }`, Options{})
+	wantInstances(t, r, "in[i]", interp.Load, map[string]float64{"float": 4, "double": 8, "short": 2})
+}
+
+// wantInstances checks the sectors of access expr in each instance of
+// its kernel, by element type.
+func wantInstances(t *testing.T, r *Result, expr string, op interp.Op, want map[string]float64) {
+	t.Helper()
 	got := map[string]float64{}
-	for _, p := range find(r, "in[i]", interp.Load) {
+	for _, p := range find(r, expr, op) {
 		got[p.Access.Type.Name] = p.Sectors
 	}
-	want := map[string]float64{"float": 4, "double": 8, "short": 2}
 	if len(got) != len(want) {
 		t.Errorf("instances %v, want %v", got, want)
 	}
@@ -236,19 +242,7 @@ template <class T> void run(T* out, const float* in) { k<<<64, 256>>>(out, in); 
 void dispatch(floatX* out, const float* in) { run(out, in); }
 void direct(double* out, const double* in) { k<<<64, 256>>>(out, in); }
 `, Options{})
-	got := map[string]float64{}
-	for _, p := range find(r, "out[i]", interp.Store) {
-		got[p.Access.Type.Name] = p.Sectors
-	}
-	want := map[string]float64{"short": 2, "double": 8}
-	if len(got) != len(want) {
-		t.Errorf("instances %v, want %v", got, want)
-	}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("k<%s>: %.0f sectors, want %.0f (all: %v)", k, got[k], v, got)
-		}
-	}
+	wantInstances(t, r, "out[i]", interp.Store, map[string]float64{"short": 2, "double": 8})
 }
 
 // A __device__ function given to a host template (launcher<naive>) and
