@@ -140,15 +140,7 @@ void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "in[min((int)threadIdx.x, 7
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := analyze(t, tt.src, Options{})
-			ps := find(r, tt.expr, tt.op)
-			if len(ps) != 1 {
-				var all []string
-				for _, p := range r.Predictions {
-					all = append(all, p.Access.Op.String()+" "+p.Access.Expr)
-				}
-				t.Fatalf("%d predictions for %s %s; have %v", len(ps), tt.op, tt.expr, all)
-			}
-			p := ps[0]
+			p := findOne(t, r, tt.expr, tt.op)
 			if tt.sectors < 0 {
 				if p.Known || !strings.Contains(p.Reason(), "idx[threadIdx.x]") {
 					t.Errorf("want unknown naming the index load, got known=%v %.2f reason %q", p.Known, p.Sectors, p.Reason())

@@ -20,20 +20,27 @@ type valueCase struct {
 	note    string  // a substring of an assumption (known) or the reason (unknown)
 }
 
+// findOne is the one prediction of access expr, failing the test when
+// there is not exactly one (it lists what there is).
+func findOne(t *testing.T, r *Result, expr string, op interp.Op) *Prediction {
+	t.Helper()
+	ps := find(r, expr, op)
+	if len(ps) != 1 {
+		var all []string
+		for _, p := range r.Predictions {
+			all = append(all, p.Access.Op.String()+" "+p.Access.Expr)
+		}
+		t.Fatalf("%d predictions for %s %s; have %v", len(ps), op, expr, all)
+	}
+	return ps[0]
+}
+
 func runValueCases(t *testing.T, tests []valueCase) {
 	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := analyze(t, tt.src, Options{})
-			ps := find(r, tt.expr, tt.op)
-			if len(ps) != 1 {
-				var all []string
-				for _, p := range r.Predictions {
-					all = append(all, p.Access.Op.String()+" "+p.Access.Expr)
-				}
-				t.Fatalf("%d predictions for %s %s; have %v", len(ps), tt.op, tt.expr, all)
-			}
-			p := ps[0]
+			p := findOne(t, r, tt.expr, tt.op)
 			switch {
 			case tt.sectors == -2:
 				if !p.NoLane {

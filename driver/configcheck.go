@@ -216,17 +216,23 @@ func (c *checker) paths(key string, v *yaml.Node) {
 }
 
 func (c *checker) blocks(key string, v *yaml.Node) {
-	for _, kv := range c.mapping(key, v, "a mapping of kernel names to block shapes, as in blocks: {transpose: 32x8}") {
+	c.shapes(key, v, "block", "32x8", "blocks: {transpose: 32x8}", ParseBlock)
+}
+
+// shapes checks a mapping of kernel names to block or grid shapes, each
+// read by parse.
+func (c *checker) shapes(key string, v *yaml.Node, what, example, mapping string, parse func(string) (analyzer.Dim3, error)) {
+	for _, kv := range c.mapping(key, v, "a mapping of kernel names to "+what+" shapes, as in "+mapping) {
 		name, shape := kv[0], kv[1]
 		if !ident.MatchString(name.Value) {
 			c.errorf(name, "%s: %q is not a kernel name", key, name.Value)
 			continue
 		}
 		if shape.Kind != yaml.ScalarNode || isNull(shape) {
-			c.errorf(shape, "%s.%s must be a block shape such as 32x8, got %s", key, name.Value, describe(shape))
+			c.errorf(shape, "%s.%s must be a %s shape such as %s, got %s", key, name.Value, what, example, describe(shape))
 			continue
 		}
-		if _, err := ParseBlock(shape.Value); err != nil {
+		if _, err := parse(shape.Value); err != nil {
 			c.errorf(shape, "%s.%s: %v", key, name.Value, err)
 		}
 	}
@@ -337,20 +343,7 @@ func parseShape(what, s string, limits [3]int64, total int64) (analyzer.Dim3, er
 }
 
 func (c *checker) grids(key string, v *yaml.Node) {
-	for _, kv := range c.mapping(key, v, "a mapping of kernel names to grid shapes, as in grids: {reduce: 264}") {
-		name, shape := kv[0], kv[1]
-		if !ident.MatchString(name.Value) {
-			c.errorf(name, "%s: %q is not a kernel name", key, name.Value)
-			continue
-		}
-		if shape.Kind != yaml.ScalarNode || isNull(shape) {
-			c.errorf(shape, "%s.%s must be a grid shape such as 264 or 64x64, got %s", key, name.Value, describe(shape))
-			continue
-		}
-		if _, err := ParseGrid(shape.Value); err != nil {
-			c.errorf(shape, "%s.%s: %v", key, name.Value, err)
-		}
-	}
+	c.shapes(key, v, "grid", "264 or 64x64", "grids: {reduce: 264}", ParseGrid)
 }
 
 // ParseGrid reads a grid shape (264, 64x64, 8x8x2) within CUDA's limits.
