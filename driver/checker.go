@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"maps"
 	"path/filepath"
+	"reflect"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
@@ -12,6 +13,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // passRunner runs go/analysis analyzers over one set of CUDA files, as
@@ -136,150 +138,92 @@ func dropInvalidFixes(fset *token.FileSet, rule string, d *analysis.Diagnostic) 
 	return errs
 }
 
-// report is one diagnostic with the rule that reported it and the
-// prediction behind it (nil when none is found).
-type report struct {
-	rule *rules.Rule
-	d    analysis.Diagnostic
-	p    *analyzer.Prediction
-}
-
-// accessKey names an access under one launch: the diagnostic's range and
-// its first and last Related positions (where its block shape came from;
-// for an access in a helper, the last is the access, which tells apart
-// two accesses one call reaches).
-type accessKey struct{ pos, end, from, last token.Pos }
-
-func keyOf(d analysis.Diagnostic) accessKey {
-	return keyWith(d.Pos, d.End, d.Related)
-}
-
-func keyWith(pos, end token.Pos, rel []analysis.RelatedInformation) accessKey {
-	k := accessKey{pos: pos, end: end}
-	if len(rel) > 0 {
-		k.from, k.last = rel[0].Pos, rel[len(rel)-1].Pos
-	}
-	return k
-}
-
 // access is what one finding is kept per: the prediction (one access of
-// one kernel under one launch) when known, else the diagnostic's range.
-// A range alone is not enough: a __device__ helper inlined into several
-// kernels has one range and a prediction per kernel, each with its rule.
-func (r report) access() any {
-	if r.p != nil {
-		return r.p
-	}
-	return keyOf(r.d)
-}
+// one kernel under one launch). A range alone is not enough: a
+// __device__ helper inlined into several kernels has one range and a
+// prediction per kernel, each with its rule.
+func access(f *lint.Finding) *analyzer.Prediction { return f.Prediction }
 
-// winners keeps, per access, the diagnostics of the rule that ranks
-// first in rules.Precedence: one access gets one finding.
-func winners(rs []report) []report {
-	best := map[any]int{}
-	for _, r := range rs {
-		k, rank := r.access(), rules.Rank(r.rule.ID)
+// winners keeps, per access, the findings of the rule that ranks first in
+// rules.Precedence: one access gets one finding.
+func winners(fs []*lint.Finding) []*lint.Finding {
+	best := map[*analyzer.Prediction]int{}
+	for _, f := range fs {
+		k, rank := access(f), rules.Rank(f.Rule)
 		if b, ok := best[k]; !ok || rank < b {
 			best[k] = rank
 		}
 	}
-	var out []report
-	for _, r := range rs {
-		if rules.Rank(r.rule.ID) == best[r.access()] {
-			out = append(out, r)
+	var out []*lint.Finding
+	for _, f := range fs {
+		if rules.Rank(f.Rule) == best[access(f)] {
+			out = append(out, f)
 		}
 	}
 	return out
 }
 
-// finder finds the prediction behind a rule's diagnostic: among the
-// predictions of the diagnostic's access and launch, the first the rule
-// detects that no earlier diagnostic of the rule took.
-type finder struct {
-	res   *accesses.Result
-	byKey map[accessKey][]*analyzer.Prediction
-	taken map[string]map[*analyzer.Prediction]bool
-}
-
-func newFinder(res *accesses.Result) *finder {
-	f := &finder{res: res, byKey: map[accessKey][]*analyzer.Prediction{}, taken: map[string]map[*analyzer.Prediction]bool{}}
-	for _, p := range res.Analysis.Predictions {
-		pos, end := res.SiteRange(p.Access)
-		k := keyWith(pos, end, res.Related(p)) // as the rule's diagnostic has it
-		f.byKey[k] = append(f.byKey[k], p)
-	}
-	return f
-}
-
-func (f *finder) find(r *rules.Rule, d analysis.Diagnostic) *analyzer.Prediction {
-	if f.taken[r.ID] == nil {
-		f.taken[r.ID] = map[*analyzer.Prediction]bool{}
-	}
-	for _, p := range f.byKey[keyOf(d)] {
-		if !f.taken[r.ID][p] && (r.Detect == nil || r.Detect(f.res, p)) {
-			f.taken[r.ID][p] = true
-			return p
-		}
-	}
-	return nil
-}
-
-// checkRules runs the enabled rules' analyzers and turns what they
-// reported into findings: fixes validated, precedence applied, severity
-// from each rule's policy and numbers from the model.
+// checkRules runs the enabled rules' analyzers and keeps what they found:
+// fixes validated, precedence applied. Each rule's findings carry their
+// prediction and severity, graded by the rule.
 //
 // enabled says which rules run at all; keep says whether a rule's
-// diagnostic in a file counts (a folder's configuration may disable the
+// finding in a file counts (a folder's configuration may disable the
 // rule there). Precedence is decided among what counts, so a rule a
 // folder disabled never hides another rule's finding on the same access.
-func (c *passRunner) checkRules(enabled func(id string) bool, keep func(id, file string) bool) (*accesses.Result, []*accesses.Finding, []error) {
+func (c *passRunner) checkRules(enabled func(id string) bool, keep func(id, file string) bool) (*accesses.Result, []*lint.Finding, []error) {
 	var roots []*analysis.Analyzer
-	byAnalyzer := map[*analysis.Analyzer]*rules.Rule{}
+	byAnalyzer := map[*analysis.Analyzer]*lint.Rule{}
 	for _, r := range rules.All {
 		if r.Analyzer != nil && enabled(r.ID) {
 			roots = append(roots, r.Analyzer)
 			byAnalyzer[r.Analyzer] = r
 		}
 	}
-	acts := c.run(append([]*analysis.Analyzer{accesses.Analyzer}, roots...))
+	all := append([]*analysis.Analyzer{accesses.Analyzer}, roots...)
+	if err := analysis.Validate(all); err != nil { // as x/tools' checker does: names, docs, no cycles
+		return nil, nil, []error{err}
+	}
+	acts := c.run(all)
 	if acts[0].err != nil {
 		return nil, nil, []error{acts[0].err}
 	}
 	res := acts[0].res.(*accesses.Result)
 	var errs []error
-	var reported []report
-	find := newFinder(res)
+	var kept []*lint.Finding
 	for _, act := range acts[1:] {
 		r := byAnalyzer[act.a]
-		if act.err != nil {
-			errs = append(errs, fmt.Errorf("rule %s: %v", r.ID, act.err))
+		found, err := findingsOf(act)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("rule %s: %v", r.ID, err))
 			continue
 		}
-		for _, d := range act.diags {
-			errs = append(errs, dropInvalidFixes(c.fset, r.ID, &d)...)
-			p := find.find(r, d)
-			if keep(r.ID, c.fset.Position(d.Pos).Filename) {
-				reported = append(reported, report{r, d, p})
+		for _, f := range found {
+			errs = append(errs, dropInvalidFixes(c.fset, r.ID, &f.Diagnostic)...)
+			if keep(r.ID, c.fset.Position(f.Pos).Filename) {
+				kept = append(kept, f)
 			}
 		}
 	}
-	return res, findingsOf(winners(reported)), errs
+	return res, winners(kept), errs
 }
 
-// findingsOf makes the printers' findings from the kept diagnostics.
-func findingsOf(rs []report) []*accesses.Finding {
-	var out []*accesses.Finding
-	for _, r := range rs {
-		f := &accesses.Finding{Diagnostic: r.d, Rule: r.rule.ID, Severity: r.rule.Severity}
-		if p := r.p; p != nil {
-			f.Prediction, f.Numbers = p, accesses.Numbers(p)
-			if r.rule.Grade != nil {
-				f.Severity = r.rule.Grade(p)
-			}
-		}
-		out = append(out, f)
+// findingsOf is what a rule's analyzer found, checked as x/tools' checker
+// checks a result: of the declared type, and standing for every
+// diagnostic the analyzer reported (a diagnostic with no finding would
+// have no prediction, severity or figures).
+func findingsOf(act *action) (accesses.Findings, error) {
+	if act.err != nil {
+		return nil, act.err
 	}
-	return out
+	found, ok := act.res.(accesses.Findings)
+	if !ok || reflect.TypeOf(act.res) != act.a.ResultType {
+		return nil, fmt.Errorf("analyzer %s returned %T, want %v", act.a.Name, act.res, act.a.ResultType)
+	}
+	if len(found) != len(act.diags) {
+		return nil, fmt.Errorf("analyzer %s reported %d diagnostics but returned %d findings", act.a.Name, len(act.diags), len(found))
+	}
+	return found, nil
 }
 
 // modelOptions are the model's options for this run: the definitions,

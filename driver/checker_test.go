@@ -11,8 +11,13 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
-	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/aosfield"
+	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/misaligned"
+	stridedrule "github.com/cudalint/cudalint/rules/strided"
+	"github.com/cudalint/cudalint/rules/swappedaxes"
+	"github.com/cudalint/cudalint/rules/transpose"
 )
 
 // A fix is kept only when x/tools' checker would accept it.
@@ -66,26 +71,24 @@ func TestInvalidFixDropped(t *testing.T) {
 	}
 }
 
-// Per access, only the highest-precedence rule's diagnostics are kept;
-// accesses elsewhere, or under another launch, keep their own.
+// Per access, only the highest-precedence rule's findings are kept;
+// accesses elsewhere, or under another launch (another prediction), keep
+// their own.
 func TestWinners(t *testing.T) {
-	r := func(id string, pos, from token.Pos) report {
-		d := analysis.Diagnostic{Pos: pos, End: pos + 1, Category: id}
-		if from != 0 {
-			d.Related = []analysis.RelatedInformation{{Pos: from}}
-		}
-		return report{rule: rules.ByID(id), d: d}
+	p10, p20, p30a, p30b := &analyzer.Prediction{}, &analyzer.Prediction{}, &analyzer.Prediction{}, &analyzer.Prediction{}
+	r := func(rule *accesses.Spec, p *analyzer.Prediction) *lint.Finding {
+		return &lint.Finding{Rule: &rule.Rule, Prediction: p}
 	}
-	in := []report{
-		r(accesses.StridedAccess, 10, 0), r(accesses.SwappedAxes, 10, 0), r(accesses.UncoalescedTranspose, 10, 0),
-		r(accesses.StridedAccess, 20, 0), r(accesses.AoSField, 20, 0),
-		r(accesses.StridedAccess, 30, 100), r(accesses.MisalignedAccess, 30, 200),
+	in := []*lint.Finding{
+		r(stridedrule.Rule, p10), r(swappedaxes.Rule, p10), r(transpose.Rule, p10),
+		r(stridedrule.Rule, p20), r(aosfield.Rule, p20),
+		r(stridedrule.Rule, p30a), r(misaligned.Rule, p30b),
 	}
 	var got []string
 	for _, w := range winners(in) {
-		got = append(got, w.rule.ID)
+		got = append(got, w.Rule.ID)
 	}
-	want := []string{accesses.UncoalescedTranspose, accesses.AoSField, accesses.StridedAccess, accesses.MisalignedAccess}
+	want := []string{"uncoalesced-transpose", "aos-field", "strided-access", "misaligned-access"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("kept %v, want %v", got, want)
 	}

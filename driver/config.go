@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/sources"
 )
 
@@ -39,7 +39,7 @@ type Config struct {
 	IncludeDirs []string `yaml:"include-dirs"`
 
 	path string
-	min  accesses.Severity
+	min  lint.Severity
 	// at is where each entry of blocks and params was written, so that
 	// an entry that matches nothing can be pointed at.
 	at map[string]map[string]position
@@ -71,7 +71,7 @@ func LoadConfig(path string) (*Config, error) {
 	if err := root.Decode(c); err != nil {
 		return nil, syntaxError(name, err)
 	}
-	c.min, _ = accesses.ParseSeverity(c.MinSeverity)
+	c.min, _ = lint.ParseSeverity(c.MinSeverity)
 	return c, nil
 }
 

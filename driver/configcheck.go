@@ -12,7 +12,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/rules"
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // ConfigError is a mistake in a configuration file. The file is checked
@@ -194,7 +194,7 @@ func (c *checker) severity(key string, v *yaml.Node) {
 		c.errorf(v, "%s must be one of info, warning or error, got %s", key, describe(v))
 		return
 	}
-	if _, err := accesses.ParseSeverity(v.Value); err != nil {
+	if _, err := lint.ParseSeverity(v.Value); err != nil {
 		c.errorf(v, "%s: unknown severity %q%s", key, v.Value, hintOr(v.Value, levels, "; want info, warning or error"))
 	}
 }

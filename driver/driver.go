@@ -17,6 +17,7 @@ import (
 	"github.com/cudalint/cudalint/parser/cpp"
 	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/sources"
 )
 
@@ -38,7 +39,7 @@ type Options struct {
 	Root        string
 	IncludeDirs []string
 	// MinSeverity overrides the configuration's when set.
-	MinSeverity *accesses.Severity
+	MinSeverity *lint.Severity
 	// ModelOnly runs the model and no rule: --accesses and --stats load
 	// through the driver, under the same configuration, and print the
 	// predictions themselves.
@@ -62,7 +63,7 @@ type Options struct {
 
 // Report is the outcome of a run.
 type Report struct {
-	Findings []*accesses.Finding
+	Findings []*lint.Finding
 	Errors   []error // files or configuration that could not be used
 	// Warnings are settings that took no effect: blocks and params
 	// entries, in a configuration or a flag, naming no kernel or
@@ -172,7 +173,7 @@ func Run(opts Options) *Report {
 	rep.Warnings = d.warnings(ar.Analysis)
 	rep.Findings = append(rep.Findings, InternalErrorFindings(ar)...)
 	if reported != nil {
-		var own []*accesses.Finding
+		var own []*lint.Finding
 		for _, f := range rep.Findings {
 			if inNamed(reported, fset.Position(f.Pos).Filename) {
 				own = append(own, f)
@@ -232,19 +233,19 @@ func (d *run) cliEnabled(id string) bool {
 }
 
 // filter applies the configuration of each finding's file.
-func (d *run) filter(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
-	var out []*accesses.Finding
+func (d *run) filter(fs []*lint.Finding, fset *token.FileSet) []*lint.Finding {
+	var out []*lint.Finding
 	for _, f := range fs {
 		file := fset.Position(f.Pos).Filename
 		c := d.configFor(file)
-		min := accesses.Info
+		min := lint.Info
 		if c != nil {
 			min = c.min
 		}
 		if d.opts.MinSeverity != nil {
 			min = *d.opts.MinSeverity
 		}
-		if f.Severity < min || !c.ruleEnabled(f.Rule) || !d.cliEnabled(f.Rule) {
+		if f.Severity < min || !c.ruleEnabled(f.Rule.ID) || !d.cliEnabled(f.Rule.ID) {
 			continue
 		}
 		out = append(out, f)
@@ -252,7 +253,7 @@ func (d *run) filter(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Fi
 	return out
 }
 
-func sortFindings(fs []*accesses.Finding, fset *token.FileSet) {
+func sortFindings(fs []*lint.Finding, fset *token.FileSet) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fset.Position(fs[i].Pos), fset.Position(fs[j].Pos)
 		if a.Filename != b.Filename {
@@ -261,8 +262,8 @@ func sortFindings(fs []*accesses.Finding, fset *token.FileSet) {
 		if a.Offset != b.Offset {
 			return a.Offset < b.Offset
 		}
-		if fs[i].Rule != fs[j].Rule {
-			return fs[i].Rule < fs[j].Rule
+		if fs[i].Rule.ID != fs[j].Rule.ID {
+			return fs[i].Rule.ID < fs[j].Rule.ID
 		}
 		return fs[i].Message < fs[j].Message
 	})
@@ -335,7 +336,7 @@ func parseIgnore(d parser.Directive) (*ignore, bool) {
 // suppress drops findings covered by an ignore comment on their line or
 // the line above (or a file-ignore in their file), and reports every
 // ignore comment that suppressed nothing.
-func (d *run) suppress(ar *accesses.Result, fs []*accesses.Finding) []*accesses.Finding {
+func (d *run) suppress(ar *accesses.Result, fs []*lint.Finding) []*lint.Finding {
 	var ignores []*ignore
 	seen := map[parser.Pos]bool{}
 	for _, f := range ar.Analysis.Program.Files {
@@ -346,12 +347,12 @@ func (d *run) suppress(ar *accesses.Result, fs []*accesses.Finding) []*accesses.
 			}
 		}
 	}
-	var out []*accesses.Finding
+	var out []*lint.Finding
 	for _, f := range fs {
 		places := suppressionPlaces(ar, f)
 		suppressed := false
 		for _, ig := range ignores {
-			if !contains(ig.rules, f.Rule) {
+			if !contains(ig.rules, f.Rule.ID) {
 				continue
 			}
 			for _, pos := range places {
@@ -375,10 +376,10 @@ func (d *run) suppress(ar *accesses.Result, fs []*accesses.Finding) []*accesses.
 		if ig.file {
 			kind = "file-ignore"
 		}
-		f := &accesses.Finding{Rule: rules.UnusedIgnore, Severity: accesses.Warning}
+		f := &lint.Finding{Rule: rules.UnusedIgnore, Severity: lint.Warning}
 		f.Pos = ar.Pos(ig.dir.Pos)
 		f.End = f.Pos
-		f.Category = rules.UnusedIgnore
+		f.Category = rules.UnusedIgnore.ID
 		f.Message = fmt.Sprintf("cudalint:%s %s suppresses nothing here; remove it", kind, strings.Join(ig.rules, ","))
 		for _, id := range ig.rules {
 			if rules.ByID(id) == nil {
@@ -393,7 +394,7 @@ func (d *run) suppress(ar *accesses.Result, fs []*accesses.Finding) []*accesses.
 // suppressionPlaces are the places whose ignore comments cover a finding:
 // where it is marked and, for an access in a helper, the access itself,
 // so that an ignore written at a helper's access covers every call of it.
-func suppressionPlaces(ar *accesses.Result, f *accesses.Finding) []token.Position {
+func suppressionPlaces(ar *accesses.Result, f *lint.Finding) []token.Position {
 	out := []token.Position{ar.Fset.Position(f.Pos)}
 	if p := f.Prediction; p != nil && p.Access.InHelper() {
 		if pos, _ := ar.Range(p.Access); pos.IsValid() {
@@ -406,15 +407,15 @@ func suppressionPlaces(ar *accesses.Result, f *accesses.Finding) []token.Positio
 // InternalErrorFindings turns the analysis's own failures into error
 // findings at their kernels. Run adds them after suppression and
 // filtering: a kernel cudalint failed on must never look clean.
-func InternalErrorFindings(ar *accesses.Result) []*accesses.Finding {
-	var out []*accesses.Finding
+func InternalErrorFindings(ar *accesses.Result) []*lint.Finding {
+	var out []*lint.Finding
 	for _, ie := range ar.Analysis.InternalErrors {
-		f := &accesses.Finding{Rule: rules.InternalError, Severity: accesses.Error}
+		f := &lint.Finding{Rule: rules.InternalError, Severity: lint.Error}
 		f.Pos = ar.Pos(ie.Pos)
 		f.End = f.Pos
-		f.Category = rules.InternalError
+		f.Category = rules.InternalError.ID
 		f.Message = ie.Error() + "; " + lostPart(ie) + " (a bug in cudalint: please report it)"
-		f.Numbers = map[string]any{"kernel": ie.Kernel}
+		f.Figures = lint.Figures{Kernel: ie.Kernel}
 		out = append(out, f)
 	}
 	return out

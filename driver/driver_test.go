@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 func write(t *testing.T, dir string, files map[string]string) {
@@ -28,10 +28,10 @@ const strided = `__global__ void k(const float* in, float* out) {
 }
 `
 
-func rulesOf(fs []*accesses.Finding) string {
+func rulesOf(fs []*lint.Finding) string {
 	var ids []string
 	for _, f := range fs {
-		ids = append(ids, f.Rule)
+		ids = append(ids, f.Rule.ID)
 	}
 	return strings.Join(ids, ",")
 }
@@ -193,7 +193,7 @@ void h(float* o) { k<<<dim3(8, 8), dim3(16, 16)>>>(o, 1024); }
 	rep := Run(Options{Paths: []string{dir}})
 	got := map[string]string{}
 	for _, f := range rep.Findings {
-		got[filepath.Base(filepath.Dir(rep.Fset.Position(f.Pos).Filename))] += f.Rule
+		got[filepath.Base(filepath.Dir(rep.Fset.Position(f.Pos).Filename))] += f.Rule.ID
 	}
 	if got["a"] != "swapped-axes" || got["b"] != "strided-access" {
 		t.Errorf("rules by folder %v, want a: swapped-axes, b: strided-access", got)

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/internal/udiff"
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // FixOptions say where ApplyFixes may write and how.
@@ -130,10 +130,10 @@ func resolveRoot(root string) (string, error) {
 
 // take accepts f's first fix if it is valid and conflicts with nothing
 // taken before.
-func (x *fixer) take(f *accesses.Finding) {
+func (x *fixer) take(f *lint.Finding) {
 	fix := f.SuggestedFixes[0]
 	skip := func(why string) {
-		x.out.Notes = append(x.out.Notes, fmt.Sprintf("%s: fix %q [%s] not applied: %s", x.rep.Fset.Position(f.Pos), fix.Message, f.Rule, why))
+		x.out.Notes = append(x.out.Notes, fmt.Sprintf("%s: fix %q [%s] not applied: %s", x.rep.Fset.Position(f.Pos), fix.Message, f.Rule.ID, why))
 	}
 	byFile, why := x.resolve(f)
 	if why != "" {
@@ -171,7 +171,7 @@ func (x *fixer) take(f *accesses.Finding) {
 
 // resolve maps the fix's edits to files and offsets, or says why they
 // are unusable: outside their file, reversed, or overlapping each other.
-func (x *fixer) resolve(f *accesses.Finding) (map[string][]edit, string) {
+func (x *fixer) resolve(f *lint.Finding) (map[string][]edit, string) {
 	byFile := map[string][]edit{}
 	for _, te := range f.SuggestedFixes[0].TextEdits {
 		tf := x.rep.Fset.File(te.Pos)

@@ -10,7 +10,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // fixCase builds a report over files in a temporary root whose findings
@@ -31,7 +32,7 @@ func fixReport(t *testing.T, root string, files map[string]string, fixes [][]fe)
 	}
 	rep := &Report{Fset: fset}
 	for i, fx := range fixes {
-		f := &accesses.Finding{Rule: "swapped-axes"}
+		f := &lint.Finding{Rule: rules.ByID("swapped-axes")}
 		var edits []analysis.TextEdit
 		for _, e := range fx {
 			tf := tfs[e.file]

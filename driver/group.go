@@ -3,14 +3,17 @@ package driver
 import (
 	"fmt"
 	"go/token"
+	"math"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -40,18 +43,19 @@ import (
 // locations hold them all.
 const maxListed = 4
 
-// causeKey says which findings share a root cause; "" for none.
+// causeKey says which findings share a root cause.
 type causeKey struct {
 	kernel *parser.Func
-	rule   string
+	rule   *lint.Rule
 	base   string
-	detail string // the struct, or the lane stride
+	fold   lint.Folds // which fold: the fields of a struct, or a lane stride
+	layout any        // the struct, or the lane stride
 }
 
 // group folds findings that share a cause. Findings are in a stable order
 // (sorted by position) before grouping so the first of a group is the
 // first in the file.
-func group(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
+func group(fs []*lint.Finding, fset *token.FileSet) []*lint.Finding {
 	sortFindings(fs, fset)
 	fs = foldSameAccess(fs)
 	fs = foldSameHelperCost(fs, fset)
@@ -62,18 +66,18 @@ func group(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
 // foldSameAccess keeps one finding per access range and rule (the range
 // marked, and the access itself: a call reaches several of a helper's):
 // the worst of them, saying it stands for the others.
-func foldSameAccess(fs []*accesses.Finding) []*accesses.Finding {
+func foldSameAccess(fs []*lint.Finding) []*lint.Finding {
 	type key struct {
 		pos, end token.Pos
-		rule     string
+		rule     *lint.Rule
 		access   parser.Pos
 	}
-	return foldBy(fs, func(f *accesses.Finding) (key, bool) {
+	return foldBy(fs, func(f *lint.Finding) (key, bool) {
 		if f.Prediction == nil {
 			return key{}, false
 		}
 		return key{f.Pos, f.End, f.Rule, f.Prediction.Access.Pos}, true
-	}, func(m []*accesses.Finding) *accesses.Finding {
+	}, func(m []*lint.Finding) *lint.Finding {
 		w := m[0]
 		for _, f := range m[1:] {
 			if worse(f, w) {
@@ -87,10 +91,10 @@ func foldSameAccess(fs []*accesses.Finding) []*accesses.Finding {
 // foldBy folds findings with equal keys into the first of them: key says
 // which findings share a cause (ok false: none), merge makes the one
 // finding that stands for a group of two or more.
-func foldBy[K comparable](fs []*accesses.Finding, key func(*accesses.Finding) (K, bool), merge func([]*accesses.Finding) *accesses.Finding) []*accesses.Finding {
+func foldBy[K comparable](fs []*lint.Finding, key func(*lint.Finding) (K, bool), merge func([]*lint.Finding) *lint.Finding) []*lint.Finding {
 	index := map[K]int{}
-	var out []*accesses.Finding
-	var members [][]*accesses.Finding
+	var out []*lint.Finding
+	var members [][]*lint.Finding
 	for _, f := range fs {
 		k, ok := key(f)
 		if !ok {
@@ -104,7 +108,7 @@ func foldBy[K comparable](fs []*accesses.Finding, key func(*accesses.Finding) (K
 		}
 		index[k] = len(out)
 		out = append(out, f)
-		members = append(members, []*accesses.Finding{f})
+		members = append(members, []*lint.Finding{f})
 	}
 	for i, m := range members {
 		if len(m) > 1 {
@@ -116,7 +120,7 @@ func foldBy[K comparable](fs []*accesses.Finding, key func(*accesses.Finding) (K
 
 // worse: a costs more than b (excess sectors per request), or as much at
 // a higher severity.
-func worse(a, b *accesses.Finding) bool {
+func worse(a, b *lint.Finding) bool {
 	ea, eb := excess(a.Prediction), excess(b.Prediction)
 	if ea != eb {
 		return ea > eb
@@ -134,7 +138,7 @@ func excess(p *analyzer.Prediction) float64 {
 // mergeAccess is the worst finding of one access, saying it stands for
 // the others: "load and store" when a statement reads and writes it, and
 // how many other configurations share the cause.
-func mergeAccess(worst *accesses.Finding, m []*accesses.Finding) *accesses.Finding {
+func mergeAccess(worst *lint.Finding, m []*lint.Finding) *lint.Finding {
 	f := *worst
 	ops := map[interp.Op]bool{}
 	configs := map[*analyzer.LaunchConfig]bool{}
@@ -146,17 +150,12 @@ func mergeAccess(worst *accesses.Finding, m []*accesses.Finding) *accesses.Findi
 		}
 	}
 	if ops[interp.Load] && ops[interp.Store] {
-		for _, op := range []string{"load ", "store "} {
-			if strings.HasPrefix(f.Message, op) {
-				f.Message = "load and store " + strings.TrimPrefix(f.Message, op)
-				break
-			}
-		}
+		f.Message = accesses.SubjectAs(f.Prediction, "load and store") + ": " + f.Detail
 	}
 	if n := len(configs) - 1; n > 0 {
 		f.Message += fmt.Sprintf("; the same under %d other launch configuration%s or template instance%s", n, plural(n), plural(n))
 	}
-	f.Numbers = withGrouped(f.Numbers, len(m))
+	f.Figures.Grouped = len(m)
 	return &f
 }
 
@@ -166,35 +165,38 @@ func mergeAccess(worst *accesses.Finding, m []*accesses.Finding) *accesses.Findi
 // four references alike), or one access through several calls.
 type helperCostKey struct {
 	kernel, helper *parser.Func
-	rule           string
-	sectors, ideal string
+	rule           *lint.Rule
+	sectors, ideal int64 // hundredths, as messages print them
+	unknown        warp.Unknown
 }
 
 // foldSameHelperCost folds the findings of one helper's accesses that
 // calls of one kernel reach at the same cost into the first, naming the
 // others as related places. Different costs stay apart: each call's fix
 // differs.
-func foldSameHelperCost(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
-	return foldBy(fs, helperCostOf, func(m []*accesses.Finding) *accesses.Finding { return mergeCalls(m, fset) })
+func foldSameHelperCost(fs []*lint.Finding, fset *token.FileSet) []*lint.Finding {
+	return foldBy(fs, helperCostOf, func(m []*lint.Finding) *lint.Finding { return mergeCalls(m, fset) })
 }
 
 // helperCostOf is the helper and cost a finding of a helper's access has.
-func helperCostOf(f *accesses.Finding) (helperCostKey, bool) {
+func helperCostOf(f *lint.Finding) (helperCostKey, bool) {
 	p := f.Prediction
 	if p == nil || !p.Access.InHelper() {
 		return helperCostKey{}, false
 	}
 	a := p.Access
-	k := helperCostKey{a.Kernel, a.Via[a.SiteIndex()].Func, f.Rule, accesses.Trim(p.Sectors), accesses.Trim(p.Ideal)}
-	if !p.Known {
-		k.sectors = "unknown " + p.Reason()
+	k := helperCostKey{kernel: a.Kernel, helper: a.Via[a.SiteIndex()].Func, rule: f.Rule}
+	if p.Known {
+		k.sectors, k.ideal = hundredths(p.Sectors), hundredths(p.Ideal)
+	} else {
+		k.ideal, k.unknown = hundredths(p.Ideal), p.Unknown
 	}
 	return k, true
 }
 
 // mergeCalls is the first finding of a helper's accesses at one cost,
 // saying which other calls and accesses cost the same.
-func mergeCalls(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
+func mergeCalls(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 	f := *m[0]
 	first := m[0].Prediction.Access
 	f.Related = append([]analysis.RelatedInformation(nil), f.Related...)
@@ -236,41 +238,41 @@ func mergeCalls(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 			f.Message += fmt.Sprintf(" (calls at line%s %s)", plural(len(lines)), strings.Join(lines, ", "))
 		}
 	}
-	f.Numbers = withGrouped(f.Numbers, len(m))
+	f.Figures.Grouped = len(m)
 	return &f
 }
 
 // foldSameCause folds the accesses of one kernel that share a layout.
-func foldSameCause(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
-	return foldBy(fs, causeOf, func(m []*accesses.Finding) *accesses.Finding { return mergeCause(m, fset) })
+func foldSameCause(fs []*lint.Finding, fset *token.FileSet) []*lint.Finding {
+	return foldBy(fs, causeOf, func(m []*lint.Finding) *lint.Finding { return mergeCause(m, fset) })
 }
 
 // causeOf is the layout a finding is about, for the rules whose findings
 // repeat once per field or per element of a per-thread layout.
-func causeOf(f *accesses.Finding) (causeKey, bool) {
+func causeOf(f *lint.Finding) (causeKey, bool) {
 	p := f.Prediction
 	if p == nil || p.Access.Base == "" {
 		return causeKey{}, false
 	}
 	a := p.Access
-	switch f.Rule {
-	case accesses.AoSField:
+	switch folds := f.Rule.Folds; {
+	case folds.Has(lint.FoldStructFields):
 		if a.Struct == nil {
 			return causeKey{}, false
 		}
-		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, detail: a.Struct.Name}, true
-	case accesses.StridedAccess, accesses.SharedBankConflict:
+		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, fold: lint.FoldStructFields, layout: a.Struct.Name}, true
+	case folds.Has(lint.FoldSameStride):
 		if p.LaneStride == nil {
 			return causeKey{}, false
 		}
-		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, detail: fmt.Sprint(*p.LaneStride)}, true
+		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, fold: lint.FoldSameStride, layout: *p.LaneStride}, true
 	}
 	return causeKey{}, false
 }
 
 // mergeCause is the first finding of a layout, naming the others as
 // related locations, with their combined cost.
-func mergeCause(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
+func mergeCause(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 	f := *m[0]
 	var sectors, ideal float64
 	var lines []string
@@ -302,7 +304,7 @@ func mergeCause(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 	n := len(m) - 1
 	base := m[0].Prediction.Access.Base
 	what := fmt.Sprintf("access%s to %s with the same lane stride", pluralES(n), base)
-	if f.Rule == accesses.AoSField {
+	if f.Rule.Folds.Has(lint.FoldStructFields) {
 		what = fmt.Sprintf("access%s to fields of %s", pluralES(n), base)
 	}
 	if len(lines) > maxListed {
@@ -310,35 +312,35 @@ func mergeCause(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 	}
 	f.Message += fmt.Sprintf("; %d more %s in this kernel (%s): together %s sectors per request where %s would do",
 		n, what, strings.Join(lines, ", "), accesses.Trim(sectors), accesses.Trim(ideal))
-	f.Numbers = withGrouped(f.Numbers, len(m))
+	f.Figures.Grouped = len(m)
 	return &f
 }
 
 // lineKey says which findings of one line share an index mapping.
 type lineKey struct {
 	kernel *parser.Func
-	rule   string
+	rule   *lint.Rule
 	file   string
 	line   int
-	stride string
+	stride int64
 }
 
 // foldSameLine folds the findings of one line whose accesses step alike
 // from lane to lane, whatever the arrays.
-func foldSameLine(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Finding {
-	return foldBy(fs, func(f *accesses.Finding) (lineKey, bool) {
+func foldSameLine(fs []*lint.Finding, fset *token.FileSet) []*lint.Finding {
+	return foldBy(fs, func(f *lint.Finding) (lineKey, bool) {
 		p := f.Prediction
-		if p == nil || p.LaneStride == nil || (f.Rule != accesses.StridedAccess && f.Rule != accesses.SwappedAxes) {
+		if p == nil || p.LaneStride == nil || !f.Rule.Folds.Has(lint.FoldSameLine) {
 			return lineKey{}, false
 		}
 		at := fset.Position(f.Pos)
-		return lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, fmt.Sprint(*p.LaneStride)}, true
+		return lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, *p.LaneStride}, true
 	}, mergeLine)
 }
 
 // mergeLine is the first finding of a line, naming the accesses that
 // share its index mapping.
-func mergeLine(m []*accesses.Finding) *accesses.Finding {
+func mergeLine(m []*lint.Finding) *lint.Finding {
 	f := *m[0]
 	f.Related = append([]analysis.RelatedInformation(nil), f.Related...)
 	var names []string
@@ -358,7 +360,7 @@ func mergeLine(m []*accesses.Finding) *accesses.Finding {
 	}
 	f.Message += fmt.Sprintf("; %s on this line step%s alike: together %s sectors per request where %s would do",
 		strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1], accesses.Trim(sectors), accesses.Trim(ideal))
-	f.Numbers = withGrouped(f.Numbers, len(m))
+	f.Figures.Grouped = len(m)
 	return &f
 }
 
@@ -384,14 +386,9 @@ func addressKey(p *analyzer.Prediction) string {
 	return fmt.Sprintf("%s|%s|%s|%d", a.Op, a.Base, symbolic.Key(a.Addr), size)
 }
 
-func withGrouped(n map[string]any, count int) map[string]any {
-	out := make(map[string]any, len(n)+1)
-	for k, v := range n {
-		out[k] = v
-	}
-	out["grouped"] = count
-	return out
-}
+// hundredths is a figure as messages print it (two decimals), for
+// deciding whether two costs read the same.
+func hundredths(x float64) int64 { return int64(math.RoundToEven(x * 100)) }
 
 func plural(n int) string {
 	if n == 1 {

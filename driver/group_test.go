@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // One root cause, one finding: a table of the causes that repeat.
@@ -69,9 +69,9 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 			dir := t.TempDir()
 			write(t, dir, map[string]string{"k.cu": tt.src})
 			rep := Run(Options{Paths: []string{dir}})
-			var got []*accesses.Finding
+			var got []*lint.Finding
 			for _, f := range rep.Findings {
-				if f.Rule == accesses.AoSField || f.Rule == accesses.StridedAccess {
+				if f.Rule.ID == "aos-field" || f.Rule.ID == "strided-access" {
 					got = append(got, f)
 				}
 			}

@@ -41,9 +41,9 @@ func TestRealCodePatterns(t *testing.T) {
 				w := wants[line]
 				switch {
 				case w == nil:
-					t.Errorf("line %d: unexpected %s %s: %s", line, f.Severity, f.Rule, f.Message)
-				case w[0] != f.Severity.String() || w[1] != f.Rule || !regexp.MustCompile(w[2]).MatchString(f.Message):
-					t.Errorf("line %d: got %s %s: %s\nwant %s %s %q", line, f.Severity, f.Rule, f.Message, w[0], w[1], w[2])
+					t.Errorf("line %d: unexpected %s %s: %s", line, f.Severity, f.Rule.ID, f.Message)
+				case w[0] != f.Severity.String() || w[1] != f.Rule.ID || !regexp.MustCompile(w[2]).MatchString(f.Message):
+					t.Errorf("line %d: got %s %s: %s\nwant %s %s %q", line, f.Severity, f.Rule.ID, f.Message, w[0], w[1], w[2])
 				}
 				delete(wants, line)
 			}

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/cudalint/cudalint/rules"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // codeAction offers, for each finding on the lines asked about: its
@@ -46,24 +46,24 @@ func (s *Server) codeAction(ctx context.Context, p *CodeActionParams) ([]CodeAct
 				actions = append(actions, CodeAction{Title: fx.Message, Kind: KindQuickFix, Diagnostics: diags, IsPreferred: j == 0, Edit: edit})
 			}
 		}
-		switch f.Rule {
-		case rules.UnusedIgnore:
+		switch f.Rule.Kind {
+		case lint.AboutSuppression:
 			if e, ok := removeComment(res.text, res.rep.Fset.Position(f.Pos).Offset, s.enc); ok {
 				actions = append(actions, CodeAction{Title: "Remove the unused cudalint comment", Kind: KindQuickFix, Diagnostics: diags,
 					IsPreferred: true, Edit: &WorkspaceEdit{Changes: map[string][]TextEdit{d.uri: {e}}}})
 			}
-		case rules.InternalError:
+		case lint.ToolFailure:
 		default:
 			line := diag.Range.Start.Line
 			indent := leadingSpace(res.text.lineText(line))
 			actions = append(actions,
-				CodeAction{Title: "Ignore " + f.Rule + " on this line", Kind: KindQuickFix, Diagnostics: diags,
+				CodeAction{Title: "Ignore " + f.Rule.ID + " on this line", Kind: KindQuickFix, Diagnostics: diags,
 					Edit: &WorkspaceEdit{Changes: map[string][]TextEdit{d.uri: {{
 						Range:   Range{Start: Position{Line: line}, End: Position{Line: line}},
-						NewText: indent + "// cudalint:ignore " + f.Rule + "\n"}}}}},
-				CodeAction{Title: "Ignore " + f.Rule + " in this file", Kind: KindQuickFix, Diagnostics: diags,
+						NewText: indent + "// cudalint:ignore " + f.Rule.ID + "\n"}}}}},
+				CodeAction{Title: "Ignore " + f.Rule.ID + " in this file", Kind: KindQuickFix, Diagnostics: diags,
 					Edit: &WorkspaceEdit{Changes: map[string][]TextEdit{d.uri: {{
-						NewText: "// cudalint:file-ignore " + f.Rule + "\n"}}}}})
+						NewText: "// cudalint:file-ignore " + f.Rule.ID + "\n"}}}}})
 		}
 	}
 	if want(KindFixAll) {

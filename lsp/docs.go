@@ -12,7 +12,7 @@ import (
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/internal/report"
 	"github.com/cudalint/cudalint/parser/cpp"
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/sources"
 )
 
@@ -30,7 +30,7 @@ type result struct {
 	version  int
 	text     *text
 	rep      *driver.Report
-	findings []*accesses.Finding // in this document, in diags' order
+	findings []*lint.Finding // in this document, in diags' order
 	diags    []Diagnostic
 	deps     map[string]bool // every file the analysis read
 	path     string
@@ -246,7 +246,7 @@ func (s *Server) analyze(d *document) *result {
 		},
 	}
 	if set.Severity != "" {
-		sev, _ := accesses.ParseSeverity(set.Severity)
+		sev, _ := lint.ParseSeverity(set.Severity)
 		opts.MinSeverity = &sev
 	}
 	if s.runs++; s.runs > cacheRuns {
@@ -281,9 +281,9 @@ func (s *Server) publish(ctx context.Context, p *PublishDiagnosticsParams) {
 }
 
 // diagnostics converts the findings in d's file.
-func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*accesses.Finding) {
+func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*lint.Finding) {
 	diags := []Diagnostic{}
-	var kept []*accesses.Finding
+	var kept []*lint.Finding
 	rep := res.rep
 	for _, err := range rep.Errors {
 		// A configuration or file the run could not use: said at the top
@@ -305,8 +305,8 @@ func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*accesse
 		diag := Diagnostic{
 			Range:           res.text.rangeOf(start.Offset, end.Offset, s.enc),
 			Severity:        severity(f.Severity),
-			Code:            f.Rule,
-			CodeDescription: &CodeDescription{Href: accesses.DocsURL(f.Rule)},
+			Code:            f.Rule.ID,
+			CodeDescription: &CodeDescription{Href: f.Rule.URL()},
 			Source:          "cudalint",
 			Message:         f.Message,
 			Data:            map[string]any{"fingerprint": report.Fingerprint(key, occurrences[key])},
@@ -325,9 +325,9 @@ func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*accesse
 
 // siblingFields points an aos-field finding at the other fields of the
 // same array of structs that the kernel reads or writes.
-func (s *Server) siblingFields(res *result, f *accesses.Finding) []DiagnosticRelatedInformation {
+func (s *Server) siblingFields(res *result, f *lint.Finding) []DiagnosticRelatedInformation {
 	p := f.Prediction
-	if f.Rule != accesses.AoSField || p == nil || p.Access.Struct == nil {
+	if !f.Rule.Folds.Has(lint.FoldStructFields) || p == nil || p.Access.Struct == nil {
 		return nil
 	}
 	var out []DiagnosticRelatedInformation
@@ -348,11 +348,11 @@ func (s *Server) siblingFields(res *result, f *accesses.Finding) []DiagnosticRel
 	return out
 }
 
-func severity(s accesses.Severity) int {
+func severity(s lint.Severity) int {
 	switch s {
-	case accesses.Error:
+	case lint.Error:
 		return SeverityError
-	case accesses.Warning:
+	case lint.Warning:
 		return SeverityWarning
 	}
 	return SeverityInformation

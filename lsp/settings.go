@@ -11,7 +11,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/driver"
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // Settings are what a client may set, in initializationOptions or in
@@ -85,7 +85,7 @@ func parseSettings(raw json.RawMessage) (Settings, error) {
 		return Settings{}, err
 	}
 	if s.Severity != "" {
-		if _, err := accesses.ParseSeverity(s.Severity); err != nil {
+		if _, err := lint.ParseSeverity(s.Severity); err != nil {
 			return Settings{}, err
 		}
 	}

@@ -18,13 +18,14 @@ import (
 	"github.com/cudalint/cudalint/internal/report"
 	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 func (o *options) driverOptions() driver.Options {
 	d := driver.Options{Paths: o.paths, ConfigPath: o.config, Defines: o.defines, Blocks: o.blocks, Grids: o.grids,
 		Params: o.params, Enable: o.enable, Disable: o.disable, Root: o.root, IncludeDirs: o.includes}
 	if o.severity != "" {
-		s, _ := accesses.ParseSeverity(o.severity)
+		s, _ := lint.ParseSeverity(o.severity)
 		d.MinSeverity = &s
 	}
 	return d
@@ -106,14 +107,14 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 // fails reports whether the findings make the run fail (exit 1): any
 // finding reported, or with --fail-level one at or above that severity,
 // or never with --fail-level none.
-func (o *options) fails(fs []*accesses.Finding) bool {
+func (o *options) fails(fs []*lint.Finding) bool {
 	switch o.failLevel {
 	case "":
 		return len(fs) > 0
 	case "none":
 		return false
 	}
-	min, _ := accesses.ParseSeverity(o.failLevel)
+	min, _ := lint.ParseSeverity(o.failLevel)
 	for _, f := range fs {
 		if f.Severity >= min {
 			return true
@@ -181,7 +182,7 @@ const (
 	ansiGreen = "\x1b[32m"
 )
 
-var severityColor = map[accesses.Severity]string{accesses.Error: "\x1b[1;31m", accesses.Warning: "\x1b[1;33m", accesses.Info: "\x1b[1;36m"}
+var severityColor = map[lint.Severity]string{lint.Error: "\x1b[1;31m", lint.Warning: "\x1b[1;33m", lint.Info: "\x1b[1;36m"}
 
 // writeFindingsText prints clang-style diagnostics: the position, the
 // severity, the message and the rule; the source line with the access
@@ -201,7 +202,7 @@ func writeFindingsText(w io.Writer, rep *driver.Report, style textStyle) error {
 	for _, f := range rep.Findings {
 		start, end := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
 		fmt.Fprintf(w, "%s: %s %s %s\n", paint(ansiBold, lineStart(shownPosition(rep, start))), paint(severityColor[f.Severity], f.Severity.String()+":"),
-			message(f.Message, quotedExpr(f)), paint(ansiDim, "["+f.Rule+"]"))
+			message(f.Message, quotedExpr(f)), paint(ansiDim, "["+f.Rule.ID+"]"))
 		if !style.snippets {
 			continue
 		}
@@ -229,7 +230,7 @@ func writeFindingsText(w io.Writer, rep *driver.Report, style textStyle) error {
 }
 
 // quotedExpr is the source text a finding's message quotes: its access.
-func quotedExpr(f *accesses.Finding) string {
+func quotedExpr(f *lint.Finding) string {
 	if f.Prediction == nil {
 		return ""
 	}
@@ -275,12 +276,12 @@ func printWarnings(stderr io.Writer, ws []driver.Warning) {
 
 // hasInternalError: cudalint failed on some kernel. That is exit 2 even
 // with --exit-zero, which is about findings in the code, not the tool.
-func hasInternalError(rep *driver.Report) bool { return countRule(rep, rules.InternalError) > 0 }
+func hasInternalError(rep *driver.Report) bool { return countKind(rep, lint.ToolFailure) > 0 }
 
 // foldedRelated are the related places text output shows as notes: the
 // accesses folded into the finding. The launch that gave the block is
 // left out, as the message names it already.
-func foldedRelated(rep *driver.Report, f *accesses.Finding) []analysis.RelatedInformation {
+func foldedRelated(rep *driver.Report, f *lint.Finding) []analysis.RelatedInformation {
 	var launch token.Pos
 	if f.Prediction != nil && rep.Result != nil {
 		launch = rep.Result.Pos(f.Prediction.Config.At)
@@ -297,7 +298,7 @@ func foldedRelated(rep *driver.Report, f *accesses.Finding) []analysis.RelatedIn
 // sortByImpact orders findings by the bytes they waste per launch,
 // largest first; findings whose waste is not known keep their order,
 // after the others.
-func sortByImpact(fs []*accesses.Finding) {
+func sortByImpact(fs []*lint.Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, okA := impact(fs[i])
 		b, okB := impact(fs[j])
@@ -305,7 +306,7 @@ func sortByImpact(fs []*accesses.Finding) {
 	})
 }
 
-func impact(f *accesses.Finding) (int64, bool) {
+func impact(f *lint.Finding) (int64, bool) {
 	if f.Prediction == nil {
 		return 0, false
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/cudalint/cudalint/driver"
-	"github.com/cudalint/cudalint/rules"
+	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/sources"
 )
 
@@ -56,7 +56,7 @@ func (o *options) diffStatus(stderr io.Writer, rep *driver.Report, fr *driver.Fi
 	}
 	printWarnings(stderr, rep.Warnings)
 	for _, f := range rep.Findings {
-		if f.Rule == rules.InternalError {
+		if f.Rule.Kind == lint.ToolFailure {
 			reportError(stderr, fmt.Errorf("%s: %s", rep.Fset.Position(f.Pos), f.Message))
 		}
 	}

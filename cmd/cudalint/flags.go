@@ -12,7 +12,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/driver"
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // errHelp and errVersion are not failures: the flags asked for
@@ -279,14 +279,14 @@ func (o *options) check() error {
 		return errors.New("--diff prints a diff of the fixes: it goes with none of --fix, --accesses, --stats, --format")
 	}
 	if o.severity != "" {
-		if _, err := accesses.ParseSeverity(o.severity); err != nil {
+		if _, err := lint.ParseSeverity(o.severity); err != nil {
 			return fmt.Errorf("--severity: %v", err)
 		}
 	}
 	switch o.failLevel {
 	case "", "none":
 	default:
-		if _, err := accesses.ParseSeverity(o.failLevel); err != nil {
+		if _, err := lint.ParseSeverity(o.failLevel); err != nil {
 			return fmt.Errorf("--fail-level %q: want info, warning, error or none", o.failLevel)
 		}
 	}

@@ -38,7 +38,7 @@ func TestInternalErrorIsReportedEverywhere(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		out := b.String()
-		if !strings.Contains(out, rules.InternalError) || !strings.Contains(out, "index out of range") {
+		if !strings.Contains(out, rules.InternalError.ID) || !strings.Contains(out, "index out of range") {
 			t.Errorf("%s output does not report the internal error:\n%s", name, out)
 		}
 	}
@@ -60,7 +60,7 @@ func TestInternalErrorIsReportedEverywhere(t *testing.T) {
 func TestNoInternalErrorOnCleanKernel(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"k.cu": copyKernel})
 	code, out, _ := runCLI("--exit-zero", filepath.Join(dir, "k.cu"))
-	if code != exitOK || strings.Contains(out, rules.InternalError) {
+	if code != exitOK || strings.Contains(out, rules.InternalError.ID) {
 		t.Errorf("exit %d, output:\n%s", code, out)
 	}
 }

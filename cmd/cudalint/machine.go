@@ -9,21 +9,22 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/driver"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // findingJSON is one finding in --format json.
 type findingJSON struct {
-	File      string         `json:"file"`
-	Line      int            `json:"line"`
-	Column    int            `json:"column"`
-	EndLine   int            `json:"endLine"`
-	EndColumn int            `json:"endColumn"`
-	Rule      string         `json:"rule"`
-	Severity  string         `json:"severity"`
-	Message   string         `json:"message"`
-	Numbers   map[string]any `json:"numbers,omitempty"`
-	Fixes     []fixJSON      `json:"fixes,omitempty"`
-	Related   []relatedJSON  `json:"related,omitempty"`
+	File      string        `json:"file"`
+	Line      int           `json:"line"`
+	Column    int           `json:"column"`
+	EndLine   int           `json:"endLine"`
+	EndColumn int           `json:"endColumn"`
+	Rule      string        `json:"rule"`
+	Severity  string        `json:"severity"`
+	Message   string        `json:"message"`
+	Numbers   *lint.Figures `json:"numbers,omitempty"`
+	Fixes     []fixJSON     `json:"fixes,omitempty"`
+	Related   []relatedJSON `json:"related,omitempty"`
 }
 
 // relatedJSON is a place related to a finding: the launch that gave the
@@ -52,7 +53,7 @@ func findingsJSON(rep *driver.Report) []findingJSON {
 	for _, f := range rep.Findings {
 		s, e := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
 		j := findingJSON{File: shownPath(rep, s.Filename), Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
-			Rule: f.Rule, Severity: f.Severity.String(), Message: message(f.Message, quotedExpr(f)), Numbers: f.Numbers}
+			Rule: f.Rule.ID, Severity: f.Severity.String(), Message: message(f.Message, quotedExpr(f)), Numbers: findingFigures(f)}
 		for _, fx := range f.SuggestedFixes {
 			fj := fixJSON{Message: message(fx.Message, quotedExpr(f))}
 			for _, te := range fx.TextEdits {
@@ -136,4 +137,13 @@ func shownPath(rep *driver.Report, name string) string {
 func shownPosition(rep *driver.Report, p token.Position) string {
 	p.Filename = shownPath(rep, p.Filename)
 	return p.String()
+}
+
+// findingFigures are a finding's figures for machine output, or nil when it has
+// none (a finding about a comment).
+func findingFigures(f *lint.Finding) *lint.Figures {
+	if f.Figures.IsZero() {
+		return nil
+	}
+	return &f.Figures
 }

@@ -2,7 +2,7 @@ package main
 
 import (
 	findingreport "github.com/cudalint/cudalint/internal/report"
-	"github.com/cudalint/cudalint/rules"
+	"github.com/cudalint/cudalint/rules/lint"
 
 	"bufio"
 	"bytes"
@@ -18,7 +18,6 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/driver"
-	"github.com/cudalint/cudalint/rules/accesses"
 )
 
 // Only what is new: --new-from-rev and --new-from-patch keep the findings
@@ -188,7 +187,7 @@ func (c changedLines) keeps(file string, line int) bool {
 // kernel's call and the access changed: the calls inside the helpers and
 // the access itself. Editing a helper makes its findings new at every
 // call it changes the cost of.
-func (c changedLines) keepsFinding(f *accesses.Finding, pos token.Position) bool {
+func (c changedLines) keepsFinding(f *lint.Finding, pos token.Position) bool {
 	if c.keeps(pos.Filename, pos.Line) {
 		return true
 	}
@@ -259,7 +258,7 @@ func writeBaselineFile(path string, rep *driver.Report, fps []string) error {
 	doc := baselineFile{Version: 1, Findings: []baselineEntry{}}
 	for i, f := range rep.Findings {
 		p := rep.Fset.Position(f.Pos)
-		doc.Findings = append(doc.Findings, baselineEntry{Fingerprint: fps[i], Rule: f.Rule,
+		doc.Findings = append(doc.Findings, baselineEntry{Fingerprint: fps[i], Rule: f.Rule.ID,
 			File: filepath.ToSlash(shownPath(rep, p.Filename)), Line: p.Line, Message: message(f.Message, quotedExpr(f))})
 	}
 	data, err := json.MarshalIndent(doc, "", "  ")
@@ -338,12 +337,12 @@ func (o *options) onlyNew(rep *driver.Report, stderr io.Writer) ([]string, error
 	if err != nil {
 		return nil, err
 	}
-	var kept []*accesses.Finding
+	var kept []*lint.Finding
 	var keptFPs []string
 	for i, f := range rep.Findings {
 		// A kernel cudalint failed on is never old news: no baseline or
 		// diff hides it.
-		internal := f.Rule == rules.InternalError
+		internal := f.Rule.Kind == lint.ToolFailure
 		if internal || keep[i] && (changed == nil || changed.keepsFinding(f, rep.Fset.Position(f.Pos))) {
 			kept = append(kept, f)
 			keptFPs = append(keptFPs, fps[i])

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"go/token"
 	"io"
@@ -13,7 +15,7 @@ import (
 
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/rules"
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // version is cudalint's version, reported in SARIF.
@@ -61,17 +63,17 @@ func writeSARIFWith(w io.Writer, rep *driver.Report, fps []string) error {
 	run.OriginalUriBaseIDs = map[string]*sarif.ArtifactLocation{
 		srcRoot: {URI: str("file://" + filepath.ToSlash(base) + "/")},
 	}
-	index := map[string]uint{}
+	index := map[*lint.Rule]uint{}
 	for i, r := range rules.All {
-		index[r.ID] = uint(i)
+		index[r] = uint(i)
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, ruleDescriptor(r))
 	}
 	for n, f := range rep.Findings {
 		i, ok := index[f.Rule]
 		if !ok {
-			return fmt.Errorf("finding for unregistered rule %q", f.Rule)
+			return fmt.Errorf("finding for unregistered rule %q", f.Rule.ID)
 		}
-		res := &sarif.Result{RuleID: str(f.Rule), RuleIndex: &i, Level: str(level(f.Severity)),
+		res := &sarif.Result{RuleID: str(f.Rule.ID), RuleIndex: &i, Level: str(level(f.Severity)),
 			Message: sarif.Message{Text: str(message(f.Message, quotedExpr(f)))}}
 		s, e := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
 		uri := relURI(base, s.Filename)
@@ -80,11 +82,8 @@ func writeSARIFWith(w io.Writer, rep *driver.Report, fps []string) error {
 			Region:           region(s.Line, utf16Column(rep, f.Pos, s.Column), e.Line, utf16Column(rep, f.End, e.Column)),
 		}}}
 		res.PartialFingerprints = map[string]interface{}{"cudalint/v1": fps[n]}
-		if len(f.Numbers) > 0 {
-			res.Properties = sarif.Properties{}
-			for k, v := range f.Numbers {
-				res.Properties[k] = v
-			}
+		if fig := findingFigures(f); fig != nil {
+			res.Properties = properties(fig)
 		}
 		for _, fx := range f.SuggestedFixes {
 			fix := &sarif.Fix{Description: &sarif.Message{Text: str(message(fx.Message, quotedExpr(f)))}}
@@ -109,7 +108,7 @@ func writeSARIFWith(w io.Writer, rep *driver.Report, fps []string) error {
 	return report.Write(w)
 }
 
-func ruleDescriptor(r *rules.Rule) *sarif.ReportingDescriptor {
+func ruleDescriptor(r *lint.Rule) *sarif.ReportingDescriptor {
 	d := &sarif.ReportingDescriptor{
 		ID:                   r.ID,
 		Name:                 str(ruleName(r.ID)),
@@ -134,8 +133,8 @@ func ruleName(id string) string {
 	return b.String()
 }
 
-func level(s accesses.Severity) string {
-	return map[accesses.Severity]string{accesses.Error: "error", accesses.Warning: "warning", accesses.Info: "note"}[s]
+func level(s lint.Severity) string {
+	return map[lint.Severity]string{lint.Error: "error", lint.Warning: "warning", lint.Info: "note"}[s]
 }
 
 func region(line, col, endLine, endCol int) *sarif.Region {
@@ -179,7 +178,7 @@ func str(s string) *string { return &s }
 
 // relatedLocations are a finding's related places: the launch that gave
 // the block, the other accesses of a cause folded into it.
-func relatedLocations(rep *driver.Report, f *accesses.Finding, base string) []*sarif.Location {
+func relatedLocations(rep *driver.Report, f *lint.Finding, base string) []*sarif.Location {
 	var out []*sarif.Location
 	for i, r := range f.Related {
 		s, e := rep.Fset.Position(r.Pos), rep.Fset.Position(r.End)
@@ -197,4 +196,21 @@ func relatedLocations(rep *driver.Report, f *accesses.Finding, base string) []*s
 			}})
 	}
 	return out
+}
+
+// properties are a finding's figures as a SARIF property bag, whose
+// names and values are those of the JSON output: the bag is a JSON
+// object, and the figures' JSON encoding is its one definition.
+func properties(fig *lint.Figures) sarif.Properties {
+	data, err := json.Marshal(fig)
+	if err != nil {
+		panic(err) // a struct of numbers and strings always encodes
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // integers stay exact
+	var bag sarif.Properties
+	if err := dec.Decode(&bag); err != nil {
+		panic(err)
+	}
+	return bag
 }

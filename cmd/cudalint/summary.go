@@ -7,8 +7,7 @@ import (
 
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/parser"
-	"github.com/cudalint/cudalint/rules"
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // summary is the last line of text output: the findings by severity, the
@@ -24,7 +23,7 @@ func summary(rep *driver.Report) string {
 	files := countFiles(rep.Fset, rep.Reported)
 	fmt.Fprintf(&b, " in %d file%s", files, plural(files))
 	var gaps []string
-	if n := countRule(rep, rules.InternalError); n > 0 {
+	if n := countKind(rep, lint.ToolFailure); n > 0 {
 		gaps = append(gaps, fmt.Sprintf("%d internal error%s (a kernel not analyzed)", n, plural(n)))
 	}
 	if n := partlyAnalyzed(rep); n > 0 {
@@ -43,17 +42,17 @@ func summary(rep *driver.Report) string {
 }
 
 // bySeverity counts findings as "1 error, 2 warnings, 3 info".
-func bySeverity(fs []*accesses.Finding) string {
-	count := map[accesses.Severity]int{}
+func bySeverity(fs []*lint.Finding) string {
+	count := map[lint.Severity]int{}
 	for _, f := range fs {
 		count[f.Severity]++
 	}
 	var parts []string
-	for _, s := range []accesses.Severity{accesses.Error, accesses.Warning, accesses.Info} {
+	for _, s := range []lint.Severity{lint.Error, lint.Warning, lint.Info} {
 		n := count[s]
 		switch {
 		case n == 0:
-		case s == accesses.Info:
+		case s == lint.Info:
 			parts = append(parts, fmt.Sprintf("%d info", n))
 		default:
 			parts = append(parts, fmt.Sprintf("%d %s%s", n, s, plural(n)))
@@ -98,11 +97,11 @@ func partlyAnalyzed(rep *driver.Report) int {
 	return n
 }
 
-// countRule counts the findings of one rule.
-func countRule(rep *driver.Report, id string) int {
+// countKind counts the findings of rules of one kind.
+func countKind(rep *driver.Report, kind lint.Kind) int {
 	n := 0
 	for _, f := range rep.Findings {
-		if f.Rule == id {
+		if f.Rule.Kind == kind {
 			n++
 		}
 	}
@@ -110,8 +109,8 @@ func countRule(rep *driver.Report, id string) int {
 }
 
 // costliest is the finding that wastes the most bytes per launch.
-func costliest(rep *driver.Report) (*accesses.Finding, int64, bool) {
-	var best *accesses.Finding
+func costliest(rep *driver.Report) (*lint.Finding, int64, bool) {
+	var best *lint.Finding
 	var most int64
 	for _, f := range rep.Findings {
 		if n, ok := impact(f); ok && n > most {

@@ -12,15 +12,15 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // FingerprintKey identifies a finding without its line: the rule, the
 // file, the kernel, the access and its operation, and for an access in a
 // helper the call of the kernel that reaches it. Moving code up or down
 // keeps it; the occurrence count tells repeats apart.
-func FingerprintKey(f *accesses.Finding, uri string) string {
-	parts := []string{f.Rule, uri}
+func FingerprintKey(f *lint.Finding, uri string) string {
+	parts := []string{f.Rule.ID, uri}
 	if p := f.Prediction; p != nil {
 		a := p.Access
 		parts = append(parts, a.Kernel.Name, a.Op.String(), strings.Join(strings.Fields(a.Expr), ""))

@@ -6,7 +6,6 @@
 package accesses
 
 import (
-	"fmt"
 	"go/token"
 	"reflect"
 	"sort"
@@ -133,39 +132,6 @@ func (r *Result) Pos(p parser.Pos) token.Pos {
 		return token.NoPos
 	}
 	return tf.Pos(int(p.Offset))
-}
-
-// Finding is the driver's product for printers: a rule's diagnostic with
-// the severity the rule's policy gives it, and the prediction behind it.
-// Rules never build one; they report analysis.Diagnostics.
-type Finding struct {
-	analysis.Diagnostic
-	Rule       string
-	Severity   Severity
-	Prediction *analyzer.Prediction // nil for findings about comments
-	// Numbers are the figures behind the message, for machine output.
-	Numbers map[string]any
-}
-
-// Severity orders findings.
-type Severity int
-
-const (
-	Info Severity = iota
-	Warning
-	Error
-)
-
-func (s Severity) String() string { return [...]string{"info", "warning", "error"}[s] }
-
-// ParseSeverity reads "info", "warning" or "error".
-func ParseSeverity(s string) (Severity, error) {
-	for v := Info; v <= Error; v++ {
-		if v.String() == s {
-			return v, nil
-		}
-	}
-	return Info, fmt.Errorf("unknown severity %q (want info, warning or error)", s)
 }
 
 // Range is the access's position in the pass's file set.

@@ -13,21 +13,8 @@ import (
 	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/symbolic"
-)
-
-// Rule IDs of the findings that come from predictions. They live here,
-// not in the rule packages, because printers and the registry name them
-// without importing every rule.
-const (
-	SwappedAxes          = "swapped-axes"
-	StridedAccess        = "strided-access"
-	AoSField             = "aos-field"
-	MisalignedAccess     = "misaligned-access"
-	IndirectAccess       = "indirect-access"
-	UncoalescedTranspose = "uncoalesced-transpose"
-	UnalignedVectorCast  = "unaligned-vector-cast"
-	SharedBankConflict   = "shared-bank-conflict"
 )
 
 // Shared preconditions. Each rule states which it needs; which rule wins
@@ -159,22 +146,22 @@ func siblingLoaded(p *analyzer.Prediction, kernel []*analyzer.Prediction) bool {
 //     (see Tail);
 //   - a cost that holds only under a guessed block shape is info (see
 //     ShapeMatters).
-func CostSeverity(p *analyzer.Prediction) Severity {
+func CostSeverity(p *analyzer.Prediction) lint.Severity {
 	switch {
 	case !p.Known || p.Sectors <= 2*p.Ideal+0.01:
-		return Info
+		return lint.Info
 	case UpperBound(p):
-		return Info
+		return lint.Info
 	case Tail(p):
-		return Info
+		return lint.Info
 	case restsOnUnknownStride(p):
-		return Info
+		return lint.Info
 	case OneBlock(p.Config):
-		return Info
+		return lint.Info
 	case GuessedBlock(p.Config) && ShapeMatters(p):
-		return Info
+		return lint.Info
 	}
-	return Warning
+	return lint.Warning
 }
 
 // restsOnUnknownStride: the lane stride depends on assumed parameters,
@@ -304,48 +291,48 @@ func AssumedStride(p *analyzer.Prediction) []string {
 	return out
 }
 
-// Numbers are a prediction's figures, for JSON and SARIF.
-func Numbers(p *analyzer.Prediction) map[string]any {
-	n := map[string]any{
-		"op":           p.Access.Op.String(),
-		"kernel":       p.Access.Kernel.Name,
-		"elementBytes": p.Access.Type.Size,
-		"block":        []int64{p.Config.Block[0], p.Config.Block[1], p.Config.Block[2]},
-		"blockSource":  p.Config.BlockSource,
+// FiguresOf are a prediction's figures, for JSON and SARIF.
+func FiguresOf(p *analyzer.Prediction) lint.Figures {
+	c := p.Config
+	n := lint.Figures{
+		Op:           p.Access.Op.String(),
+		Kernel:       p.Access.Kernel.Name,
+		ElementBytes: ptr(p.Access.Type.Size),
+		Block:        []int64{c.Block[0], c.Block[1], c.Block[2]},
+		BlockSource:  fmt.Sprint(c.BlockSource),
 	}
-	if p.Config.At.IsValid() {
-		n["blockFrom"] = p.Config.At.String()
+	if c.At.IsValid() {
+		n.BlockFrom = c.At.String()
 	}
 	if p.Known {
-		n["sectorsPerRequest"] = round(p.Sectors)
-		n["idealSectorsPerRequest"] = round(p.Ideal)
-		n["efficiency"] = round(p.Efficiency())
+		n.SectorsPerRequest = ptr(round(p.Sectors))
+		n.IdealSectorsPerRequest = ptr(round(p.Ideal))
+		n.Efficiency = ptr(round(p.Efficiency()))
 	} else {
-		n["sectorsRange"] = []int{1, 32}
-		n["unknownReason"] = p.Reason()
+		n.SectorsRange = []int{1, 32}
+		n.UnknownReason = p.Reason()
 	}
 	if p.LaneStride != nil {
-		n["laneStrideBytes"] = *p.LaneStride
+		n.LaneStrideBytes = ptr(*p.LaneStride)
 	}
 	if b, ok := ExcessBytesPerLaunch(p); ok {
-		n["excessBytesPerLaunch"] = b
+		n.ExcessBytesPerLaunch = ptr(b)
 	}
 	for _, a := range p.Assumptions {
-		list, _ := n["assumptions"].([]string)
-		n["assumptions"] = append(list, a.String())
+		n.Assumptions = append(n.Assumptions, a.String())
 	}
 	if u := p.Unrolled; u != nil {
-		var copies []float64
 		for _, c := range u.Copies {
-			copies = append(copies, round(c.Sectors))
+			n.UnrolledCopySectors = append(n.UnrolledCopySectors, round(c.Sectors))
 		}
-		n["unrolledCopySectors"] = copies
 		if u.Differ() {
-			n["unrolled"] = u.Describe("sectors")
+			n.Unrolled = u.Describe("sectors")
 		}
 	}
 	return n
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func round(x float64) float64 { return math.Round(x*1000) / 1000 }
 

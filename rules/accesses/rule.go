@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -13,19 +14,19 @@ import (
 	"github.com/cudalint/cudalint/docs"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/parser/lex"
+	"github.com/cudalint/cudalint/rules/lint"
 )
-
-// DocsURL is where a rule's page is published.
-func DocsURL(id string) string {
-	return "https://github.com/cudalint/cudalint/blob/main/docs/rules/" + id + ".md"
-}
 
 // Detect is a rule's own predicate: does the prediction show the problem
 // the rule is about? It says nothing of other rules: when several detect
 // one access, the registry's precedence list picks the one reported.
 type Detect func(res *Result, p *analyzer.Prediction) bool
 
-// Describe writes a rule's message for one prediction.
+// Grade is a rule's severity policy for one prediction it detects.
+type Grade func(p *analyzer.Prediction) lint.Severity
+
+// Describe writes a rule's part of the message for one prediction: what
+// follows the access it names ("load in[i * 2]: ...").
 type Describe func(p *analyzer.Prediction) string
 
 // Fix proposes edits for one prediction, or none and why not: a reason
@@ -33,52 +34,71 @@ type Describe func(p *analyzer.Prediction) string
 // who expected --fix to act learns what stopped it.
 type Fix func(res *Result, p *analyzer.Prediction) (fixes []analysis.SuggestedFix, whyNot string)
 
-// Spec is what a rule whose findings come from predictions defines.
+// Spec is a rule whose findings come from predictions: its description
+// and its logic, in the rule's own package. NewRule makes it a rule.
 type Spec struct {
-	ID, Name string
+	lint.Rule
+	Name     string // the analyzer's name
 	Detect   Detect
+	Grade    Grade
 	Describe Describe
 	Fix      Fix // nil when the rule has none
 }
 
-// NewAnalyzer builds the analyzer of a rule whose findings come from
-// predictions: it reports, through pass.Report, every prediction the
-// rule detects.
-func NewAnalyzer(s Spec) *analysis.Analyzer {
-	return &analysis.Analyzer{
-		Name:     s.Name,
-		Doc:      docs.Summary(s.ID),
-		URL:      DocsURL(s.ID),
-		Requires: []*analysis.Analyzer{Analyzer},
-		Run: func(pass *analysis.Pass) (any, error) {
-			res := pass.ResultOf[Analyzer].(*Result)
-			for _, p := range res.Analysis.Predictions {
-				if s.Detect(res, p) {
-					pass.Report(s.diagnostic(res, p))
-				}
-			}
-			return nil, nil
-		},
+// Findings is the result of a rule's analyzer: what it reported, each
+// with the prediction behind it, its severity and figures.
+type Findings []*lint.Finding
+
+// NewRule completes s with its analyzer, which reports, through
+// pass.Report, every prediction the rule detects and returns them as
+// Findings.
+func NewRule(s Spec) *Spec {
+	r := &s
+	r.Kind = lint.FromPredictions
+	r.Analyzer = &analysis.Analyzer{
+		Name:       s.Name,
+		Doc:        docs.Summary(s.ID),
+		URL:        lint.DocsURL(s.ID),
+		Requires:   []*analysis.Analyzer{Analyzer},
+		ResultType: reflect.TypeOf(Findings(nil)),
+		Run:        r.run,
 	}
+	return r
 }
 
-func (s Spec) diagnostic(res *Result, p *analyzer.Prediction) analysis.Diagnostic {
-	start, end := res.SiteRange(p.Access)
-	d := analysis.Diagnostic{Pos: start, End: end, Category: s.ID, Message: s.Describe(p), URL: DocsURL(s.ID),
-		Related: res.Related(p)}
-	if s.Fix != nil {
-		var why string
-		d.SuggestedFixes, why = s.Fix(res, p)
-		if len(d.SuggestedFixes) > 0 {
-			if helper := res.editsHelper(p.Access, d.SuggestedFixes); helper != "" {
-				d.SuggestedFixes, why = nil, "the fix would edit "+helper+", which is not the kernel's code: every call of it would change"
-			}
-		}
-		if len(d.SuggestedFixes) == 0 && why != "" {
-			d.Message += "; not fixed: " + why
+func (s *Spec) run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[Analyzer].(*Result)
+	out := Findings{}
+	for _, p := range res.Analysis.Predictions {
+		if s.Detect(res, p) {
+			f := s.finding(res, p)
+			pass.Report(f.Diagnostic)
+			out = append(out, f)
 		}
 	}
-	return d
+	return out, nil
+}
+
+// finding is the rule's finding about p: the diagnostic marked at the
+// access's site, its severity by the rule's policy, and its figures.
+func (s *Spec) finding(res *Result, p *analyzer.Prediction) *lint.Finding {
+	start, end := res.SiteRange(p.Access)
+	f := &lint.Finding{Rule: &s.Rule, Severity: s.Grade(p), Prediction: p, Detail: s.Describe(p), Figures: FiguresOf(p)}
+	f.Diagnostic = analysis.Diagnostic{Pos: start, End: end, Category: s.ID, URL: lint.DocsURL(s.ID), Related: res.Related(p)}
+	if s.Fix != nil {
+		var why string
+		f.SuggestedFixes, why = s.Fix(res, p)
+		if len(f.SuggestedFixes) > 0 {
+			if helper := res.editsHelper(p.Access, f.SuggestedFixes); helper != "" {
+				f.SuggestedFixes, why = nil, "the fix would edit "+helper+", which is not the kernel's code: every call of it would change"
+			}
+		}
+		if len(f.SuggestedFixes) == 0 && why != "" {
+			f.Detail += "; not fixed: " + why
+		}
+	}
+	f.Message = Subject(p) + ": " + f.Detail
+	return f
 }
 
 // Related are the related locations of a diagnostic about p: where its
@@ -215,6 +235,10 @@ func (r *Result) ConfigRelated(p *analyzer.Prediction) (analysis.RelatedInformat
 
 // Subject is how a message names the access: "load in[i * 2]", or for an
 // access in a helper, "load a[i] in get() at helpers.cuh:12".
-func Subject(p *analyzer.Prediction) string {
-	return p.Access.Op.String() + " " + p.Access.Expr + Where(p.Access)
+func Subject(p *analyzer.Prediction) string { return SubjectAs(p, p.Access.Op.String()) }
+
+// SubjectAs names the access with another verb: "load and store x[i]"
+// for a statement that reads and writes it.
+func SubjectAs(p *analyzer.Prediction, verb string) string {
+	return verb + " " + p.Access.Expr + Where(p.Access)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // The severity policy of docs/severity.md, one row per clause: severity
@@ -15,27 +16,27 @@ func TestCostSeverity(t *testing.T) {
 	const launch2D = "\nvoid h(float* a, int n) { k<<<dim3(8, 8), dim3(16, 16)>>>(a, n); }\n"
 	tests := []struct {
 		name, src string
-		want      Severity
+		want      lint.Severity
 	}{
-		{"stride 4: four times the ideal", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }" + launch1D, Warning},
-		{"stride 2: at most twice the ideal", "__global__ void k(float* a, int n) { a[2 * threadIdx.x] = 0; }" + launch1D, Info},
-		{"shifted by one: small", "__global__ void k(float* a, int n) { a[blockIdx.x * blockDim.x + threadIdx.x + 1] = 0; }" + launch1D, Info},
-		{"column walk of an assumed size", "__global__ void k(float* a, int n) { for (int j = 0; j < n; j++) a[threadIdx.x * n + j] = 0; }", Warning},
-		{"a row pitch never compared", "__global__ void k(float* a, int height) { a[threadIdx.x * height] = 0; }", Warning},
-		{"a stride compared as a bound", "__global__ void k(float* a, int stride) { if (threadIdx.x < stride) a[threadIdx.x * stride] = 0; }", Warning},
-		{"column walk under a guessed 2D block", "__global__ void k(float* a, int n) { if (threadIdx.y < n) a[threadIdx.x * n + threadIdx.y] = 0; }", Warning},
-		{"an assumed stride that may be 1", "__global__ void k(float* a, long s00) { a[threadIdx.x * s00] = 0; }", Info},
-		{"a byte stride named for its tensor", "__global__ void k(float* a, int src1_nb1) { a[threadIdx.x * (src1_nb1 / 4)] = 0; }", Info},
-		{"1D stride under the default block: any block of a warp", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }", Warning},
-		{"2D rows under a guessed block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x + 4096 * threadIdx.y] = 0; }", Info},
-		{"2D rows under a launched block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x + 4096 * threadIdx.y] = 0; }" + launch2D, Warning},
-		{"set-up code: one block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }\nvoid h(float* a, int n) { k<<<1, 256>>>(a, n); }\n", Info},
-		{"data-dependent", "__global__ void k(float* a, int* idx) { a[idx[threadIdx.x]] = 0; }", Info},
+		{"stride 4: four times the ideal", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }" + launch1D, lint.Warning},
+		{"stride 2: at most twice the ideal", "__global__ void k(float* a, int n) { a[2 * threadIdx.x] = 0; }" + launch1D, lint.Info},
+		{"shifted by one: small", "__global__ void k(float* a, int n) { a[blockIdx.x * blockDim.x + threadIdx.x + 1] = 0; }" + launch1D, lint.Info},
+		{"column walk of an assumed size", "__global__ void k(float* a, int n) { for (int j = 0; j < n; j++) a[threadIdx.x * n + j] = 0; }", lint.Warning},
+		{"a row pitch never compared", "__global__ void k(float* a, int height) { a[threadIdx.x * height] = 0; }", lint.Warning},
+		{"a stride compared as a bound", "__global__ void k(float* a, int stride) { if (threadIdx.x < stride) a[threadIdx.x * stride] = 0; }", lint.Warning},
+		{"column walk under a guessed 2D block", "__global__ void k(float* a, int n) { if (threadIdx.y < n) a[threadIdx.x * n + threadIdx.y] = 0; }", lint.Warning},
+		{"an assumed stride that may be 1", "__global__ void k(float* a, long s00) { a[threadIdx.x * s00] = 0; }", lint.Info},
+		{"a byte stride named for its tensor", "__global__ void k(float* a, int src1_nb1) { a[threadIdx.x * (src1_nb1 / 4)] = 0; }", lint.Info},
+		{"1D stride under the default block: any block of a warp", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }", lint.Warning},
+		{"2D rows under a guessed block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x + 4096 * threadIdx.y] = 0; }", lint.Info},
+		{"2D rows under a launched block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x + 4096 * threadIdx.y] = 0; }" + launch2D, lint.Warning},
+		{"set-up code: one block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }\nvoid h(float* a, int n) { k<<<1, 256>>>(a, n); }\n", lint.Info},
+		{"data-dependent", "__global__ void k(float* a, int* idx) { a[idx[threadIdx.x]] = 0; }", lint.Info},
 		// Three lanes 256 bytes apart at n = 8195: 3 sectors for an
 		// ideal of 1, but only a remainder of the block runs it.
-		{"a remainder, wasteful per request", "__global__ void k(float* a, int n) { if (threadIdx.x >= 256 - n % 4) a[64 * threadIdx.x] = 0; }" + launch1D, Info},
-		{"a remainder no lane reaches at the sizes tried", "__global__ void k(float* a, int n) { if (threadIdx.x > n) a[8 * threadIdx.x] = 0; }" + launch1D, Info},
-		{"behind a guard on data: an upper bound", "__global__ void k(float* a, int* m) { if (m[threadIdx.x]) a[8 * threadIdx.x] = 0; }" + launch1D, Info},
+		{"a remainder, wasteful per request", "__global__ void k(float* a, int n) { if (threadIdx.x >= 256 - n % 4) a[64 * threadIdx.x] = 0; }" + launch1D, lint.Info},
+		{"a remainder no lane reaches at the sizes tried", "__global__ void k(float* a, int n) { if (threadIdx.x > n) a[8 * threadIdx.x] = 0; }" + launch1D, lint.Info},
+		{"behind a guard on data: an upper bound", "__global__ void k(float* a, int* m) { if (m[threadIdx.x]) a[8 * threadIdx.x] = 0; }" + launch1D, lint.Info},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // A rule's fix for an access in a helper may edit the kernel's own text
@@ -67,7 +68,8 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 			if p == nil {
 				t.Fatalf("no prediction of %s", tt.expr)
 			}
-			d := Spec{ID: "test", Name: "test", Describe: Subject, Fix: editAt(tt.atSite)}.diagnostic(res, p)
+			d := NewRule(Spec{Rule: lint.Rule{ID: "test"}, Name: "test", Grade: func(*analyzer.Prediction) lint.Severity { return lint.Info },
+				Describe: Subject, Fix: editAt(tt.atSite)}).finding(res, p)
 			if line := fset.Position(d.Pos).Line; line != tt.line {
 				t.Errorf("marked at line %d, want %d", line, tt.line)
 			}

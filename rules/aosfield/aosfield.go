@@ -6,10 +6,16 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
-// Analyzer reports one field of an array of structs read per lane.
-var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.AoSField, Name: "aosfield", Detect: Detect, Describe: describe})
+// Rule reports one field of an array of structs read per lane.
+var Rule = accesses.NewRule(accesses.Spec{
+	Rule: lint.Rule{ID: "aos-field", Title: "Array-of-structs field access", Severity: lint.Warning, Tags: []string{"performance", "coalescing", "layout"}, Precision: "high", Folds: lint.FoldStructFields},
+	Name: "aosfield", Detect: Detect, Grade: Severity, Describe: describe})
+
+// Analyzer is the rule's analyzer, for go/analysis drivers and tests.
+var Analyzer = Rule.Analyzer
 
 // Detect: lanes step by a whole struct and use one field of it. A vector
 // component loaded with its sibling is excluded by Uncoalesced: the
@@ -20,14 +26,14 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 }
 
 // Severity grades by cost.
-func Severity(p *analyzer.Prediction) accesses.Severity { return accesses.CostSeverity(p) }
+func Severity(p *analyzer.Prediction) lint.Severity { return accesses.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
 	a := p.Access
 	if a.Struct.Kind == ctype.TVector {
-		return fmt.Sprintf("%s: each lane uses %d of the %d bytes of its %s (component %s); load the whole %s once, or keep the components in separate arrays: %s",
-			accesses.Subject(p), a.Type.Size, a.Struct.Size, a.Struct.Name, a.Field, a.Struct.Name, accesses.Figures(p))
+		return fmt.Sprintf("each lane uses %d of the %d bytes of its %s (component %s); load the whole %s once, or keep the components in separate arrays: %s",
+			a.Type.Size, a.Struct.Size, a.Struct.Name, a.Field, a.Struct.Name, accesses.Figures(p))
 	}
-	return fmt.Sprintf("%s: each lane uses %d of the %d bytes of struct %s (field %s); use a structure of arrays, or a vector load when all fields are used: %s",
-		accesses.Subject(p), a.Type.Size, a.Struct.Size, a.Struct.Name, a.Field, accesses.Figures(p))
+	return fmt.Sprintf("each lane uses %d of the %d bytes of struct %s (field %s); use a structure of arrays, or a vector load when all fields are used: %s",
+		a.Type.Size, a.Struct.Size, a.Struct.Name, a.Field, accesses.Figures(p))
 }

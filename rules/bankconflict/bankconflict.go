@@ -7,10 +7,16 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
-// Analyzer reports shared-memory bank conflicts.
-var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.SharedBankConflict, Name: "bankconflict", Detect: Detect, Describe: describe})
+// Rule reports shared-memory bank conflicts.
+var Rule = accesses.NewRule(accesses.Spec{
+	Rule: lint.Rule{ID: "shared-bank-conflict", Title: "Shared-memory bank conflict", Severity: lint.Warning, Tags: []string{"performance", "shared-memory"}, Precision: "high", Folds: lint.FoldSameStride},
+	Name: "bankconflict", Detect: Detect, Grade: Severity, Describe: describe})
+
+// Analyzer is the rule's analyzer, for go/analysis drivers and tests.
+var Analyzer = Rule.Analyzer
 
 // Detect: a shared access that takes more wavefronts than it needs.
 func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
@@ -18,18 +24,18 @@ func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
 }
 
 // Severity: a conflict of four ways or more is a warning.
-func Severity(p *analyzer.Prediction) accesses.Severity {
+func Severity(p *analyzer.Prediction) lint.Severity {
 	// Bank conflicts depend on which lanes share a warp: under a guessed
 	// block they are a hint, not a verdict (docs/severity.md).
 	if p.Sectors >= 4*p.Ideal && !accesses.OneBlock(p.Config) && !accesses.GuessedBlock(p.Config) && !accesses.UpperBound(p) && !accesses.Tail(p) {
-		return accesses.Warning
+		return lint.Warning
 	}
-	return accesses.Info
+	return lint.Info
 }
 
 func describe(p *analyzer.Prediction) string {
-	return fmt.Sprintf("%s: lanes hit the same bank at different words; %s: %s",
-		accesses.Subject(p), advice(p.Access), accesses.Figures(p))
+	return fmt.Sprintf("lanes hit the same bank at different words; %s: %s",
+		advice(p.Access), accesses.Figures(p))
 }
 
 // advice is the usual cure: padding for a 2D tile read down its columns;

@@ -7,11 +7,17 @@ import (
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
-// Analyzer reports data-dependent addresses.
-var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.IndirectAccess, Name: "indirect", Detect: Detect, Describe: describe})
+// Rule reports data-dependent addresses.
+var Rule = accesses.NewRule(accesses.Spec{
+	Rule: lint.Rule{ID: "indirect-access", Title: "Data-dependent access", Severity: lint.Info, Tags: []string{"performance", "gather"}, Precision: "medium"},
+	Name: "indirect", Detect: Detect, Grade: Severity, Describe: describe})
+
+// Analyzer is the rule's analyzer, for go/analysis drivers and tests.
+var Analyzer = Rule.Analyzer
 
 // Detect: a global address that depends on loaded data (a gather). A
 // value every lane of a warp loads from one address (bottom = bottomd;
@@ -23,11 +29,11 @@ func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
 }
 
 // Severity: the cost depends on the data, so it is information.
-func Severity(*analyzer.Prediction) accesses.Severity { return accesses.Info }
+func Severity(*analyzer.Prediction) lint.Severity { return lint.Info }
 
 func describe(p *analyzer.Prediction) string {
-	return fmt.Sprintf("%s: %s; sort or bucket the indices so neighbouring lanes read neighbouring elements: 1 to 32 sectors/request depending on the data (32 for random indices), ideal %s; %s",
-		accesses.Subject(p), p.Reason(), idealFor(p), p.Config.Describe())
+	return fmt.Sprintf("%s; sort or bucket the indices so neighbouring lanes read neighbouring elements: 1 to 32 sectors/request depending on the data (32 for random indices), ideal %s; %s",
+		p.Reason(), idealFor(p), p.Config.Describe())
 }
 
 // idealFor is the ideal a coalesced version of the access would reach.

@@ -6,10 +6,16 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
-// Analyzer reports contiguous accesses that use their sectors partly.
-var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.MisalignedAccess, Name: "misaligned", Detect: Detect, Describe: describe})
+// Rule reports contiguous accesses that use their sectors partly.
+var Rule = accesses.NewRule(accesses.Spec{
+	Rule: lint.Rule{ID: "misaligned-access", Title: "Misaligned access", Severity: lint.Warning, Tags: []string{"performance", "alignment"}, Precision: "high"},
+	Name: "misaligned", Detect: Detect, Grade: Severity, Describe: describe})
+
+// Analyzer is the rule's analyzer, for go/analysis drivers and tests.
+var Analyzer = Rule.Analyzer
 
 // Detect: lanes are contiguous, yet the request wastes sectors.
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
@@ -17,10 +23,10 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 }
 
 // Severity grades by cost.
-func Severity(p *analyzer.Prediction) accesses.Severity { return accesses.CostSeverity(p) }
+func Severity(p *analyzer.Prediction) lint.Severity { return accesses.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
-	return fmt.Sprintf("%s: lanes are contiguous but %s: %s", accesses.Subject(p), why(p), accesses.Figures(p))
+	return fmt.Sprintf("lanes are contiguous but %s: %s", why(p), accesses.Figures(p))
 }
 
 // why looks at where each run of contiguous lanes (a row) of the first

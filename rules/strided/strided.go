@@ -5,10 +5,16 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
-// Analyzer reports strided accesses.
-var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.StridedAccess, Name: "strided", Detect: Detect, Describe: describe})
+// Rule reports strided accesses.
+var Rule = accesses.NewRule(accesses.Spec{
+	Rule: lint.Rule{ID: "strided-access", Title: "Strided access", Severity: lint.Warning, Tags: []string{"performance", "coalescing"}, Precision: "high", Folds: lint.FoldSameStride | lint.FoldSameLine},
+	Name: "strided", Detect: Detect, Grade: Severity, Describe: describe})
+
+// Analyzer is the rule's analyzer, for go/analysis drivers and tests.
+var Analyzer = Rule.Analyzer
 
 // Detect: neighbouring lanes are further apart than an element.
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
@@ -16,11 +22,11 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 }
 
 // Severity grades by cost.
-func Severity(p *analyzer.Prediction) accesses.Severity { return accesses.CostSeverity(p) }
+func Severity(p *analyzer.Prediction) lint.Severity { return accesses.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
-	return fmt.Sprintf("%s: neighbouring lanes are %d bytes apart, so each request moves %.1fx the bytes it uses; %s: %s",
-		accesses.Subject(p), abs(*p.LaneStride), p.Sectors/p.Ideal, advice(p), accesses.Figures(p))
+	return fmt.Sprintf("neighbouring lanes are %d bytes apart, so each request moves %.1fx the bytes it uses; %s: %s",
+		abs(*p.LaneStride), p.Sectors/p.Ideal, advice(p), accesses.Figures(p))
 }
 
 // advice says what to change, by how far apart lanes are: a few

@@ -13,11 +13,17 @@ import (
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
-// Analyzer reports swapped 2D axes, with a fix when the swap is safe.
-var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.SwappedAxes, Name: "swappedaxes", Detect: Detect, Describe: describe, Fix: fix})
+// Rule reports swapped 2D axes, with a fix when the swap is safe.
+var Rule = accesses.NewRule(accesses.Spec{
+	Rule: lint.Rule{ID: "swapped-axes", Title: "Swapped 2D axes", Severity: lint.Warning, Tags: []string{"performance", "coalescing"}, Precision: "high", Folds: lint.FoldSameLine},
+	Name: "swappedaxes", Detect: Detect, Grade: Severity, Describe: describe, Fix: fix})
+
+// Analyzer is the rule's analyzer, for go/analysis drivers and tests.
+var Analyzer = Rule.Analyzer
 
 // Detect: threadIdx.y walks the unit-stride dimension while threadIdx.x
 // steps by a row.
@@ -32,11 +38,11 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 }
 
 // Severity grades by cost.
-func Severity(p *analyzer.Prediction) accesses.Severity { return accesses.CostSeverity(p) }
+func Severity(p *analyzer.Prediction) lint.Severity { return accesses.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
-	return fmt.Sprintf("%s: threadIdx.x steps along rows while threadIdx.y walks the contiguous dimension; let threadIdx.x drive the column: %s",
-		accesses.Subject(p), accesses.Figures(p))
+	return fmt.Sprintf("threadIdx.x steps along rows while threadIdx.y walks the contiguous dimension; let threadIdx.x drive the column: %s",
+		accesses.Figures(p))
 }
 
 var builtins = map[string]bool{"threadIdx": true, "blockIdx": true, "blockDim": true, "gridDim": true}

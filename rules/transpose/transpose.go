@@ -6,13 +6,19 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
 )
 
-// Analyzer reports the strided side of a transpose.
-var Analyzer = accesses.NewAnalyzer(accesses.Spec{ID: accesses.UncoalescedTranspose, Name: "transpose", Detect: Detect, Describe: describe})
+// Rule reports the strided side of a transpose.
+var Rule = accesses.NewRule(accesses.Spec{
+	Rule: lint.Rule{ID: "uncoalesced-transpose", Title: "Uncoalesced transpose", Severity: lint.Warning, Tags: []string{"performance", "coalescing", "transpose"}, Precision: "high"},
+	Name: "transpose", Detect: Detect, Grade: Severity, Describe: describe})
+
+// Analyzer is the rule's analyzer, for go/analysis drivers and tests.
+var Analyzer = Rule.Analyzer
 
 // Severity grades by cost.
-func Severity(p *analyzer.Prediction) accesses.Severity { return accesses.CostSeverity(p) }
+func Severity(p *analyzer.Prediction) lint.Severity { return accesses.CostSeverity(p) }
 
 // Detect: this access walks a column along x while its rows run along y
 // (contiguous in threadIdx.y), and the kernel has an access the other way
@@ -57,6 +63,6 @@ func describe(p *analyzer.Prediction) string {
 	if p.Access.Op == interp.Load {
 		other = "writes"
 	}
-	return fmt.Sprintf("%s: the kernel transposes: it %s rows coalesced, but this %s walks a column; stage a tile in shared memory (__shared__ float tile[32][33]) so both sides walk rows: %s",
-		accesses.Subject(p), other, p.Access.Op, accesses.Figures(p))
+	return fmt.Sprintf("the kernel transposes: it %s rows coalesced, but this %s walks a column; stage a tile in shared memory (__shared__ float tile[32][33]) so both sides walk rows: %s",
+		other, p.Access.Op, accesses.Figures(p))
 }

@@ -1,0 +1,55 @@
+package lint
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/cudalint/cudalint/analyzer"
+)
+
+// Finding is what the driver keeps for the printers: a rule's diagnostic
+// with its severity and the prediction and figures behind it. A rule's
+// analyzer returns its findings (as its result) beside reporting their
+// diagnostics, so that nothing has to find a diagnostic's prediction
+// again.
+type Finding struct {
+	analysis.Diagnostic
+	Rule     *Rule
+	Severity Severity
+	// Prediction is the access under one launch the finding is about; nil
+	// for findings about comments and for internal errors.
+	Prediction *analyzer.Prediction
+	// Detail is the rule's own part of the message, after the access it
+	// names ("load in[i * 2]: ..."): a finding folded with others renames
+	// the access (a load and a store of one statement) and keeps this.
+	Detail string
+	// Figures are the numbers behind the message, for machine output.
+	Figures Figures
+}
+
+// Figures are a finding's numbers in JSON and SARIF. Fields are in
+// alphabetical order of their JSON names, the order the output has
+// always had; a field that does not apply is left out.
+type Figures struct {
+	Assumptions            []string  `json:"assumptions,omitempty"`
+	Block                  []int64   `json:"block,omitempty"`
+	BlockFrom              string    `json:"blockFrom,omitempty"`
+	BlockSource            string    `json:"blockSource,omitempty"`
+	Efficiency             *float64  `json:"efficiency,omitempty"`
+	ElementBytes           *int64    `json:"elementBytes,omitempty"`
+	ExcessBytesPerLaunch   *int64    `json:"excessBytesPerLaunch,omitempty"`
+	Grouped                int       `json:"grouped,omitempty"` // findings folded into this one, itself included
+	IdealSectorsPerRequest *float64  `json:"idealSectorsPerRequest,omitempty"`
+	Kernel                 string    `json:"kernel,omitempty"`
+	LaneStrideBytes        *int64    `json:"laneStrideBytes,omitempty"`
+	Op                     string    `json:"op,omitempty"`
+	SectorsPerRequest      *float64  `json:"sectorsPerRequest,omitempty"`
+	SectorsRange           []int     `json:"sectorsRange,omitempty"`
+	UnknownReason          string    `json:"unknownReason,omitempty"`
+	Unrolled               string    `json:"unrolled,omitempty"`
+	UnrolledCopySectors    []float64 `json:"unrolledCopySectors,omitempty"`
+}
+
+// IsZero reports whether no figure is set.
+func (f *Figures) IsZero() bool {
+	return f.Block == nil && f.Kernel == "" && f.Op == "" && f.Grouped == 0
+}
