@@ -626,10 +626,28 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 	if ix, ok := e.(*parser.Index); ok {
 		a.BaseExpr, a.IndexExpr = in.prog.Text(ix.X), in.prog.Text(ix.Index)
 	}
+	a.Subscripts = subscripts(e)
 	if a.Type == nil {
 		a.Type = ctype.UnknownType
 	}
 	in.accesses = append(in.accesses, a)
+}
+
+// subscripts counts the subscripts of e's innermost array indexing
+// written in a row, past the members it reads: tile[y][x].f is 2.
+func subscripts(e parser.Expr) int {
+	for {
+		m, ok := e.(*parser.Member)
+		if !ok {
+			break
+		}
+		e = m.X
+	}
+	n := 0
+	for ix, ok := e.(*parser.Index); ok; ix, ok = ix.X.(*parser.Index) {
+		n++
+	}
+	return n
 }
 
 func (in *interp) typeOf(e parser.Expr) *ctype.Type {

@@ -62,6 +62,9 @@ type Access struct {
 	// BaseExpr is the source text of the pointer or array indexed, and
 	// Index that of the index, when the access is written base[index].
 	BaseExpr, IndexExpr string
+	// Subscripts counts the subscripts written in a row on the array the
+	// access indexes: 2 for tile[y][x] (and tile[y][x].f), 1 for a[i].
+	Subscripts int
 	// Guessed is set when the address went through a guessed layout.
 	Guessed bool
 }

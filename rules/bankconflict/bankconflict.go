@@ -2,7 +2,6 @@ package bankconflict
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
@@ -42,7 +41,7 @@ func describe(p *analyzer.Prediction) string {
 // for a 1D array (tree reductions, scans, sorting networks) neighbouring
 // words for neighbouring lanes, or one word of padding every 32.
 func advice(a *analyzer.Access) string {
-	if strings.Contains(a.Expr, "][") {
+	if a.Subscripts >= 2 {
 		return "pad the array's rows by one element (as in [32][33])"
 	}
 	return "have neighbouring lanes use neighbouring words, or pad one word every 32 (index + index/32)"
