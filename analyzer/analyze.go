@@ -38,24 +38,26 @@ func ParseDim3(s string) (Dim3, error) { return launch.ParseDim3(s) }
 
 // Options are the user's answers to what the source does not say.
 type Options struct {
-	// Blocks maps kernel names to block shapes; they override launches.
-	Blocks map[string]Dim3
-	// Params maps "kernel.param" or "param" to a value.
-	Params map[string]int64
-	// Grids maps kernel names to grid shapes; they override launches.
-	Grids map[string]Dim3
+	// Settings are the command line's: they override Scope's.
+	Settings
 	// Scope, when set, gives the settings that govern a file (its
 	// folder's configuration): a kernel takes those of the file that
 	// defines it, so one folder's settings never reach another's
-	// kernels. Blocks and Params above (the command line) override them.
+	// kernels.
 	Scope func(file string) Settings
 }
 
-// Settings are the blocks and parameter values one configuration gives.
+// Settings are a user's answers to what the code does not say. Each
+// place a user says them is one Settings: the command line's flags, a
+// folder's .cudalint.yaml, the editor's settings; a run's options hold
+// the command line's and a Scope for the folders'.
 type Settings struct {
-	Blocks map[string]Dim3
-	Params map[string]int64
-	Grids  map[string]Dim3
+	Defines map[string]string // preprocessor definitions: NAME=VALUE
+	Blocks  map[string]Dim3   // block shapes per kernel; they override launches
+	Grids   map[string]Dim3   // grid shapes per kernel; they override launches
+	Params  map[string]int64  // values of "kernel.param" or "param"
+	// IncludeDirs are folders includes are searched in and may read.
+	IncludeDirs []string
 }
 
 // blockOf is the block shape the user gave for kernel fn, if any.

@@ -184,7 +184,7 @@ void h(float* a) {
 		}
 	}
 	// An explicit shape overrides everything.
-	r = analyze(t, src, Options{Blocks: map[string]Dim3{"launched": {32, 1, 1}}})
+	r = analyze(t, src, Options{Settings: Settings{Blocks: map[string]Dim3{"launched": {32, 1, 1}}}})
 	for _, k := range r.Kernels {
 		if k.Func.Name == "launched" {
 			for _, c := range k.Configs {
@@ -204,7 +204,7 @@ func TestAssumedParameter(t *testing.T) {
 	if p.Sectors != 32 || len(p.Assumptions) == 0 || p.Assumptions[0] != (warp.Assumption{Kind: warp.AssumedParam, Name: "s", Value: 4096}) {
 		t.Errorf("sectors %.2f, assumptions %v", p.Sectors, p.Assumptions)
 	}
-	r = analyze(t, `__global__ void k(const float* in, float* out, int s) { out[threadIdx.x] = in[threadIdx.x * s]; }`, Options{Params: map[string]int64{"k.s": 2}})
+	r = analyze(t, `__global__ void k(const float* in, float* out, int s) { out[threadIdx.x] = in[threadIdx.x * s]; }`, Options{Settings: Settings{Params: map[string]int64{"k.s": 2}}})
 	if p := find(r, "in[threadIdx.x * s]", interp.Load)[0]; p.Sectors != 8 || len(p.Assumptions) > 1 {
 		t.Errorf("with s=2: sectors %.2f, assumptions %v", p.Sectors, p.Assumptions)
 	}

@@ -28,7 +28,7 @@ func TestScopedSettings(t *testing.T) {
 		wantN     map[string]int64
 	}{
 		{"each folder its own", Options{Scope: scope}, map[string]int64{"a/k.cu": 64, "b/k.cu": 128}, map[string]int64{"a/k.cu": 2, "b/k.cu": 8}},
-		{"command line first", Options{Scope: scope, Blocks: map[string]Dim3{"k": {32, 1, 1}}, Params: map[string]int64{"n": 4}},
+		{"command line first", Options{Scope: scope, Settings: Settings{Blocks: map[string]Dim3{"k": {32, 1, 1}}, Params: map[string]int64{"n": 4}}},
 			map[string]int64{"a/k.cu": 32, "b/k.cu": 32}, map[string]int64{"a/k.cu": 4, "b/k.cu": 8}},
 	}
 	for _, tt := range tests {

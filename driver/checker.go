@@ -231,7 +231,8 @@ func findingsOf(act *action) (accesses.Findings, error) {
 // (which win), and the include folders of -I and of the configurations
 // (each relative to its file's folder).
 func (d *run) modelOptions() accesses.Options {
-	o := accesses.Options{Defines: map[string]string{}, Blocks: map[string]analyzer.Dim3{}, Grids: map[string]analyzer.Dim3{}, Params: map[string]int64{}, Root: d.opts.Root}
+	o := accesses.Options{Root: d.opts.Root, Settings: analyzer.Settings{Defines: map[string]string{},
+		Blocks: map[string]analyzer.Dim3{}, Grids: map[string]analyzer.Dim3{}, Params: map[string]int64{}}}
 	o.IncludeDirs = append(o.IncludeDirs, d.opts.IncludeDirs...)
 	for _, c := range d.allConfigs() {
 		for _, dir := range c.IncludeDirs {
@@ -260,29 +261,29 @@ func (d *run) modelOptions() accesses.Options {
 // scopes gives each file the settings of the configuration governing
 // it. Configurations were found while the files were listed; the lookup
 // only reads what that found, so the analysis may call it concurrently.
-func (d *run) scopes() func(file string) accesses.Scope {
+func (d *run) scopes() func(file string) analyzer.Settings {
 	if d.explicit != nil { // --config governs every file
 		s := scopeOf(d.explicit)
-		return func(string) accesses.Scope { return s }
+		return func(string) analyzer.Settings { return s }
 	}
-	byConfig := map[*Config]accesses.Scope{}
+	byConfig := map[*Config]analyzer.Settings{}
 	for _, c := range d.configs {
 		if c != nil {
 			byConfig[c] = scopeOf(c)
 		}
 	}
-	return func(file string) accesses.Scope {
+	return func(file string) analyzer.Settings {
 		dir, err := filepath.Abs(filepath.Dir(file))
 		if err != nil {
-			return accesses.Scope{}
+			return analyzer.Settings{}
 		}
 		for {
 			if c, ok := d.configs[dir]; ok {
-				return byConfig[c] // the zero Scope for nil
+				return byConfig[c] // the zero Settings for nil
 			}
 			parent := filepath.Dir(dir)
 			if parent == dir {
-				return accesses.Scope{}
+				return analyzer.Settings{}
 			}
 			dir = parent
 		}
@@ -291,17 +292,16 @@ func (d *run) scopes() func(file string) accesses.Scope {
 
 // scopeOf is a configuration's settings, parsed (its blocks were
 // checked when it was loaded).
-func scopeOf(c *Config) accesses.Scope {
-	s := accesses.Scope{Defines: c.Defines, Settings: analyzer.Settings{Blocks: map[string]analyzer.Dim3{}, Params: c.Params}}
-	s.Settings.Grids = map[string]analyzer.Dim3{}
+func scopeOf(c *Config) analyzer.Settings {
+	s := analyzer.Settings{Defines: c.Defines, Blocks: map[string]analyzer.Dim3{}, Grids: map[string]analyzer.Dim3{}, Params: c.Params}
 	for k, v := range c.Grids {
 		if d, err := ParseGrid(v); err == nil {
-			s.Settings.Grids[k] = d
+			s.Grids[k] = d
 		}
 	}
 	for k, v := range c.Blocks {
 		if d, err := analyzer.ParseDim3(v); err == nil {
-			s.Settings.Blocks[k] = d
+			s.Blocks[k] = d
 		}
 	}
 	return s

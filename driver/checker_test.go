@@ -116,8 +116,8 @@ func TestConcurrentRuns(t *testing.T) {
 		block string // in every message
 		step  string // the lane step of the strided access
 	}{
-		{Options{Paths: []string{dir}, Blocks: map[string]analyzer.Dim3{"k": {32, 8, 1}}}, "block 32x8", "lanes step by 2 floats"},
-		{Options{Paths: []string{dir}, Blocks: map[string]analyzer.Dim3{"k": {64, 4, 1}}, Defines: map[string]string{"WIDE": "1"}}, "block 64x4", "lanes step by 64 floats"},
+		{Options{Paths: []string{dir}, Settings: analyzer.Settings{Blocks: map[string]analyzer.Dim3{"k": {32, 8, 1}}}}, "block 32x8", "lanes step by 2 floats"},
+		{Options{Paths: []string{dir}, Settings: analyzer.Settings{Blocks: map[string]analyzer.Dim3{"k": {64, 4, 1}}, Defines: map[string]string{"WIDE": "1"}}}, "block 64x4", "lanes step by 64 floats"},
 	}
 	for round := 0; round < 4; round++ {
 		reps := make([]*Report, len(runs))

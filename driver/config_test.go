@@ -173,9 +173,9 @@ func TestOptionMistakes(t *testing.T) {
 	}{
 		{"enable", Options{Enable: []string{"strided"}}, `--enable: unknown rule "strided" (did you mean strided-access?)`},
 		{"disable", Options{Disable: []string{"aos_field"}}, `--disable: unknown rule "aos_field" (did you mean aos-field?)`},
-		{"block", Options{Blocks: map[string]analyzer.Dim3{"k": {64, 64, 1}}}, `--block k=64x64: block shape 64x64 has 4096 threads; CUDA allows at most 1024`},
-		{"block dimension", Options{Blocks: map[string]analyzer.Dim3{"k": {32, 0, 1}}}, `--block k=32x0: block shape 32x0: y is 0; CUDA allows 1 to 1024`},
-		{"grid", Options{Grids: map[string]analyzer.Dim3{"k": {8, 70000, 1}}}, `--grid k=8x70000: grid shape 8x70000: y is 70000; CUDA allows 1 to 65535`},
+		{"block", Options{Settings: analyzer.Settings{Blocks: map[string]analyzer.Dim3{"k": {64, 64, 1}}}}, `--block k=64x64: block shape 64x64 has 4096 threads; CUDA allows at most 1024`},
+		{"block dimension", Options{Settings: analyzer.Settings{Blocks: map[string]analyzer.Dim3{"k": {32, 0, 1}}}}, `--block k=32x0: block shape 32x0: y is 0; CUDA allows 1 to 1024`},
+		{"grid", Options{Settings: analyzer.Settings{Grids: map[string]analyzer.Dim3{"k": {8, 70000, 1}}}}, `--grid k=8x70000: grid shape 8x70000: y is 70000; CUDA allows 1 to 65535`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -199,7 +199,7 @@ func TestSettingsThatMatchNothing(t *testing.T) {
 		ConfigName: "blocks:\n  k: 32\n  kk: 64\nparams:\n  in: 4\n  n: 8\n  k.out: 2\n  k.ot: 2\n  q.in: 1\n" +
 			"  outt: 3\n",
 	})
-	rep := Run(Options{Paths: []string{dir}, Blocks: map[string]analyzer.Dim3{"transpose": {32, 8, 1}}, Params: map[string]int64{"k.in": 1, "k.x": 2}})
+	rep := Run(Options{Paths: []string{dir}, Settings: analyzer.Settings{Blocks: map[string]analyzer.Dim3{"transpose": {32, 8, 1}}, Params: map[string]int64{"k.in": 1, "k.x": 2}}})
 	if len(rep.Errors) != 0 || rulesOf(rep.Findings) != "strided-access" {
 		t.Fatalf("errors %v, findings %s: warnings must not stop the run", rep.Errors, rulesOf(rep.Findings))
 	}

@@ -28,16 +28,15 @@ type Options struct {
 	// FindErrors): a caller that searched already need not search again.
 	Found      []string
 	FindErrors []error
-	ConfigPath string                   // --config: overrides discovery
-	Defines    map[string]string        // -D
-	Blocks     map[string]analyzer.Dim3 // --block KERNEL=16x16
-	Grids      map[string]analyzer.Dim3 // --grid KERNEL=264
-	Params     map[string]int64         // --param NAME=V
-	Enable     []string                 // --enable: only these rules
-	Disable    []string                 // --disable
-	// Root (--root) and IncludeDirs (-I) are the folders includes may read.
-	Root        string
-	IncludeDirs []string
+	ConfigPath string // --config: overrides discovery
+	// Settings are the command line's: -D, --block, --grid, --param, -I.
+	// They win over every configuration's.
+	analyzer.Settings
+	Enable  []string // --enable: only these rules
+	Disable []string // --disable
+	// Root (--root) and the settings' IncludeDirs are the folders
+	// includes may read.
+	Root string
 	// MinSeverity overrides the configuration's when set.
 	MinSeverity *lint.Severity
 	// ModelOnly runs the model and no rule: --accesses and --stats load

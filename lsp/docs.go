@@ -236,8 +236,7 @@ func (s *Server) analyze(d *document) *result {
 	set := s.settings
 	opts := driver.Options{
 		Paths: []string{d.path}, Found: []string{d.path}, Root: s.rootFor(d.path),
-		ConfigPath: set.ConfigPath, Defines: set.Defines, Blocks: set.Blocks, Params: set.Params,
-		IncludeDirs: set.IncludeDirs, Items: s.items, Headers: s.headers, Context: s.context,
+		ConfigPath: set.ConfigPath, Settings: set.Settings, Items: s.items, Headers: s.headers, Context: s.context,
 		ReadFile: func(path string) ([]byte, error) {
 			if src, ok := overlay[filepath.Clean(path)]; ok {
 				return src, nil

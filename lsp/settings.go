@@ -18,12 +18,11 @@ import (
 // workspace/didChangeConfiguration (directly or under "cudalint"). They
 // mean what the command line's flags of the same names mean.
 type Settings struct {
-	ConfigPath  string                   `json:"configPath"`  // --config
-	Params      map[string]int64         `json:"-"`           // --param NAME=V
-	Blocks      map[string]analyzer.Dim3 `json:"-"`           // --block KERNEL=32x8
-	Defines     map[string]string        `json:"defines"`     // -D NAME=V
-	IncludeDirs []string                 `json:"includeDirs"` // -I
-	Severity    string                   `json:"severity"`    // --severity
+	ConfigPath string `json:"configPath"` // --config
+	// Settings are "defines" (-D), "includeDirs" (-I), "blocks" (--block)
+	// and "params" (--param), read by parseSettings.
+	analyzer.Settings `json:"-"`
+	Severity          string `json:"severity"` // --severity
 	// Run is "onType" (the default: analyze the buffer as it is edited)
 	// or "onSave".
 	Run string `json:"run"`
@@ -43,9 +42,10 @@ func parseSettings(raw json.RawMessage) (Settings, error) {
 	}
 	var loose struct {
 		Settings
-		Params  map[string]any `json:"params"`
-		Blocks  map[string]any `json:"blocks"`
-		Defines map[string]any `json:"defines"`
+		Params      map[string]any `json:"params"`
+		Blocks      map[string]any `json:"blocks"`
+		Defines     map[string]any `json:"defines"`
+		IncludeDirs []string       `json:"includeDirs"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -53,6 +53,7 @@ func parseSettings(raw json.RawMessage) (Settings, error) {
 		return Settings{}, err
 	}
 	s := loose.Settings
+	s.IncludeDirs = loose.IncludeDirs
 	var err error
 	conv := func(what string, m map[string]any) map[string]string {
 		if m == nil {

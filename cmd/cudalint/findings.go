@@ -22,8 +22,7 @@ import (
 )
 
 func (o *options) driverOptions() driver.Options {
-	d := driver.Options{Paths: o.paths, ConfigPath: o.config, Defines: o.defines, Blocks: o.blocks, Grids: o.grids,
-		Params: o.params, Enable: o.enable, Disable: o.disable, Root: o.root, IncludeDirs: o.includes}
+	d := driver.Options{Paths: o.paths, ConfigPath: o.config, Settings: o.settings, Enable: o.enable, Disable: o.disable, Root: o.root}
 	if o.severity != "" {
 		s, _ := lint.ParseSeverity(o.severity)
 		d.MinSeverity = &s

@@ -53,23 +53,19 @@ type options struct {
 	disable       []string
 	ruleArgs      rawArgs // -D, --block, --param as given, for the rules' driver
 	format        string
-	sortBy        string // --sort: position or impact
-	color         string // --color: auto, always or never
-	noSnippet     bool   // --no-snippet: the finding lines alone
-	defines       map[string]string
-	blocks        map[string]analyzer.Dim3
-	grids         map[string]analyzer.Dim3
-	params        map[string]int64
+	sortBy        string            // --sort: position or impact
+	color         string            // --color: auto, always or never
+	noSnippet     bool              // --no-snippet: the finding lines alone
+	settings      analyzer.Settings // -D, --block, --grid, --param, -I
 	paths         []string
 	version       bool
-	stdinName     string   // --stdin-filename
-	root          string   // --root: the folder includes may read
-	includes      []string // -I: more folders includes may read
-	failLevel     string   // --fail-level: info, warning, error or none
-	newFromRev    string   // --new-from-rev: only findings on lines changed since REV
-	newFromPatch  string   // --new-from-patch: only findings on lines the diff adds
-	baseline      string   // --baseline: drop findings recorded in FILE
-	writeBaseline string   // --write-baseline: record the findings in FILE
+	stdinName     string // --stdin-filename
+	root          string // --root: the folder includes may read
+	failLevel     string // --fail-level: info, warning, error or none
+	newFromRev    string // --new-from-rev: only findings on lines changed since REV
+	newFromPatch  string // --new-from-patch: only findings on lines the diff adds
+	baseline      string // --baseline: drop findings recorded in FILE
+	writeBaseline string // --write-baseline: record the findings in FILE
 }
 
 // multiFlag collects a repeatable NAME=VALUE flag.
@@ -138,7 +134,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a memory profile of the run to `FILE`")
 	fs.StringVar(&o.root, "root", "", "the `DIR` whose files an #include may read (default: the repository of the current folder, or the current folder)")
 	fs.Var(multiFlag{func(s string) error {
-		o.includes = append(o.includes, s)
+		o.settings.IncludeDirs = append(o.settings.IncludeDirs, s)
 		return nil
 	}}, "I", "search `DIR` for included files and let includes read it (repeatable)")
 	fs.Var(multiFlag{func(s string) error {
@@ -146,7 +142,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 		if name == "" {
 			return fmt.Errorf("-D needs NAME or NAME=VALUE")
 		}
-		o.defines[name] = val
+		o.settings.Defines[name] = val
 		o.ruleArgs.defines = append(o.ruleArgs.defines, s)
 		return nil
 	}}, "D", "define a preprocessor macro: -D NAME=VALUE (repeatable)")
@@ -159,7 +155,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 		if err != nil {
 			return err
 		}
-		o.blocks[kernel] = d
+		o.settings.Blocks[kernel] = d
 		return nil
 	}}, "block", "block shape for a kernel: KERNEL=16x16 (repeatable; overrides launches)")
 	fs.Var(multiFlag{func(s string) error {
@@ -171,7 +167,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 		if err != nil {
 			return err
 		}
-		o.grids[kernel] = d
+		o.settings.Grids[kernel] = d
 		return nil
 	}}, "grid", "grid shape for a kernel: KERNEL=264 or KERNEL=64x64, for a grid only run time knows (repeatable; overrides launches)")
 	fs.Var(multiFlag{func(s string) error {
@@ -180,7 +176,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 		if !ok || name == "" || err != nil {
 			return fmt.Errorf("--param needs NAME=INTEGER or KERNEL.NAME=INTEGER, got %q", s)
 		}
-		o.params[name] = v
+		o.settings.Params[name] = v
 		return nil
 	}}, "param", "value of an integer kernel parameter: NAME=VALUE or KERNEL.NAME=VALUE (repeatable)")
 	return fs
@@ -195,7 +191,8 @@ func writeUsage(w io.Writer) {
 }
 
 func parseFlags(args []string) (*options, error) {
-	o := &options{defines: map[string]string{}, blocks: map[string]analyzer.Dim3{}, grids: map[string]analyzer.Dim3{}, params: map[string]int64{}}
+	o := &options{settings: analyzer.Settings{Defines: map[string]string{}, Blocks: map[string]analyzer.Dim3{},
+		Grids: map[string]analyzer.Dim3{}, Params: map[string]int64{}}}
 	fs := newFlagSet(o)
 	flagArgs, afterDashes := splitAtTerminator(fs, args)
 	// Flags may come after paths too: parse, take the paths, parse the rest.

@@ -33,35 +33,25 @@ var Analyzer = &analysis.Analyzer{
 
 // Options are one run's settings for the model.
 type Options struct {
-	Defines map[string]string        // NAME=VALUE preprocessor definitions
-	Blocks  map[string]analyzer.Dim3 // KERNEL=16x16 block shapes
-	Grids   map[string]analyzer.Dim3 // KERNEL=264 or 64x64 grid shapes
-	Params  map[string]int64         // NAME=V or KERNEL.NAME=V parameter values
-	// Root and IncludeDirs are the folders includes may read; includes
-	// are searched in IncludeDirs.
-	Root        string
-	IncludeDirs []string
+	// Settings are the command line's; they win over Scope's.
+	analyzer.Settings
+	// Root and the settings' IncludeDirs are the folders includes may
+	// read; includes are searched in IncludeDirs.
+	Root string
 	// Scope, when set, gives the settings of the configuration that
 	// governs a file: the blocks and parameter values of the kernels
-	// defined there, the defines of a translation unit rooted there. The
-	// fields above (the command line) win over them. It is called from
-	// several goroutines.
-	Scope func(file string) Scope
+	// defined there, the defines of a translation unit rooted there. It
+	// is called from several goroutines.
+	Scope func(file string) analyzer.Settings
 	// Items and Headers, when set, are parser caches kept across runs
 	// (see parser.Config); each run makes its own otherwise.
 	Items   *parser.ItemCache
 	Headers *cpp.HeaderCache
 }
 
-// Scope is what one folder's configuration says.
-type Scope struct {
-	Defines  map[string]string
-	Settings analyzer.Settings
-}
-
 // analyzerOptions are the command line's answers for the model.
 func (o Options) analyzerOptions() analyzer.Options {
-	return analyzer.Options{Blocks: o.Blocks, Params: o.Params, Grids: o.Grids}
+	return analyzer.Options{Settings: o.Settings}
 }
 
 // Result is what the rules get.
@@ -86,7 +76,7 @@ func Load(pass *analysis.Pass, o Options) (*Result, error) {
 	}
 	var definesFor func(string) map[string]string
 	if o.Scope != nil {
-		opts.Scope = func(file string) analyzer.Settings { return o.Scope(file).Settings }
+		opts.Scope = o.Scope
 		definesFor = func(file string) map[string]string { return merged(o.Scope(file).Defines, defines) }
 	}
 	cfg := parser.Config{Defines: defines, IncludeDirs: o.IncludeDirs, Root: o.Root, ReadFile: pass.ReadFile,
