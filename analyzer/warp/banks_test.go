@@ -46,6 +46,25 @@ func TestBankConflicts(t *testing.T) {
 		// holds words 4tx, 4tx+1, banks 4tx mod 32 (+1) repeating every 8
 		// lanes: 2 words per bank, 2 wavefronts per phase, 4 in all.
 		{"doubles two apart", mul(c(16), tx), "double", dim(32, 1), 4, 2},
+		// A 16x16 block: a warp is rows ty and ty+1, tx 0..15. With 32
+		// columns the rows' words 32ty + tx and 32ty + 32 + tx share
+		// banks 0..15: 2-way.
+		{"tile[ty][tx] of 32 columns, 16x16 block", sum(mul(c(128), ty), mul(c(4), tx)), "float", dim(16, 16), 2, 1},
+		// With 33 columns the second row shifts by one bank: banks
+		// ty..ty+15 and ty+1..ty+16 overlap in 15, still 2-way. Padding
+		// only helps a warp that spans one row.
+		{"tile[ty][tx] of 33 columns, 16x16 block", sum(mul(c(132), ty), mul(c(4), tx)), "float", dim(16, 16), 2, 1},
+		// Contiguous float4s: phases of 8 lanes x 16 bytes, 32 distinct
+		// banks each: 4 phases, 4 wavefronts, all needed.
+		{"contiguous float4s", mul(c(16), tx), "float4", dim(32, 1), 4, 4},
+		// Contiguous halves: lanes 2j and 2j+1 share word j: 16 words,
+		// one wavefront.
+		{"contiguous halves", mul(c(2), tx), "half", dim(32, 1), 1, 1},
+		// float3: three 4-byte instructions, lane tx's word 3tx + k, banks
+		// 3tx mod 32 distinct (3 and 32 coprime): 1 each.
+		{"float3 elements", mul(c(12), tx), "float3", dim(32, 1), 1, 1},
+		// A stride of 32 words: every lane in bank 0, 32 words: 32-way.
+		{"a column of a 32-float row", mul(c(128), tx), "float", dim(32, 1), 32, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

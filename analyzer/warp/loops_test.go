@@ -181,3 +181,20 @@ func TestCarriedUnknownStep(t *testing.T) {
 		t.Errorf("assumptions %v, want the mean over 8 residues of the carried off", p.Assumptions)
 	}
 }
+
+// TestBlockDependentTrips: for (k = 0; k <= blockIdx.x % 4; k++) over 4
+// blocks reading rows of 33 floats: block b runs k = 0..b, so iteration
+// k is made by 4 - k blocks. Rows cost 4, 5, 5, 5 sectors (as in
+// pitchLoop): (4*4 + 3*5 + 2*5 + 1*5) / (4 + 3 + 2 + 1) = 46/10.
+func TestBlockDependentTrips(t *testing.T) {
+	k := loopIter("k")
+	a := access(typ(t, "float"), mul(c(4), sum(mul(c(33), k), tid(0))))
+	a = inLoop(a, k, symbolic.Binary(symbolic.OpLe, k, symbolic.Binary(symbolic.OpRem, bid(0), c(4))), 0, lex.UnrollNone)
+	p := Predict(a, config(dim(4, 1), dim(32, 1), nil), nil)
+	if !p.Known || !near(p.Sectors, 4.6) || !near(p.Ideal, 4) || !p.Exact {
+		t.Errorf("known %v, sectors %v, ideal %v, exact %v; want 4.6, 4, exact", p.Known, p.Sectors, p.Ideal, p.Exact)
+	}
+	if len(p.Assumptions) != 0 {
+		t.Errorf("assumptions %v: the launch gives every trip count", p.Assumptions)
+	}
+}
