@@ -78,6 +78,23 @@ __global__ void k(float* out) { out[idx(blockIdx.x, 32)] = 0; }`,
 	}
 }
 
+// TestReferenceToShared: a reference parameter bound to a shared array's
+// member aliases shared memory: r += 1 on sp[tx].y loads and stores the
+// shared word at 12*tx + 4.
+func TestReferenceToShared(t *testing.T) {
+	run := runKernel(t, `
+struct P { float x, y, z; };
+__device__ void bump(float& r) { r += 1; }
+__global__ void k() { __shared__ P sp[64]; bump(sp[threadIdx.x].y); }`)
+	for _, op := range []Op{Load, Store} {
+		a := accessOf(t, run, "r", op)
+		if a.Space != Shared || a.Base != "sp" {
+			t.Errorf("%v: space %v, base %q; want shared sp", op, a.Space, a.Base)
+		}
+		sameExpr(t, "address", a, a.Addr, sum(mul(c(12), tid(0)), c(4)))
+	}
+}
+
 // TestViaSite: a helper's access is marked at the kernel's call of the
 // outermost helper (what the kernel can change), at the call's text.
 func TestViaSite(t *testing.T) {

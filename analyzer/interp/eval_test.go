@@ -106,6 +106,21 @@ __global__ void k() { __shared__ double sd[8][32]; sd[threadIdx.y][threadIdx.x] 
 		{"atomicCAS through a cast pointer is an int atomic", `
 __global__ void k(float* in) { atomicCAS((int*)in + threadIdx.x, 0, 1); }`,
 			"atomicCAS((int*)in + threadIdx.x, 0, 1)", Atomic, Global, "int", sum(base("in"), mul(c(4), tx)), "", ""},
+		{"a struct copied by value is one access of the struct's type", `
+struct P { float x, y, z; };
+__global__ void k(const P* ps, float* out) { P q = ps[threadIdx.x]; out[0] = q.x; }`,
+			"ps[threadIdx.x]", Load, Global, "P", sum(base("ps"), mul(c(12), tx)), "", ""},
+		{"a union's members share offset 0; its size is its double's, 8", `
+union U { float f; int i; double d; };
+__global__ void k(const U* us, float* out) { out[0] = us[threadIdx.x].f; }`,
+			"us[threadIdx.x].f", Load, Global, "float", sum(base("us"), mul(c(8), tx)), "U", "f"},
+		{"a struct member in a shared array: z at 8 of 12", `
+struct P { float x, y, z; };
+__global__ void k() { __shared__ P sp[64]; sp[threadIdx.x].z = 1; }`,
+			"sp[threadIdx.x].z", Store, Shared, "float", sum(mul(c(12), tx), c(8)), "P", "z"},
+		{"an int4 cast of &in[4*tx]: 16 bytes from 16*tx", `
+__global__ void k(const float* in, int* out) { int4 v = reinterpret_cast<const int4*>(&in[4 * threadIdx.x])[0]; out[0] = v.x; }`,
+			"reinterpret_cast<const int4*>(&in[4 * threadIdx.x])[0]", Load, Global, "int4", sum(base("in"), mul(c(16), tx)), "", ""},
 		{"an int parameter stride: in[i*s] is 4*s*i", `
 __global__ void k(const float* in, float* out, int s) { int i = threadIdx.x; out[i] = in[i * s]; }`,
 			"in[i * s]", Load, Global, "float", sum(base("in"), mul(c(4), param("s"), tx)), "", ""},
@@ -151,6 +166,33 @@ __global__ void k(T* out) { out[threadIdx.x] = 0; }`
 	g := accessOf(t, p.RunKernel(f, p.Kernels[0], nil), "out[threadIdx.x]", Store)
 	if g.Type == nil || g.Type.LayoutKnown() {
 		t.Errorf("generic run: type %v, want one of unknown layout", g.Type)
+	}
+}
+
+// TestPointerSelect: p = n > 0 ? a : b points into one of two
+// allocations: the access names both, and its address is a's when the
+// condition holds (tx floats in: 4*tx) and not in a's otherwise.
+func TestPointerSelect(t *testing.T) {
+	a := accessOf(t, runKernel(t, `
+__global__ void k(const float* a, const float* b, float* out, int n) {
+  const float* r = n > 0 ? a : b;
+  out[0] = r[threadIdx.x];
+}`), "r[threadIdx.x]", Load)
+	if a.Base != "a or b" {
+		t.Errorf("base %q, want both allocations", a.Base)
+	}
+	at := func(n int64) int64 {
+		v, ok := symbolic.Eval(a.Addr, map[string]int64{key(tid(0)): 3, key(param("n")): n, key(base("a")): 0, key(base("b")): 0})
+		if !ok {
+			t.Fatalf("address %v cannot be evaluated", a.Addr)
+		}
+		return v
+	}
+	if got := at(1); got != 12 {
+		t.Errorf("n = 1: address %d, want 12 (a's element 3)", got)
+	}
+	if got := at(0); got == 12 {
+		t.Errorf("n = 0: address %d is a's, want b's", got)
 	}
 }
 

@@ -40,6 +40,12 @@ __global__ void k(const float* in, float* out, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x) out[0] += in[i];
 }`, "in[i]", Load, sum(base("in"), mul(c(4), sum(tid(0), mul(iter(0), bdim(0))))),
 			[]loopWant{{v: "i", varAt: sum(tid(0), mul(iter(0), bdim(0)))}}},
+		{"a pointer stepped by 32 floats per iteration", `
+__global__ void k(const float* in, float* out) {
+  const float* p = in + blockIdx.x * 128 + threadIdx.x;
+  for (int j = 0; j < 4; j++) { out[j] = *p; p += 32; }
+}`, "*p", Load, sum(base("in"), mul(c(512), bid(0)), mul(c(128), iter(0)), mul(c(4), tid(0))),
+			[]loopWant{{trip: 4, v: "j", varAt: iter(0)}}},
 		{"a constant loop r < 4 under a bare #pragma unroll: 4 trips, unrolled fully", `
 __global__ void k(float* out) {
   #pragma unroll
