@@ -157,3 +157,35 @@ func TestTailCandidate(t *testing.T) {
 		}
 	}
 }
+
+// TestTailGuardNoLane: a guard that no lane passes at any size tried
+// (tx + n < 0 for sizes >= 0) is taken for a tail with no lanes: the
+// assumption says so with Value 0, and the guard, left unevaluated,
+// counts every lane (4 sectors a warp).
+func TestTailGuardNoLane(t *testing.T) {
+	n := param("n")
+	a := access(typ(t, "float"), mul(c(4), tid(0)), lt(sum(tid(0), n), c(0)))
+	p := Predict(a, config(dim(1, 1), dim(256, 1), nil), map[string]bool{"n": true})
+	if !p.Known || !near(p.Sectors, 4) {
+		t.Errorf("known %v, sectors %v; want 4, every lane counted", p.Known, p.Sectors)
+	}
+	if got, ok := hasAssumption(p, TailGuard, "n"); !ok || got.Value != 0 {
+		t.Errorf("assumptions %v, want a tail guard on n with no size", p.Assumptions)
+	}
+}
+
+// TestSampledRequests: 65536 blocks of 8 warps with a per-lane guard is
+// past what the model evaluates one by one (1024 requests): it samples,
+// and stops after 64 requests that all cost the same. The even lanes
+// read every other float: 128 bytes span 4 sectors, 64 of them needed
+// (2 sectors), in every warp.
+func TestSampledRequests(t *testing.T) {
+	even := symbolic.Binary(symbolic.OpEq, symbolic.Binary(symbolic.OpRem, tid(0), c(2)), c(0))
+	p := Predict(access(typ(t, "float"), mul(c(4), globalX()), even), config(dim(1<<16, 1), dim(256, 1), nil), nil)
+	if !p.Known || !near(p.Sectors, 4) || !near(p.Ideal, 2) {
+		t.Errorf("known %v, sectors %v, ideal %v; want 4, 2", p.Known, p.Sectors, p.Ideal)
+	}
+	if p.Exact || p.Requests != stableAfter || p.BlocksEvaluated != 0 {
+		t.Errorf("exact %v, %d requests, %d blocks; want sampled, stopping at %d", p.Exact, p.Requests, p.BlocksEvaluated, stableAfter)
+	}
+}
