@@ -21,14 +21,14 @@ func TestGlobalSectors(t *testing.T) {
 	tx, ty := tid(0), tid(1)
 	block32, grid8 := dim(32, 1), dim(8, 1)
 	tests := []struct {
-		name          string
-		a             *interp.Access
-		cfg           *launch.Config
-		sectors       float64
-		ideal         float64
-		stride        int64 // bytes between neighbouring lanes, noStride for none
-		pieces        int
-		misalignedPct float64
+		name       string
+		a          *interp.Access
+		cfg        *launch.Config
+		sectors    float64
+		ideal      float64
+		stride     int64 // bytes between neighbouring lanes, noStride for none
+		pieces     int
+		misaligned float64
 	}{
 		// 32 lanes x 4 bytes = 128 contiguous bytes at 128*bx: 4 sectors,
 		// all of them needed.
@@ -91,8 +91,8 @@ func TestGlobalSectors(t *testing.T) {
 			if p.Pieces != tt.pieces {
 				t.Errorf("%d pieces, want %d", p.Pieces, tt.pieces)
 			}
-			if !near(p.Misaligned, tt.misalignedPct) {
-				t.Errorf("misaligned share %v, want %v", p.Misaligned, tt.misalignedPct)
+			if !near(p.Misaligned, tt.misaligned) {
+				t.Errorf("misaligned share %v, want %v", p.Misaligned, tt.misaligned)
 			}
 			if !p.Exact {
 				t.Errorf("not exact: every request of these launches can be evaluated")
