@@ -67,6 +67,11 @@ func TestGlobalSectors(t *testing.T) {
 		{"the 16x16 block indexing [x][y]",
 			access(f32, mul(c(4), sum(mul(sum(mul(bid(0), c(16)), tx), c(1024)), mul(bid(1), c(16)), ty))),
 			config(dim(64, 64), dim(16, 16), nil), 16, 4, 4096, 1, 0},
+		// A 24x2 block over rows of 1024 floats: warp 0 is row 0's 24
+		// floats (96 bytes from 0: 3 sectors) and row 1's first 8 (32
+		// bytes at 4096: 1); warp 1 is row 1's floats 8..23 (bytes 32..95
+		// past 4096: 2). (4 + 2) / 2 = 3, and 128 + 64 bytes need 3.
+		{"a 24x2 block: warps straddle rows", access(f32, mul(c(4), sum(mul(ty, c(1024)), tx))), config(dim(1, 1), dim(24, 2), nil), 3, 3, 4, 1, 0},
 		// Every lane reads one float: 1 sector, 4 bytes needed, 1.
 		{"a broadcast", access(f32, mul(c(4), bid(0))), config(grid8, block32, nil), 1, 1, 0, 1, 0},
 		// A block of 48: warp 0 is 32 lanes (4 sectors), warp 1 the 16
