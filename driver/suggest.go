@@ -51,6 +51,10 @@ func normalize(s string) string {
 	return strings.NewReplacer("-", "", "_", "").Replace(s)
 }
 
+// DidYouMean is the " (did you mean X?)" tail of a message about an
+// unknown word, or "" when no name is close.
+func DidYouMean(word string, names []string) string { return didYouMean(word, names) }
+
 // didYouMean is the " (did you mean X?)" tail of a message, or "" when
 // nothing is close; it names at most three candidates.
 func didYouMean(word string, names []string) string {
