@@ -38,6 +38,7 @@ func parseUnifiedDiff(r io.Reader, base string) (changedLines, error) {
 	out := changedLines{}
 	var lines map[int]bool
 	next, oldLeft, newLeft := 0, 0, 0
+	sawFile := false
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -70,7 +71,7 @@ func parseUnifiedDiff(r io.Reader, base string) (changedLines, error) {
 					name = unq
 				}
 			}
-			lines = nil
+			lines, sawFile = nil, true
 			if name == "/dev/null" {
 				continue
 			}
@@ -100,8 +101,16 @@ func parseUnifiedDiff(r io.Reader, base string) (changedLines, error) {
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
+	if !sawFile {
+		return out, errNoDiff
+	}
 	return out, nil
 }
+
+// errNoDiff: the text names no file. From git that is a change that
+// touches nothing; from a patch file given by the user it is a diff step
+// that failed or wrote something else, which must not pass for one.
+var errNoDiff = errors.New("holds no unified diff (no +++ line): check the step that wrote it")
 
 // hunkRange reads "start[,count]" (count 1 when absent).
 func hunkRange(s string) (start, count int, err error) {
@@ -160,6 +169,9 @@ func gitChanges(root, rev string) (changedLines, error) {
 		return nil, fmt.Errorf("--new-from-rev: %v", err)
 	}
 	changed, err := parseUnifiedDiff(bytes.NewReader(diff), base)
+	if err == errNoDiff {
+		err = nil // nothing changed since the revision
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--new-from-rev: %v", err)
 	}

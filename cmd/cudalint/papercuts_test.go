@@ -52,3 +52,20 @@ func TestRulesJSON(t *testing.T) {
 		}
 	}
 }
+
+// A --new-from-patch file that holds no diff (an empty file from a diff
+// step that failed, an error page) is an error, never "nothing is new".
+func TestPatchWithoutDiff(t *testing.T) {
+	for name, text := range map[string]string{"empty": "", "not a diff": "fatal: bad revision 'origin/main'\n"} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := parseUnifiedDiff(strings.NewReader(text), "/base"); err == nil || !strings.Contains(err.Error(), "holds no unified diff") {
+				t.Errorf("error %v, want one saying the file holds no diff", err)
+			}
+		})
+	}
+	dir := writeFiles(t, map[string]string{"k.cu": copyKernel, "p.diff": ""})
+	code, _, errs := runCLI("--root", dir, "--new-from-patch", dir+"/p.diff", dir)
+	if code != exitError || !strings.Contains(errs, "p.diff: holds no unified diff") {
+		t.Errorf("exit %d, stderr %s", code, errs)
+	}
+}
