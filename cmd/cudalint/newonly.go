@@ -3,6 +3,7 @@ package main
 import (
 	findingreport "github.com/cudalint/cudalint/internal/report"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/sources"
 
 	"bufio"
 	"bytes"
@@ -223,12 +224,13 @@ func (o *options) newChanges(root string) (changedLines, error) {
 	case o.newFromRev != "":
 		return gitChanges(root, o.newFromRev)
 	case o.newFromPatch != "":
-		f, err := os.Open(o.newFromPatch)
+		// Read as sources are: a regular file, bounded (a link to
+		// /dev/zero or a FIFO must not hang or exhaust the run).
+		patch, err := sources.ReadFile(o.newFromPatch)
 		if err != nil {
 			return nil, fmt.Errorf("--new-from-patch: %v", err)
 		}
-		defer f.Close()
-		c, err := parseUnifiedDiff(f, root)
+		c, err := parseUnifiedDiff(bytes.NewReader(patch), root)
 		if err != nil {
 			return nil, fmt.Errorf("--new-from-patch %s: %v", o.newFromPatch, err)
 		}
@@ -284,7 +286,8 @@ func writeBaselineFile(path string, rep *driver.Report, fps []string) error {
 }
 
 func readBaseline(path string) (map[string]bool, error) {
-	data, err := os.ReadFile(path)
+	data, err := sources.ReadFile(path) // a regular file, bounded
+
 	if err != nil {
 		return nil, fmt.Errorf("--baseline: %v", err)
 	}
