@@ -98,7 +98,7 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 			}
 			return r, end
 		case "break", "continue", "goto":
-			return &Jump{P: t.Pos, Kind: t.Text}, u.skipStatement(i, to)
+			return &Jump{P: t.Pos, Kind: jumpKinds[t.Text]}, u.skipStatement(i, to)
 		case "static_assert":
 			return &Empty{P: t.Pos}, u.skipStatement(i, to)
 		case "asm", "__asm__", "__asm":
