@@ -83,7 +83,7 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 			}
 			c := &Case{P: t.Pos}
 			if t.Text == "case" && k > i+1 {
-				c.Value, _ = u.parseExpr(i+1, k)
+				c.Value = u.exprOrNote(i+1, k, host, "case value")
 			}
 			return c, k + 1
 		case "return":
@@ -207,12 +207,24 @@ func (u *unit) forStmt(i, to int, host bool) (Stmt, int) {
 		}
 	}
 	if a, b := parts[1][0], parts[1][1]; a < b {
-		s.Cond, _ = u.parseExpr(a, b)
+		s.Cond = u.exprOrNote(a, b, host, "for condition")
 	}
 	if a, b := parts[2][0], parts[2][1]; a < b {
-		s.Post, _ = u.parseExpr(a, b)
+		s.Post = u.exprOrNote(a, b, host, "for step")
 	}
 	return s, end
+}
+
+// exprOrNote parses toks[from:to] as the expression a statement needs
+// (what names it), or notes at from why it could not: a lost loop
+// condition or case value changes what the analysis predicts, and must
+// not go unsaid. In host code the note is left out, as in bad.
+func (u *unit) exprOrNote(from, to int, host bool, what string) Expr {
+	x, err := u.parseExpr(from, to)
+	if err != nil && !host {
+		u.note(u.toks[from].Pos, "%s not understood: %v", what, err)
+	}
+	return x
 }
 
 // isDeclStart reports whether the statement at i is a declaration.
