@@ -199,7 +199,7 @@ func (s *Scanner) blockComment() {
 	if end >= 0 && !bytes.Contains(body[:end+1], []byte("\\\n")) && !bytes.Contains(body[:end+1], []byte("\\\r\n")) {
 		s.moveTo(s.off + 2 + end + 2)
 	} else if !s.blockCommentSlow() {
-		s.notes.Add(p, "unterminated comment")
+		s.notes.AddKind(NoteUnterminatedComment, p, "unterminated comment")
 	}
 	s.directive(p, s.src[start:s.off])
 	s.space = true
@@ -402,7 +402,11 @@ func (s *Scanner) quoted(q byte) {
 			return
 		}
 	}
-	s.notes.Add(p, "unterminated %s literal", map[byte]string{'"': "string", '\'': "character"}[q])
+	if q == '"' {
+		s.notes.AddKind(NoteUnterminatedString, p, "unterminated string literal")
+	} else {
+		s.notes.AddKind(NoteUnterminatedChar, p, "unterminated character literal")
+	}
 }
 
 var puncts3 = []string{"<<<", ">>>", "<<=", ">>=", "...", "->*"}

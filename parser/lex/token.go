@@ -130,17 +130,6 @@ type Note struct {
 	Kind NoteKind
 }
 
-// NoteKind says what a note is about, where code acts on it (the summary
-// names includes refused for lying outside the root); most are remarks.
-type NoteKind uint8
-
-const (
-	NoteRemark NoteKind = iota
-	// NoteIncludeOutsideRoot: an #include was not read because the file
-	// lies outside the folders the run may read.
-	NoteIncludeOutsideRoot
-)
-
 func (n Note) Error() string { return n.Pos.String() + ": " + n.Msg }
 
 // Directive is a comment that speaks to cudalint ("cudalint:block 16x16",
