@@ -445,7 +445,7 @@ func (s *Scanner) directive(p Pos, comment []byte) {
 		return
 	}
 	text = strings.TrimSuffix(strings.TrimSpace(text[i+len("cudalint:"):]), "*/")
-	*s.dirs = append(*s.dirs, Directive{Pos: p, Text: strings.TrimSpace(text)})
+	*s.dirs = append(*s.dirs, parseDirective(p, strings.TrimSpace(text)))
 }
 
 // CountKernelDefinitions counts __global__ function definitions in src by

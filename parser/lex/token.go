@@ -133,10 +133,17 @@ type Note struct {
 func (n Note) Error() string { return n.Pos.String() + ": " + n.Msg }
 
 // Directive is a comment that speaks to cudalint ("cudalint:block 16x16",
-// "cudalint:ignore ..."): its position and the text after "cudalint:".
+// "cudalint:ignore ..."): its position, the text after "cudalint:", and
+// what that text asks, read once when the comment is scanned (see
+// parseDirective).
 type Directive struct {
 	Pos  Pos
 	Text string
+	Verb DirectiveVerb
+	// Rules are the rules an ignore or file-ignore names.
+	Rules []string
+	// Shape is a block directive's shape as written: "16x16".
+	Shape string
 }
 
 // Notes is a list of notes, in the order they were found.
