@@ -152,7 +152,7 @@ func loopVar(node parser.Stmt, advanced map[string]value) (string, symbolic.Expr
 			name = s.Decl.Declarators[0].Name
 		}
 	case *parser.ExprStmt:
-		if b, ok := s.X.(*parser.Binary); ok && b.Op == "=" {
+		if b, ok := s.X.(*parser.Binary); ok && b.Op == parser.Assign {
 			if id, ok := b.X.(*parser.Ident); ok {
 				name = id.Name
 			}

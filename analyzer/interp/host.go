@@ -317,7 +317,7 @@ func (in *interp) noteFnTarget(name string, e parser.Expr) {
 	for {
 		switch x := e.(type) {
 		case *parser.Unary:
-			if x.Op != "&" {
+			if x.Op != parser.AddrOf {
 				return
 			}
 			e = x.X

@@ -436,7 +436,7 @@ func exits(s parser.Stmt) bool {
 	case *parser.Return:
 		return true
 	case *parser.Jump:
-		return s.Kind == "continue" || s.Kind == "break"
+		return s.Kind == parser.Continue || s.Kind == parser.Break
 	case *parser.Block:
 		return len(s.Stmts) > 0 && exits(s.Stmts[len(s.Stmts)-1])
 	case *parser.If:
@@ -791,7 +791,7 @@ func assignedNames(body parser.Stmt, post parser.Expr) map[string]bool {
 					target(e.X)
 				}
 			case *parser.Unary:
-				if e.Op == "++" || e.Op == "--" {
+				if e.Op == parser.Inc || e.Op == parser.Dec {
 					target(e.X)
 				}
 			case *parser.Postfix:
@@ -806,13 +806,7 @@ func assignedNames(body parser.Stmt, post parser.Expr) map[string]bool {
 	return out
 }
 
-func isAssignOp(op string) bool {
-	switch op {
-	case "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=":
-		return true
-	}
-	return false
-}
+func isAssignOp(op parser.Op) bool { return op.IsAssign() }
 
 func sortStrings(s []string) {
 	for i := 1; i < len(s); i++ {

@@ -61,7 +61,7 @@ func isPlace(e parser.Expr) bool {
 	case *parser.Member:
 		return true
 	case *parser.Unary:
-		return e.Op == "*"
+		return e.Op == parser.Deref
 	}
 	return false
 }

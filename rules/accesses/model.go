@@ -194,7 +194,7 @@ func comparedNames(fn *parser.Func) map[string]bool {
 	}
 	parser.WalkStmt(fn.Body, func(e parser.Expr) {
 		b, ok := e.(*parser.Binary)
-		if !ok || (b.Op != "<" && b.Op != "<=" && b.Op != ">" && b.Op != ">=") {
+		if !ok || (b.Op != parser.Lss && b.Op != parser.Leq && b.Op != parser.Gtr && b.Op != parser.Geq) {
 			return
 		}
 		for _, side := range []parser.Expr{b.X, b.Y} {
