@@ -52,7 +52,7 @@ type Var struct {
 	Name  string
 	Class Class
 	Kind  SymKind
-	Axis  int8         // 0, 1, 2 for x, y, z: the builtins' axis
+	Axis  Axis         // the builtins' axis
 	Site  Site         // the loop, load or statement it comes from, when it has one
 	Of    string       // the parameter, variable, function, type or expression it concerns
 	Cause UnknownCause // for KindUnknown

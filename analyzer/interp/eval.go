@@ -121,9 +121,10 @@ func (in *interp) ident(e *parser.Ident) value {
 		}
 		name = name[i+2:]
 	}
+	if kind, ok := builtinNames[name]; ok {
+		return builtins[kind]
+	}
 	switch name {
-	case "threadIdx", "blockIdx", "blockDim", "gridDim":
-		return builtins[name]
 	case "warpSize":
 		return intValue(symbolic.Const(32))
 	case "true":
@@ -140,20 +141,47 @@ func (in *interp) ident(e *parser.Ident) value {
 	}
 	// An unknown name: a constant from a header we did not read, a
 	// template value... uniform across the warp, given by the user.
-	in.params[name] = true
-	return intValue(paramSym(name))
+	in.params[symbolic.ParamID(name)] = true
+	return intValue(symbolic.ParamSym(name))
 }
 
-// builtins holds threadIdx, blockIdx, blockDim and gridDim: immutable, so
+// builtinNames are the C identifiers of the builtins: the one place their
+// names in the source are read.
+var builtinNames = map[string]symbolic.SymKind{
+	"threadIdx": symbolic.KindThreadIdx,
+	"blockIdx":  symbolic.KindBlockIdx,
+	"blockDim":  symbolic.KindBlockDim,
+	"gridDim":   symbolic.KindGridDim,
+}
+
+// IsBuiltinNamed reports whether name is how the source spells the
+// builtin of kind k (threadIdx for KindThreadIdx).
+func IsBuiltinNamed(name string, k symbolic.SymKind) bool {
+	kind, ok := builtinNames[name]
+	return ok && kind == k
+}
+
+// BuiltinNames is the set of the builtins' C identifiers, for code that
+// edits source text.
+func BuiltinNames() map[string]bool {
+	out := make(map[string]bool, len(builtinNames))
+	for name := range builtinNames {
+		out[name] = true
+	}
+	return out
+}
+
+// builtins holds the dim3 values threadIdx, blockIdx, blockDim and gridDim
+// by kind, their fields named as the source spells them: immutable, so
 // shared by every reference instead of rebuilt at each.
-var builtins = func() map[string]value {
-	m := map[string]value{}
-	for _, kind := range []symbolic.SymKind{symbolic.KindThreadIdx, symbolic.KindBlockIdx, symbolic.KindBlockDim, symbolic.KindGridDim} {
+var builtins = func() map[symbolic.SymKind]value {
+	m := map[symbolic.SymKind]value{}
+	for _, kind := range symbolic.BuiltinKinds {
 		v := value{kind: vStruct, typ: dim3Type, fields: map[string]value{}}
-		for d, f := range axisNames {
-			v.fields[f] = intValue(builtinSym(kind, d))
+		for _, a := range symbolic.Axes {
+			v.fields[a.String()] = intValue(symbolic.Builtin{Kind: kind, Axis: a}.Sym())
 		}
-		m[kind.String()] = v
+		m[kind] = v
 	}
 	return m
 }()
@@ -216,14 +244,14 @@ func (in *interp) field(base value, name string) value {
 func (in *interp) paramValue(name string, t *ctype.Type) value {
 	switch {
 	case t != nil && t.Kind == ctype.TPointer:
-		return value{kind: vPtr, typ: t, param: true, ptr: &pointer{space: Global, base: name, offset: baseSym(name), elem: t.Elem}}
+		return value{kind: vPtr, typ: t, param: true, ptr: &pointer{space: Global, base: name, offset: symbolic.BaseSym(name), elem: t.Elem}}
 	case t != nil && (t.Kind == ctype.TStruct || t.Kind == ctype.TVector):
 		return value{kind: vStruct, typ: t, param: true, path: name, fields: map[string]value{}}
 	case t != nil && t.Kind == ctype.TFloat:
 		return in.dataValue(symbolic.CauseFloatValue, "float parameter")
 	}
-	in.params[name] = true
-	return value{kind: vInt, typ: t, param: true, x: paramSym(name)}
+	in.params[symbolic.ParamID(name)] = true
+	return value{kind: vInt, typ: t, param: true, x: symbolic.ParamSym(name)}
 }
 
 func (in *interp) rvalue(e parser.Expr) value {

@@ -116,7 +116,7 @@ func (a *Access) Site() (pos, end parser.Pos) {
 // Loop is a loop around an access: Iter is the symbol counting its
 // iterations from 0; Cond decides (per lane) whether iteration Iter runs.
 type Loop struct {
-	Iter string
+	Iter symbolic.SymID
 	Cond symbolic.Expr // nil when unknown
 	Pos  parser.Pos
 	// Trip is the number of iterations when the condition makes it a

@@ -86,9 +86,9 @@ func abs(x int64) int64 {
 
 // Coefficient is the byte step of the address per unit of a thread index,
 // with the launch's values bound; ok is false when it is not a constant.
-func Coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
-	for d, axis := range []string{"threadIdx.x", "threadIdx.y", "threadIdx.z"} {
-		if sym == axis { // the model's fact, with the same values bound
+func Coefficient(p *analyzer.Prediction, sym symbolic.SymID) (int64, bool) {
+	for _, d := range symbolic.Axes {
+		if sym == symbolic.ThreadIdx(d).ID() { // the model's fact, with the same values bound
 			return p.Facts.LaneBytes[d], p.Facts.LaneKnown[d]
 		}
 	}
@@ -97,19 +97,12 @@ func Coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
 
 // coefficientWith is Coefficient with the symbols of over given those
 // values instead.
-func coefficientWith(p *analyzer.Prediction, sym string, over map[string]int64) (int64, bool) {
+func coefficientWith(p *analyzer.Prediction, sym symbolic.SymID, over map[symbolic.SymID]int64) (int64, bool) {
 	c, ok := symbolic.Coefficient(p.Access.Addr, sym)
 	if !ok {
 		return 0, false
 	}
-	bind := map[string]int64{}
-	for d, axis := range []string{"x", "y", "z"} {
-		bind["blockDim."+axis] = p.Config.Block[d]
-		bind["gridDim."+axis] = p.Config.Grid[d]
-	}
-	for k, v := range p.Config.Params {
-		bind[k] = v
-	}
+	bind := p.Config.Values()
 	for k, v := range over {
 		bind[k] = v
 	}
@@ -269,17 +262,17 @@ func GuessedBlock(c *analyzer.LaunchConfig) bool {
 // with rows contiguous along x, costs what the guessed row width makes it.
 func ShapeMatters(p *analyzer.Prediction) bool {
 	a := p.Access.Addr
-	if !symbolic.Mentions(a, "threadIdx.y") && !symbolic.Mentions(a, "threadIdx.z") {
+	if !symbolic.Mentions(a, symbolic.ThreadIdx(symbolic.Y).ID()) && !symbolic.Mentions(a, symbolic.ThreadIdx(symbolic.Z).ID()) {
 		return false
 	}
-	c, ok := Coefficient(p, "threadIdx.x")
+	c, ok := Coefficient(p, symbolic.ThreadIdx(symbolic.X).ID())
 	return !ok || abs(c) < 32
 }
 
 // AssumedStride lists the parameters the lane stride depends on whose
 // values no launch or configuration gave (they were assumed large).
 func AssumedStride(p *analyzer.Prediction) []string {
-	c, ok := symbolic.Coefficient(p.Access.Addr, "threadIdx.x")
+	c, ok := symbolic.Coefficient(p.Access.Addr, symbolic.ThreadIdx(symbolic.X).ID())
 	if !ok {
 		return nil
 	}
@@ -292,7 +285,7 @@ func AssumedStride(p *analyzer.Prediction) []string {
 		if v.Class == symbolic.Data {
 			return
 		}
-		if _, given := p.Config.Params[v.Key()]; !given {
+		if _, given := p.Config.Values()[v.Key()]; !given {
 			for _, seen := range out {
 				if seen == v.Name {
 					return
@@ -408,7 +401,7 @@ func sectorApartFrom(p *analyzer.Prediction, names []string) int64 {
 		return 0
 	}
 	apart := func(v int64) bool {
-		c, ok := coefficientWith(p, "threadIdx.x", map[string]int64{names[0]: v})
+		c, ok := coefficientWith(p, symbolic.ThreadIdx(symbolic.X).ID(), map[symbolic.SymID]int64{symbolic.ParamID(names[0]): v})
 		return ok && abs(c) >= 32
 	}
 	lo, hi := int64(1), int64(warp.AssumedValue)
@@ -480,9 +473,9 @@ func trim(x float64) string {
 // LaneStep describes, in the kernel's own terms, how far the address moves
 // from one lane to the next: "height floats", "33 floats", "12 bytes".
 func LaneStep(p *analyzer.Prediction) string {
-	sym := "threadIdx.x"
+	sym := symbolic.ThreadIdx(symbolic.X).ID()
 	if p.Config.Block[0] == 1 {
-		sym = "threadIdx.y"
+		sym = symbolic.ThreadIdx(symbolic.Y).ID()
 	}
 	c, ok := symbolic.Coefficient(p.Access.Addr, sym)
 	if !ok {
