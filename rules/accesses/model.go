@@ -357,7 +357,7 @@ func Figures(p *analyzer.Prediction) string {
 		b.WriteString("; the loop is unrolled: " + u.Describe(unit))
 	}
 	if step := LaneStep(p); step != "" {
-		b.WriteString("; lanes step by " + readableIters(step))
+		b.WriteString("; lanes step by " + step)
 	}
 	b.WriteString("; " + p.Config.Describe())
 	if GuessedBlock(p.Config) && ShapeMatters(p) {
@@ -430,27 +430,37 @@ func activeLanes(p *analyzer.Prediction) int {
 	return n
 }
 
-var iterSym = regexp.MustCompile(`iter@(\d+):\d+`)
+// readableIters writes loops' iteration symbols (iter@22:5) as i, j, k,
+// in the order they print, and says which loop each is: "2*1 << i floats
+// (i counts the iterations of the loop at line 22)".
+type readableIters struct {
+	names map[symbolic.SymID]string
+	lines []string
+}
 
-// readableIters writes a loop's iteration symbol (iter@22:5) as i, j, k
-// and says which loop each is: "2*1 << i floats (i counts the iterations
-// of the loop at line 22)".
-func readableIters(s string) string {
-	names := map[string]string{}
-	var lines []string
-	out := iterSym.ReplaceAllStringFunc(s, func(m string) string {
-		if n, ok := names[m]; ok {
-			return n
-		}
-		n := string(rune('i' + len(names)))
-		names[m] = n
-		lines = append(lines, fmt.Sprintf("%s counts the iterations of the loop at line %s", n, iterSym.FindStringSubmatch(m)[1]))
+// name is how symbol v prints: a loop's iteration by its letter.
+func (r *readableIters) name(v *symbolic.Var) string {
+	if v.Kind != symbolic.KindLoopIter {
+		return v.Name
+	}
+	if n, ok := r.names[v.Key()]; ok {
 		return n
-	})
-	if len(lines) == 0 {
+	}
+	if r.names == nil {
+		r.names = map[symbolic.SymID]string{}
+	}
+	n := string(rune('i' + len(r.names)))
+	r.names[v.Key()] = n
+	r.lines = append(r.lines, fmt.Sprintf("%s counts the iterations of the loop at line %d", n, v.Site.Line))
+	return n
+}
+
+// explain is s, which the letters were named for, saying which loop each is.
+func (r *readableIters) explain(s string) string {
+	if len(r.lines) == 0 {
 		return s
 	}
-	return out + " (" + strings.Join(lines, "; ") + ")"
+	return s + " (" + strings.Join(r.lines, "; ") + ")"
 }
 
 func pronoun(n int) string {
@@ -471,8 +481,10 @@ func trim(x float64) string {
 }
 
 // LaneStep describes, in the kernel's own terms, how far the address moves
-// from one lane to the next: "height floats", "33 floats", "12 bytes".
+// from one lane to the next: "height floats", "33 floats", "12 bytes",
+// "2*1 << i floats (i counts the iterations of the loop at line 22)".
 func LaneStep(p *analyzer.Prediction) string {
+	iters := &readableIters{}
 	sym := symbolic.ThreadIdx(symbolic.X).ID()
 	if p.Config.Block[0] == 1 {
 		sym = symbolic.ThreadIdx(symbolic.Y).ID()
@@ -494,15 +506,15 @@ func LaneStep(p *analyzer.Prediction) string {
 	}
 	per := symbolic.Binary(symbolic.OpDiv, c, symbolic.Const(elem))
 	if symbolic.ClassOf(c) == symbolic.Data || unit == "" {
-		return mathString(c) + " bytes"
+		return iters.explain(mathString(c, iters.name) + " bytes")
 	}
 	if back := symbolic.Mul(per, symbolic.Const(elem)); symbolic.Key(back) == symbolic.Key(c) && !strings.Contains(per.String(), "/") {
-		return mathString(per) + " " + unit + "s"
+		return iters.explain(mathString(per, iters.name) + " " + unit + "s")
 	}
 	if q, ok := divide(c, elem); ok {
-		return mathString(q) + " " + unit + "s"
+		return iters.explain(mathString(q, iters.name) + " " + unit + "s")
 	}
-	return mathString(c) + " bytes"
+	return iters.explain(mathString(c, iters.name) + " bytes")
 }
 
 // divide divides every coefficient of a polynomial by d, when it can.
@@ -527,7 +539,7 @@ func divide(e symbolic.Expr, d int64) (symbolic.Expr, bool) {
 
 func atom(a symbolic.Expr) symbolic.Expr {
 	if v, ok := a.(*symbolic.Var); ok {
-		return symbolic.Sym(v.Name, v.Class)
+		return symbolic.NewSym(*v)
 	}
 	return symbolic.Subst(a, nil)
 }
@@ -600,22 +612,22 @@ func byKernel(ps []*analyzer.Prediction) [][]*analyzer.Prediction {
 // mathString writes a stride as a reader writes math: a doubling stride
 // k << i is k·2^i, and a power-of-two k folds into the exponent, so
 // 2*(1 << i) reads 2^(i+1). Anything else prints as the model prints it.
-func mathString(e symbolic.Expr) string {
+func mathString(e symbolic.Expr, name func(*symbolic.Var) string) string {
 	p, ok := e.(*symbolic.Poly)
 	if !ok || p.Const != 0 || len(p.Terms) != 1 || len(p.Terms[0].Atoms) != 1 {
-		return e.String()
+		return symbolic.Format(e, name)
 	}
 	t := p.Terms[0]
 	op, ok := t.Atoms[0].(*symbolic.Op)
 	if !ok || op.Kind != symbolic.OpShl {
-		return e.String()
+		return symbolic.Format(e, name)
 	}
 	base, ok := symbolic.IsConst(op.X)
 	if !ok || base <= 0 {
-		return e.String()
+		return symbolic.Format(e, name)
 	}
 	coeff := t.Coeff * base
-	exp := op.Y.String()
+	exp := symbolic.Format(op.Y, name)
 	if coeff > 0 && coeff&(coeff-1) == 0 { // a power of two: 2^(exp + log2 coeff)
 		if k := bits.TrailingZeros64(uint64(coeff)); k > 0 {
 			return fmt.Sprintf("2^(%s+%d)", exp, k)
