@@ -44,7 +44,7 @@ const maxListed = 4
 type causeKey struct {
 	kernel *parser.Func
 	rule   string
-	base   string
+	base   interp.Alloc
 	detail string // the struct, or the lane stride
 }
 
@@ -249,7 +249,7 @@ func foldSameCause(fs []*accesses.Finding, fset *token.FileSet) []*accesses.Find
 // repeat once per field or per element of a per-thread layout.
 func causeOf(f *accesses.Finding) (causeKey, bool) {
 	p := f.Prediction
-	if p == nil || p.Access.Base == "" {
+	if p == nil || p.Access.Base.Kind == interp.AllocNone {
 		return causeKey{}, false
 	}
 	a := p.Access
@@ -300,7 +300,7 @@ func mergeCause(m []*accesses.Finding, fset *token.FileSet) *accesses.Finding {
 		lines = append(lines, at)
 	}
 	n := len(m) - 1
-	base := m[0].Prediction.Access.Base
+	base := m[0].Prediction.Access.Base.String()
 	what := fmt.Sprintf("access%s to %s with the same lane stride", pluralES(n), base)
 	if f.Rule == accesses.AoSField {
 		what = fmt.Sprintf("access%s to fields of %s", pluralES(n), base)
@@ -381,7 +381,7 @@ func addressKey(p *analyzer.Prediction) string {
 	if a.Type != nil {
 		size = a.Type.Size
 	}
-	return fmt.Sprintf("%s|%s|%s|%d", a.Op, a.Base, symbolic.Key(a.Addr), size)
+	return fmt.Sprintf("%s|%s|%s|%d", a.Op, a.Base.String(), symbolic.Key(a.Addr), size)
 }
 
 func withGrouped(n map[string]any, count int) map[string]any {

@@ -244,7 +244,7 @@ func (in *interp) field(base value, name string) value {
 func (in *interp) paramValue(name string, t *ctype.Type) value {
 	switch {
 	case t != nil && t.Kind == ctype.TPointer:
-		return value{kind: vPtr, typ: t, param: true, ptr: &pointer{space: Global, base: name, offset: symbolic.BaseSym(name), elem: t.Elem}}
+		return value{kind: vPtr, typ: t, param: true, ptr: &pointer{space: Global, base: Alloc{Kind: AllocParam, Name: name}, offset: symbolic.BaseSym(name), elem: t.Elem}}
 	case t != nil && (t.Kind == ctype.TStruct || t.Kind == ctype.TVector):
 		return value{kind: vStruct, typ: t, param: true, path: name, fields: map[string]value{}}
 	case t != nil && t.Kind == ctype.TFloat:
@@ -586,7 +586,7 @@ func (in *interp) loaded(p *pointer, e parser.Expr) value {
 		if p.space == Local {
 			space = Generic
 		}
-		return value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: "*" + parser.Format(e), offset: sym(), elem: t.Elem}}
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: Alloc{Kind: AllocLoaded, Name: what}, offset: sym(), elem: t.Elem}}
 	}
 	x := sym()
 	if in.warpUniform(p) {

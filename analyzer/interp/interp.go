@@ -74,7 +74,7 @@ type interp struct {
 	// hostMem holds the elements of host arrays with known contents, by
 	// base (host.go); fnTargets the kernels each host function pointer
 	// may hold.
-	hostMem   map[string]map[int64]value
+	hostMem   map[Alloc]map[int64]value
 	hostCalls int // host calls followed so far (hostCall)
 	fnTargets map[string][]string
 	// unresolved counts the calls of member functions that could not be
@@ -269,7 +269,7 @@ func (in *interp) decl(d *parser.Decl) {
 				}
 			}
 			if !in.host || space != Local {
-				in.vars[dc.Name] = value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: dc.Name, offset: zero, elem: t.Elem, array: true}}
+				in.vars[dc.Name] = value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: Alloc{Kind: AllocVar, Name: dc.Name}, offset: zero, elem: t.Elem, array: true}}
 				continue
 			}
 		}
@@ -305,9 +305,9 @@ func (in *interp) zeroValue(t *ctype.Type, name string, space Space) value {
 		one := symbolic.Const(1)
 		return value{kind: vStruct, typ: t, fields: map[string]value{"x": intValue(one), "y": intValue(one), "z": intValue(one)}}
 	case t != nil && t.Kind == ctype.TPointer && in.host:
-		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: name, offset: zero, elem: t.Elem}}
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: Alloc{Kind: AllocVar, Name: name}, offset: zero, elem: t.Elem}}
 	case space == Shared && t != nil:
-		return value{kind: vPtr, typ: t, ptr: &pointer{space: Shared, base: name, offset: zero, elem: t, array: true}}
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: Shared, base: Alloc{Kind: AllocVar, Name: name}, offset: zero, elem: t, array: true}}
 	case space == Local && t != nil && t.Kind == ctype.TStruct && t.LayoutKnown():
 		// A struct whose members the code sets one by one (View v;
 		// v.raw = in; v.data = v.raw + 1).

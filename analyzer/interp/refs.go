@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"strings"
-
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -80,11 +78,11 @@ func selectPointer(c symbolic.Expr, a, b *pointer) (*pointer, bool) {
 	if a.space != b.space || a.offset == nil || b.offset == nil || a.elem == nil || b.elem == nil || a.elem.Size != b.elem.Size {
 		return nil, false
 	}
-	if strings.HasPrefix(a.base, "*") || strings.HasPrefix(b.base, "*") {
+	if a.base.Kind == AllocLoaded || b.base.Kind == AllocLoaded {
 		return nil, false // a loaded pointer: its offset is data already
 	}
 	q := *a
-	q.base = a.base + " or " + b.base
+	q.base = allocEither(a.base, b.base)
 	q.offset = symbolic.Cond(c, a.offset, symbolic.Add(b.offset, symbolic.Const(selectSeparation)))
 	q.guessed = a.guessed || b.guessed
 	q.array = false
@@ -97,8 +95,8 @@ func selectPointer(c symbolic.Expr, a, b *pointer) (*pointer, bool) {
 // non-null pointer (unknown without a launch, so that both branches
 // count); any other pointer (an array, a loaded pointer) is taken as set.
 func (in *interp) nonNull(p *pointer) symbolic.Expr {
-	if in.host || p.space != Global || p.offset == nil || strings.HasPrefix(p.base, "*") || !symbolic.Mentions(p.offset, symbolic.BaseID(p.base)) {
+	if in.host || p.space != Global || p.offset == nil || p.base.Kind == AllocLoaded || !symbolic.Mentions(p.offset, symbolic.BaseID(p.base.Name)) {
 		return symbolic.Const(1)
 	}
-	return symbolic.NonNullSym(p.base)
+	return symbolic.NonNullSym(p.base.Name)
 }
