@@ -12,17 +12,26 @@ import (
 	"github.com/cudalint/cudalint/symbolic"
 )
 
+// BlockSource says where a configuration's block shape comes from. Code
+// compares sources; String is their text in messages and outputs.
+type BlockSource uint8
+
 // Block-shape sources, most specific first.
 const (
-	FromConfig     = "config"        // --block or the config file
-	FromLaunch     = "launch"        // a kernel<<<grid, block>>> in the analyzed files
-	FromAnnotation = "annotation"    // a // cudalint:block comment above the kernel
-	FromBounds     = "launch-bounds" // __launch_bounds__(n) on the kernel, when no launch is found
-	FromDefault    = "default"       // DefaultBlock
+	noBlockSource  BlockSource = iota // not set: prints as ""
+	FromConfig                        // --block or the config file
+	FromLaunch                        // a kernel<<<grid, block>>> in the analyzed files
+	FromAnnotation                    // a // cudalint:block comment above the kernel
+	FromBounds                        // __launch_bounds__(n) on the kernel, when no launch is found
+	FromDefault                       // DefaultBlock
 	// FromUnresolved is DefaultBlock for a launch whose block is not a
 	// constant: its grid and arguments still count.
-	FromUnresolved = "launch-unresolved"
+	FromUnresolved
 )
+
+var blockSourceText = [...]string{"", "config", "launch", "annotation", "launch-bounds", "default", "launch-unresolved"}
+
+func (s BlockSource) String() string { return blockSourceText[s] }
 
 // DefaultBlock is the block shape assumed for a kernel with no launch,
 // annotation or configuration: 256 threads, laid out along the dimensions
@@ -67,7 +76,7 @@ func boundsBlock(prog *Program, f *parser.File, fn *parser.Func, usesY, usesZ bo
 // of the grid and the arguments.
 type Config struct {
 	Block       Dim3
-	BlockSource string
+	BlockSource BlockSource
 	// BlockKnown says which dimensions of Block the launch gave as
 	// constants; for FromUnresolved the others are assumed (fillBlock).
 	BlockKnown [3]bool

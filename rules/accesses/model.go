@@ -304,7 +304,7 @@ func Numbers(p *analyzer.Prediction) map[string]any {
 		"kernel":       p.Access.Kernel.Name,
 		"elementBytes": p.Access.Type.Size,
 		"block":        []int64{p.Config.Block[0], p.Config.Block[1], p.Config.Block[2]},
-		"blockSource":  p.Config.BlockSource,
+		"blockSource":  p.Config.BlockSource.String(),
 	}
 	if p.Config.At.IsValid() {
 		n["blockFrom"] = p.Config.At.String()
