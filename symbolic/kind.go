@@ -10,7 +10,7 @@ import (
 type SymKind uint8
 
 const (
-	KindOther     SymKind = iota // placeholders and test symbols
+	KindOther     SymKind = iota // symbols of tests, known by name only (Sym)
 	KindThreadIdx                // threadIdx.x/y/z (Axis)
 	KindBlockIdx                 // blockIdx.x/y/z (Axis)
 	KindBlockDim                 // blockDim.x/y/z (Axis)
@@ -78,12 +78,13 @@ func (s Site) IsValid() bool { return s.Line > 0 }
 // and the canonical order use. It starts with the name, so that terms sort
 // as their printed forms do (output stays stable), and goes on with what
 // tells apart symbols that print alike: the kind, the site and the ID.
-// Builtins, parameters, bases and null tests are identified by their name
-// already (it is made from the kind and axis, or from a C identifier), and
-// so are the placeholders of KindOther and KindEntry.
+// Builtins, parameters, bases, null tests and loop-entry placeholders are
+// identified by their name already (it is made from the kind and axis, or
+// from a C identifier). A KindOther symbol is not: one that prints as a
+// builtin (Sym("threadIdx.x")) must not stand for it.
 func identityOf(v *Var) string {
 	switch v.Kind {
-	case KindOther, KindThreadIdx, KindBlockIdx, KindBlockDim, KindGridDim, KindParam, KindBase, KindNonNull, KindEntry:
+	case KindThreadIdx, KindBlockIdx, KindBlockDim, KindGridDim, KindParam, KindBase, KindNonNull, KindEntry:
 		return v.Name
 	}
 	var b strings.Builder

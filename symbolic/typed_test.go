@@ -46,8 +46,8 @@ func TestTypedSymbols(t *testing.T) {
 }
 
 // Builtins of one kind along different axes, or of different kinds along
-// one axis, are different symbols; a builtin and a name that prints like
-// it are told apart by kind when it matters (IsLaneOrBlockIndex).
+// one axis, are different symbols, and so are a builtin and a test symbol
+// that prints like it.
 func TestBuiltinIdentities(t *testing.T) {
 	seen := map[SymID]Builtin{}
 	for _, k := range BuiltinKinds {
@@ -64,6 +64,9 @@ func TestBuiltinIdentities(t *testing.T) {
 	}
 	if !Mentions(Add(ThreadIdx(X).Sym(), BlockIdx(Y).Sym()), BlockIdx(Y).ID()) || Mentions(ThreadIdx(X).Sym(), ThreadIdx(Y).ID()) {
 		t.Error("Mentions goes by the builtin's kind and axis")
+	}
+	if lookalike := Sym("threadIdx.x", Lane); Mentions(lookalike, ThreadIdx(X).ID()) || idOf(lookalike) == ThreadIdx(X).ID() {
+		t.Error("a symbol named threadIdx.x is not threadIdx.x")
 	}
 }
 
