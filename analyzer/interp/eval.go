@@ -222,13 +222,19 @@ func (in *interp) evalNoLoad(e parser.Expr) value {
 	return value{kind: vPtr} // memory: handled by lval
 }
 
+// MemberPath names member of the struct parameter (or member) path: the
+// parameter the member's symbols stand for. Interpretation and launches
+// both name members so, and a launch's value binds the member's symbol
+// through symbolic.ParamID of it.
+func MemberPath(path, member string) string { return path + "." + member }
+
 func (in *interp) field(base value, name string) value {
 	if v, ok := base.fields[name]; ok {
 		return v
 	}
 	if base.param && base.typ != nil {
 		if f, ok := base.typ.Field(name); ok {
-			v := in.paramValue(base.path+"."+name, f.Type)
+			v := in.paramValue(MemberPath(base.path, name), f.Type)
 			if base.fields == nil {
 				base.fields = map[string]value{}
 			}

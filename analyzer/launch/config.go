@@ -370,7 +370,7 @@ func (cfg *Config) setArg(name string, isPtr bool, a interp.Arg) {
 	case a.Fields != nil:
 		for _, f := range slices.Sorted(maps.Keys(a.Fields)) {
 			fa := a.Fields[f]
-			cfg.setArg(name+"."+f, fa.Offset != nil, fa)
+			cfg.setArg(interp.MemberPath(name, f), fa.Offset != nil, fa)
 		}
 	}
 }
