@@ -47,7 +47,7 @@ const maxListed = 4
 type causeKey struct {
 	kernel *parser.Func
 	rule   *lint.Rule
-	base   string
+	base   interp.Alloc
 	fold   lint.Folds // which fold: the fields of a struct, or a lane stride
 	layout any        // the struct, or the lane stride
 }
@@ -251,7 +251,7 @@ func foldSameCause(fs []*lint.Finding, fset *token.FileSet) []*lint.Finding {
 // repeat once per field or per element of a per-thread layout.
 func causeOf(f *lint.Finding) (causeKey, bool) {
 	p := f.Prediction
-	if p == nil || p.Access.Base == "" {
+	if p == nil || p.Access.Base.Kind == interp.AllocNone {
 		return causeKey{}, false
 	}
 	a := p.Access
@@ -302,7 +302,7 @@ func mergeCause(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 		lines = append(lines, at)
 	}
 	n := len(m) - 1
-	base := m[0].Prediction.Access.Base
+	base := m[0].Prediction.Access.Base.String()
 	what := fmt.Sprintf("access%s to %s with the same lane stride", pluralES(n), base)
 	if f.Rule.Folds.Has(lint.FoldStructFields) {
 		what = fmt.Sprintf("access%s to fields of %s", pluralES(n), base)
@@ -383,7 +383,7 @@ func addressKey(p *analyzer.Prediction) string {
 	if a.Type != nil {
 		size = a.Type.Size
 	}
-	return fmt.Sprintf("%s|%s|%s|%d", a.Op, a.Base, symbolic.Key(a.Addr), size)
+	return fmt.Sprintf("%s|%s|%s|%d", a.Op, a.Base.String(), symbolic.Key(a.Addr), size)
 }
 
 // hundredths is a figure as messages print it (two decimals), for

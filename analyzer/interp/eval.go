@@ -116,9 +116,10 @@ func (in *interp) ident(e *parser.Ident) value {
 		}
 		name = name[i+2:]
 	}
+	if kind, ok := builtinNames[name]; ok {
+		return builtins[kind]
+	}
 	switch name {
-	case "threadIdx", "blockIdx", "blockDim", "gridDim":
-		return builtins[name]
 	case "warpSize":
 		return intValue(symbolic.Const(32))
 	case "true":
@@ -135,20 +136,47 @@ func (in *interp) ident(e *parser.Ident) value {
 	}
 	// An unknown name: a constant from a header we did not read, a
 	// template value... uniform across the warp, given by the user.
-	in.params[name] = true
-	return intValue(paramSym(name))
+	in.params[symbolic.ParamID(name)] = true
+	return intValue(symbolic.ParamSym(name))
 }
 
-// builtins holds threadIdx, blockIdx, blockDim and gridDim: immutable, so
+// builtinNames are the C identifiers of the builtins: the one place their
+// names in the source are read.
+var builtinNames = map[string]symbolic.SymKind{
+	"threadIdx": symbolic.KindThreadIdx,
+	"blockIdx":  symbolic.KindBlockIdx,
+	"blockDim":  symbolic.KindBlockDim,
+	"gridDim":   symbolic.KindGridDim,
+}
+
+// IsBuiltinNamed reports whether name is how the source spells the
+// builtin of kind k (threadIdx for KindThreadIdx).
+func IsBuiltinNamed(name string, k symbolic.SymKind) bool {
+	kind, ok := builtinNames[name]
+	return ok && kind == k
+}
+
+// BuiltinNames is the set of the builtins' C identifiers, for code that
+// edits source text.
+func BuiltinNames() map[string]bool {
+	out := make(map[string]bool, len(builtinNames))
+	for name := range builtinNames {
+		out[name] = true
+	}
+	return out
+}
+
+// builtins holds the dim3 values threadIdx, blockIdx, blockDim and gridDim
+// by kind, their fields named as the source spells them: immutable, so
 // shared by every reference instead of rebuilt at each.
-var builtins = func() map[string]value {
-	m := map[string]value{}
-	for _, kind := range []symbolic.SymKind{symbolic.KindThreadIdx, symbolic.KindBlockIdx, symbolic.KindBlockDim, symbolic.KindGridDim} {
+var builtins = func() map[symbolic.SymKind]value {
+	m := map[symbolic.SymKind]value{}
+	for _, kind := range symbolic.BuiltinKinds {
 		v := value{kind: vStruct, typ: dim3Type, fields: map[string]value{}}
-		for d, f := range axisNames {
-			v.fields[f] = intValue(builtinSym(kind, d))
+		for _, a := range symbolic.Axes {
+			v.fields[a.String()] = intValue(symbolic.Builtin{Kind: kind, Axis: a}.Sym())
 		}
-		m[kind.String()] = v
+		m[kind] = v
 	}
 	return m
 }()
@@ -189,13 +217,19 @@ func (in *interp) evalNoLoad(e parser.Expr) value {
 	return value{kind: vPtr} // memory: handled by lval
 }
 
+// MemberPath names member of the struct parameter (or member) path: the
+// parameter the member's symbols stand for. Interpretation and launches
+// both name members so, and a launch's value binds the member's symbol
+// through symbolic.ParamID of it.
+func MemberPath(path, member string) string { return path + "." + member }
+
 func (in *interp) field(base value, name string) value {
 	if v, ok := base.fields[name]; ok {
 		return v
 	}
 	if base.param && base.typ != nil {
 		if f, ok := base.typ.Field(name); ok {
-			v := in.paramValue(base.path+"."+name, f.Type)
+			v := in.paramValue(MemberPath(base.path, name), f.Type)
 			if base.fields == nil {
 				base.fields = map[string]value{}
 			}
@@ -211,14 +245,14 @@ func (in *interp) field(base value, name string) value {
 func (in *interp) paramValue(name string, t *ctype.Type) value {
 	switch {
 	case t != nil && t.Kind == ctype.TPointer:
-		return value{kind: vPtr, typ: t, param: true, ptr: &pointer{space: Global, base: name, offset: baseSym(name), elem: t.Elem}}
+		return value{kind: vPtr, typ: t, param: true, ptr: &pointer{space: Global, base: Alloc{Kind: AllocParam, Name: name}, offset: symbolic.BaseSym(name), elem: t.Elem}}
 	case t != nil && (t.Kind == ctype.TStruct || t.Kind == ctype.TVector):
 		return value{kind: vStruct, typ: t, param: true, path: name, fields: map[string]value{}}
 	case t != nil && t.Kind == ctype.TFloat:
 		return in.dataValue(symbolic.CauseFloatValue, "float parameter")
 	}
-	in.params[name] = true
-	return value{kind: vInt, typ: t, param: true, x: paramSym(name)}
+	in.params[symbolic.ParamID(name)] = true
+	return value{kind: vInt, typ: t, param: true, x: symbolic.ParamSym(name)}
 }
 
 func (in *interp) rvalue(e parser.Expr) value {
@@ -553,7 +587,7 @@ func (in *interp) loaded(p *pointer, e parser.Expr) value {
 		if p.space == Local {
 			space = Generic
 		}
-		return value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: "*" + parser.Format(e), offset: sym(), elem: t.Elem}}
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: Alloc{Kind: AllocLoaded, Name: what}, offset: sym(), elem: t.Elem}}
 	}
 	x := sym()
 	if in.warpUniform(p) {

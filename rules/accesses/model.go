@@ -73,9 +73,9 @@ func abs(x int64) int64 {
 
 // Coefficient is the byte step of the address per unit of a thread index,
 // with the launch's values bound; ok is false when it is not a constant.
-func Coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
-	for d, axis := range []string{"threadIdx.x", "threadIdx.y", "threadIdx.z"} {
-		if sym == axis { // the model's fact, with the same values bound
+func Coefficient(p *analyzer.Prediction, sym symbolic.SymID) (int64, bool) {
+	for _, d := range symbolic.Axes {
+		if sym == symbolic.ThreadIdx(d).ID() { // the model's fact, with the same values bound
 			return p.Facts.LaneBytes[d], p.Facts.LaneKnown[d]
 		}
 	}
@@ -84,19 +84,12 @@ func Coefficient(p *analyzer.Prediction, sym string) (int64, bool) {
 
 // coefficientWith is Coefficient with the symbols of over given those
 // values instead.
-func coefficientWith(p *analyzer.Prediction, sym string, over map[string]int64) (int64, bool) {
+func coefficientWith(p *analyzer.Prediction, sym symbolic.SymID, over map[symbolic.SymID]int64) (int64, bool) {
 	c, ok := symbolic.Coefficient(p.Access.Addr, sym)
 	if !ok {
 		return 0, false
 	}
-	bind := map[string]int64{}
-	for d, axis := range []string{"x", "y", "z"} {
-		bind["blockDim."+axis] = p.Config.Block[d]
-		bind["gridDim."+axis] = p.Config.Grid[d]
-	}
-	for k, v := range p.Config.Params {
-		bind[k] = v
-	}
+	bind := p.Config.Values()
 	for k, v := range over {
 		bind[k] = v
 	}
@@ -256,17 +249,17 @@ func GuessedBlock(c *analyzer.LaunchConfig) bool {
 // with rows contiguous along x, costs what the guessed row width makes it.
 func ShapeMatters(p *analyzer.Prediction) bool {
 	a := p.Access.Addr
-	if !symbolic.Mentions(a, "threadIdx.y") && !symbolic.Mentions(a, "threadIdx.z") {
+	if !symbolic.Mentions(a, symbolic.ThreadIdx(symbolic.Y).ID()) && !symbolic.Mentions(a, symbolic.ThreadIdx(symbolic.Z).ID()) {
 		return false
 	}
-	c, ok := Coefficient(p, "threadIdx.x")
+	c, ok := Coefficient(p, symbolic.ThreadIdx(symbolic.X).ID())
 	return !ok || abs(c) < 32
 }
 
 // AssumedStride lists the parameters the lane stride depends on whose
 // values no launch or configuration gave (they were assumed large).
 func AssumedStride(p *analyzer.Prediction) []string {
-	c, ok := symbolic.Coefficient(p.Access.Addr, "threadIdx.x")
+	c, ok := symbolic.Coefficient(p.Access.Addr, symbolic.ThreadIdx(symbolic.X).ID())
 	if !ok {
 		return nil
 	}
@@ -279,7 +272,7 @@ func AssumedStride(p *analyzer.Prediction) []string {
 		if v.Class == symbolic.Data {
 			return
 		}
-		if _, given := p.Config.Params[v.Key()]; !given {
+		if _, given := p.Config.Values()[v.Key()]; !given {
 			for _, seen := range out {
 				if seen == v.Name {
 					return
@@ -299,7 +292,7 @@ func FiguresOf(p *analyzer.Prediction) lint.Figures {
 		Kernel:       p.Access.Kernel.Name,
 		ElementBytes: ptr(p.Access.Type.Size),
 		Block:        []int64{c.Block[0], c.Block[1], c.Block[2]},
-		BlockSource:  fmt.Sprint(c.BlockSource),
+		BlockSource:  c.BlockSource.String(),
 	}
 	if c.At.IsValid() {
 		n.BlockFrom = c.At.String()
@@ -351,7 +344,7 @@ func Figures(p *analyzer.Prediction) string {
 		b.WriteString("; the loop is unrolled: " + u.Describe(unit))
 	}
 	if step := LaneStep(p); step != "" {
-		b.WriteString("; lanes step by " + readableIters(step))
+		b.WriteString("; lanes step by " + step)
 	}
 	b.WriteString("; " + p.Config.Describe())
 	if GuessedBlock(p.Config) && ShapeMatters(p) {
@@ -395,7 +388,7 @@ func sectorApartFrom(p *analyzer.Prediction, names []string) int64 {
 		return 0
 	}
 	apart := func(v int64) bool {
-		c, ok := coefficientWith(p, "threadIdx.x", map[string]int64{names[0]: v})
+		c, ok := coefficientWith(p, symbolic.ThreadIdx(symbolic.X).ID(), map[symbolic.SymID]int64{symbolic.ParamID(names[0]): v})
 		return ok && abs(c) >= 32
 	}
 	lo, hi := int64(1), int64(warp.AssumedValue)
@@ -424,27 +417,37 @@ func activeLanes(p *analyzer.Prediction) int {
 	return n
 }
 
-var iterSym = regexp.MustCompile(`iter@(\d+):\d+`)
+// readableIters writes loops' iteration symbols (iter@22:5) as i, j, k,
+// in the order they print, and says which loop each is: "2*1 << i floats
+// (i counts the iterations of the loop at line 22)".
+type readableIters struct {
+	names map[symbolic.SymID]string
+	lines []string
+}
 
-// readableIters writes a loop's iteration symbol (iter@22:5) as i, j, k
-// and says which loop each is: "2*1 << i floats (i counts the iterations
-// of the loop at line 22)".
-func readableIters(s string) string {
-	names := map[string]string{}
-	var lines []string
-	out := iterSym.ReplaceAllStringFunc(s, func(m string) string {
-		if n, ok := names[m]; ok {
-			return n
-		}
-		n := string(rune('i' + len(names)))
-		names[m] = n
-		lines = append(lines, fmt.Sprintf("%s counts the iterations of the loop at line %s", n, iterSym.FindStringSubmatch(m)[1]))
+// name is how symbol v prints: a loop's iteration by its letter.
+func (r *readableIters) name(v *symbolic.Var) string {
+	if v.Kind != symbolic.KindLoopIter {
+		return v.Name
+	}
+	if n, ok := r.names[v.Key()]; ok {
 		return n
-	})
-	if len(lines) == 0 {
+	}
+	if r.names == nil {
+		r.names = map[symbolic.SymID]string{}
+	}
+	n := string(rune('i' + len(r.names)))
+	r.names[v.Key()] = n
+	r.lines = append(r.lines, fmt.Sprintf("%s counts the iterations of the loop at line %d", n, v.Site.Line))
+	return n
+}
+
+// explain is s, which the letters were named for, saying which loop each is.
+func (r *readableIters) explain(s string) string {
+	if len(r.lines) == 0 {
 		return s
 	}
-	return out + " (" + strings.Join(lines, "; ") + ")"
+	return s + " (" + strings.Join(r.lines, "; ") + ")"
 }
 
 func pronoun(n int) string {
@@ -465,11 +468,13 @@ func trim(x float64) string {
 }
 
 // LaneStep describes, in the kernel's own terms, how far the address moves
-// from one lane to the next: "height floats", "33 floats", "12 bytes".
+// from one lane to the next: "height floats", "33 floats", "12 bytes",
+// "2*1 << i floats (i counts the iterations of the loop at line 22)".
 func LaneStep(p *analyzer.Prediction) string {
-	sym := "threadIdx.x"
+	iters := &readableIters{}
+	sym := symbolic.ThreadIdx(symbolic.X).ID()
 	if p.Config.Block[0] == 1 {
-		sym = "threadIdx.y"
+		sym = symbolic.ThreadIdx(symbolic.Y).ID()
 	}
 	c, ok := symbolic.Coefficient(p.Access.Addr, sym)
 	if !ok {
@@ -488,15 +493,15 @@ func LaneStep(p *analyzer.Prediction) string {
 	}
 	per := symbolic.Binary(symbolic.OpDiv, c, symbolic.Const(elem))
 	if symbolic.ClassOf(c) == symbolic.Data || unit == "" {
-		return mathString(c) + " bytes"
+		return iters.explain(mathString(c, iters.name) + " bytes")
 	}
 	if back := symbolic.Mul(per, symbolic.Const(elem)); symbolic.Key(back) == symbolic.Key(c) && !strings.Contains(per.String(), "/") {
-		return mathString(per) + " " + unit + "s"
+		return iters.explain(mathString(per, iters.name) + " " + unit + "s")
 	}
 	if q, ok := divide(c, elem); ok {
-		return mathString(q) + " " + unit + "s"
+		return iters.explain(mathString(q, iters.name) + " " + unit + "s")
 	}
-	return mathString(c) + " bytes"
+	return iters.explain(mathString(c, iters.name) + " bytes")
 }
 
 // divide divides every coefficient of a polynomial by d, when it can.
@@ -521,7 +526,7 @@ func divide(e symbolic.Expr, d int64) (symbolic.Expr, bool) {
 
 func atom(a symbolic.Expr) symbolic.Expr {
 	if v, ok := a.(*symbolic.Var); ok {
-		return symbolic.Sym(v.Name, v.Class)
+		return symbolic.NewSym(*v)
 	}
 	return symbolic.Subst(a, nil)
 }
@@ -594,22 +599,22 @@ func byKernel(ps []*analyzer.Prediction) [][]*analyzer.Prediction {
 // mathString writes a stride as a reader writes math: a doubling stride
 // k << i is k·2^i, and a power-of-two k folds into the exponent, so
 // 2*(1 << i) reads 2^(i+1). Anything else prints as the model prints it.
-func mathString(e symbolic.Expr) string {
+func mathString(e symbolic.Expr, name func(*symbolic.Var) string) string {
 	p, ok := e.(*symbolic.Poly)
 	if !ok || p.Const != 0 || len(p.Terms) != 1 || len(p.Terms[0].Atoms) != 1 {
-		return e.String()
+		return symbolic.Format(e, name)
 	}
 	t := p.Terms[0]
 	op, ok := t.Atoms[0].(*symbolic.Op)
 	if !ok || op.Kind != symbolic.OpShl {
-		return e.String()
+		return symbolic.Format(e, name)
 	}
 	base, ok := symbolic.IsConst(op.X)
 	if !ok || base <= 0 {
-		return e.String()
+		return symbolic.Format(e, name)
 	}
 	coeff := t.Coeff * base
-	exp := op.Y.String()
+	exp := symbolic.Format(op.Y, name)
 	if coeff > 0 && coeff&(coeff-1) == 0 { // a power of two: 2^(exp + log2 coeff)
 		if k := bits.TrailingZeros64(uint64(coeff)); k > 0 {
 			return fmt.Sprintf("2^(%s+%d)", exp, k)

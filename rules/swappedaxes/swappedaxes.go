@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/rules/accesses"
@@ -32,8 +33,8 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 		return false
 	}
 	elem := accesses.ElemBytes(p.Access)
-	cx, okx := accesses.Coefficient(p, "threadIdx.x")
-	cy, oky := accesses.Coefficient(p, "threadIdx.y")
+	cx, okx := accesses.Coefficient(p, symbolic.ThreadIdx(symbolic.X).ID())
+	cy, oky := accesses.Coefficient(p, symbolic.ThreadIdx(symbolic.Y).ID())
 	return okx && oky && accesses.Abs(cy) == elem && accesses.Abs(cx) >= 32 && accesses.Abs(cx) > elem
 }
 
@@ -45,7 +46,7 @@ func describe(p *analyzer.Prediction) string {
 		accesses.Figures(p))
 }
 
-var builtins = map[string]bool{"threadIdx": true, "blockIdx": true, "blockDim": true, "gridDim": true}
+var builtins = interp.BuiltinNames()
 
 // fix swaps .x and .y of the thread and block builtins in the kernel. A
 // swap transposes the thread mapping, and nothing else, only when the

@@ -7,6 +7,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 // Rule reports the strided side of a transpose.
@@ -30,8 +31,8 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 	if !res.Uncoalesced(p) || p.Config.Block[1] == 1 {
 		return false
 	}
-	cx, okx := accesses.Coefficient(p, "threadIdx.x")
-	cy, oky := accesses.Coefficient(p, "threadIdx.y")
+	cx, okx := accesses.Coefficient(p, symbolic.ThreadIdx(symbolic.X).ID())
+	cy, oky := accesses.Coefficient(p, symbolic.ThreadIdx(symbolic.Y).ID())
 	elem := accesses.ElemBytes(p.Access)
 	if !okx || !oky || abs(cx) <= elem || abs(cx) < 32 || abs(cy) != elem {
 		return false
@@ -50,8 +51,8 @@ func otherSide(p, q *analyzer.Prediction, cy int64) bool {
 	if q.Config != p.Config || q.Access.Space != interp.Global || q.Access.Op == p.Access.Op || !q.Known {
 		return false
 	}
-	qx, okqx := accesses.Coefficient(q, "threadIdx.x")
-	qy, okqy := accesses.Coefficient(q, "threadIdx.y")
+	qx, okqx := accesses.Coefficient(q, symbolic.ThreadIdx(symbolic.X).ID())
+	qy, okqy := accesses.Coefficient(q, symbolic.ThreadIdx(symbolic.Y).ID())
 	qe := accesses.ElemBytes(q.Access)
 	return okqx && okqy && abs(qx) == qe && abs(qy) >= 32 && abs(cy) < abs(qy)
 }
