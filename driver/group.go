@@ -12,8 +12,8 @@ import (
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/parser"
-	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/wording"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -150,7 +150,7 @@ func mergeAccess(worst *lint.Finding, m []*lint.Finding) *lint.Finding {
 		}
 	}
 	if ops[interp.Load] && ops[interp.Store] {
-		f.Message = accesses.SubjectAs(f.Prediction, "load and store") + ": " + f.Detail
+		f.Message = wording.SubjectAs(f.Prediction, "load and store") + ": " + f.Detail
 	}
 	if n := len(configs) - 1; n > 0 {
 		f.Message += fmt.Sprintf("; the same under %d other launch configuration%s or template instance%s", n, plural(n), plural(n))
@@ -211,7 +211,7 @@ func mergeCalls(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 		rel := analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: "this call costs the same"}
 		if a.Pos != first.Pos || a.Op != first.Op {
 			oneAccess = false
-			rel.Message = accesses.Subject(x.Prediction) + " costs the same through this call"
+			rel.Message = wording.Subject(x.Prediction) + " costs the same through this call"
 			if x.Pos == f.Pos && len(x.Related) > 0 {
 				// Through the same call: point at the access itself, the
 				// last of its related places (Result.Related).
@@ -293,7 +293,7 @@ func mergeCause(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 		if i == 0 {
 			continue
 		}
-		what := accesses.Subject(p)
+		what := wording.Subject(p)
 		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: what + " has the same cause"})
 		at := fmt.Sprintf("%s at line %d", what, fset.Position(x.Pos).Line)
 		if p.Access.InHelper() { // marked at the call: say so, not where the helper is
@@ -311,7 +311,7 @@ func mergeCause(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 		lines = append(lines[:maxListed], fmt.Sprintf("%d more", len(lines)-maxListed))
 	}
 	f.Message += fmt.Sprintf("; %d more %s in this kernel (%s): together %s sectors per request where %s would do",
-		n, what, strings.Join(lines, ", "), accesses.Trim(sectors), accesses.Trim(ideal))
+		n, what, strings.Join(lines, ", "), wording.Trim(sectors), wording.Trim(ideal))
 	f.Figures.Grouped = len(m)
 	return &f
 }
@@ -359,7 +359,7 @@ func mergeLine(m []*lint.Finding) *lint.Finding {
 		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: shortSubject(p) + " has the same index mapping"})
 	}
 	f.Message += fmt.Sprintf("; %s on this line step%s alike: together %s sectors per request where %s would do",
-		strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1], accesses.Trim(sectors), accesses.Trim(ideal))
+		strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1], wording.Trim(sectors), wording.Trim(ideal))
 	f.Figures.Grouped = len(m)
 	return &f
 }
@@ -372,7 +372,7 @@ func shortSubject(p *analyzer.Prediction) string {
 	if len(expr) > most {
 		return p.Access.Op.String() + " " + string(expr[:most]) + "…"
 	}
-	return accesses.Subject(p)
+	return wording.Subject(p)
 }
 
 // addressKey identifies what an access reads or writes: its operation,

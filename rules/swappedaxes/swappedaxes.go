@@ -15,11 +15,14 @@ import (
 	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/policy"
+	"github.com/cudalint/cudalint/rules/spec"
+	"github.com/cudalint/cudalint/rules/wording"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
 // Rule reports swapped 2D axes, with a fix when the swap is safe.
-var Rule = accesses.NewRule(accesses.Spec{
+var Rule = spec.NewRule(spec.Spec{
 	Rule: lint.Rule{ID: "swapped-axes", Title: "Swapped 2D axes", Severity: lint.Warning, Tags: []string{"performance", "coalescing"}, Precision: "high", Folds: lint.FoldSameLine},
 	Name: "swappedaxes", Detect: Detect, Grade: Severity, Describe: describe, Fix: fix})
 
@@ -29,7 +32,7 @@ var Analyzer = Rule.Analyzer
 // Detect: threadIdx.y walks the unit-stride dimension while threadIdx.x
 // steps by a row.
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
-	if !res.Uncoalesced(p) || (p.Config.Block[1] == 1 && p.Config.Block[2] == 1) {
+	if !policy.Uncoalesced(res, p) || (p.Config.Block[1] == 1 && p.Config.Block[2] == 1) {
 		return false
 	}
 	elem := accesses.ElemBytes(p.Access)
@@ -39,11 +42,11 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 }
 
 // Severity grades by cost.
-func Severity(p *analyzer.Prediction) lint.Severity { return accesses.CostSeverity(p) }
+func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
 	return fmt.Sprintf("threadIdx.x steps along rows while threadIdx.y walks the contiguous dimension; let threadIdx.x drive the column: %s",
-		accesses.Figures(p))
+		wording.Figures(p))
 }
 
 var builtins = interp.BuiltinNames()
