@@ -572,8 +572,10 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	if cond != nil {
 		c := in.cond(cond)
 		if do {
-			prev := symbolic.Subst(c, map[symbolic.SymID]symbolic.Expr{iterID: symbolic.Sub(iter, symbolic.Const(1))})
-			c = symbolic.Binary(symbolic.OpLOr, symbolic.Binary(symbolic.OpEq, iter, symbolic.Const(0)), prev)
+			// The test before iteration k > 0 runs at the end of
+			// iteration k-1, on what that iteration left: the values at
+			// the start of iteration k, which c is written in.
+			c = symbolic.Binary(symbolic.OpLOr, symbolic.Binary(symbolic.OpEq, iter, symbolic.Const(0)), c)
 		}
 		l.Cond = c
 		l.Trip = constantTrip(c, iterID, do)
