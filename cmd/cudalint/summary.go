@@ -23,6 +23,13 @@ func summary(rep *driver.Report) string {
 	}
 	files := countFiles(rep.Fset, rep.Reported)
 	fmt.Fprintf(&b, " in %d file%s", files, plural(files))
+	return b.String() + summaryGaps(rep)
+}
+
+// summaryGaps ends the summary: what was not analyzed, and the finding
+// that wastes the most.
+func summaryGaps(rep *driver.Report) string {
+	var b strings.Builder
 	var gaps []string
 	if n := countRule(rep, rules.InternalError); n > 0 {
 		gaps = append(gaps, fmt.Sprintf("%d internal error%s (a kernel not analyzed)", n, plural(n)))
