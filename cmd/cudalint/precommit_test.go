@@ -22,11 +22,12 @@ func TestPreCommitHooks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cudalint through pre-commit")
 	}
-	config, env := preCommitStore(t, preCommit)
+	hooks := installHooks(t, preCommit)
 
 	tests := []struct {
 		name      string
 		hook      string
+		args      string            // the hook's args: in the configuration, if any
 		committed map[string]string // the first commit
 		staged    map[string]string // written and staged
 		unstaged  map[string]string // written, not staged
@@ -43,6 +44,14 @@ func TestPreCommitHooks(t *testing.T) {
 			staged:    map[string]string{"ok.cu": "// clean\n"},
 			unstaged:  map[string]string{"later.cu": twoStrided, "untracked.cu": twoStrided},
 			code:      0, want: []string{"Passed"}, notWant: []string{"later.cu:", "untracked.cu:"}},
+		{name: "an info finding alone passes (--fail-level warning)", hook: "cudalint",
+			committed: map[string]string{"README": "x\n"},
+			staged:    map[string]string{"i.cu": indirectKernel},
+			code:      0, want: []string{"Passed", "i.cu:1:47: info", "[indirect-access]"}},
+		{name: "an info finding fails with args: [--fail-level, info]", hook: "cudalint", args: "[--fail-level, info]",
+			committed: map[string]string{"README": "x\n"},
+			staged:    map[string]string{"i.cu": indirectKernel},
+			code:      1, want: []string{"Failed", "i.cu:1:47: info"}},
 		{name: "a clean commit passes", hook: "cudalint",
 			committed: map[string]string{"README": "x\n"},
 			staged:    map[string]string{"good.cu": "__global__ void k(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }\n"},
@@ -65,7 +74,8 @@ func TestPreCommitHooks(t *testing.T) {
 				git(t, dir, "add", name)
 			}
 			writeTree(t, dir, tt.unstaged)
-			code, out := runPreCommit(t, preCommit, dir, env, "run", "-c", config, tt.hook)
+			// --verbose shows a passing hook's output too.
+			code, out := runPreCommit(t, preCommit, dir, hooks.env, "run", "--verbose", "-c", hooks.config(t, tt.args), tt.hook)
 			if code != tt.code {
 				t.Errorf("pre-commit exit %d, want %d:\n%s", code, tt.code, out)
 			}
@@ -83,18 +93,41 @@ func TestPreCommitHooks(t *testing.T) {
 	}
 }
 
-// preCommitStore returns a configuration that uses both hooks from a
-// snapshot of this checkout, and the environment for pre-commit, whose
-// store (PRE_COMMIT_HOME) already holds the hooks' golang environment.
-func preCommitStore(t *testing.T, preCommit string) (config string, env []string) {
+// indirectKernel has an info finding only: a data-dependent address.
+const indirectKernel = "__global__ void g(const int* idx, float* a) { a[idx[threadIdx.x]] = 0; }\nvoid h(const int* i, float* a) { g<<<1, 32>>>(i, a); }\n"
+
+// hooksRepo is a snapshot of this checkout as a hooks repository, and the
+// environment for pre-commit, whose store (PRE_COMMIT_HOME) already holds
+// the hooks' golang environment.
+type hooksRepo struct {
+	repo, rev string
+	env       []string
+}
+
+// config writes a configuration that uses both hooks of the snapshot,
+// with args, when not empty, as their args: (a YAML list).
+func (h *hooksRepo) config(t *testing.T, args string) string {
 	t.Helper()
-	hooks, rev := snapshot(t)
-	dir := t.TempDir()
-	config = filepath.Join(dir, "pre-commit-config.yaml")
-	text := fmt.Sprintf("repos:\n  - repo: %q\n    rev: %q\n    hooks:\n      - id: cudalint\n      - id: cudalint-all\n", hooks, rev)
-	if err := os.WriteFile(config, []byte(text), 0o644); err != nil {
+	text := fmt.Sprintf("repos:\n  - repo: %q\n    rev: %q\n    hooks:\n", h.repo, h.rev)
+	for _, id := range []string{"cudalint", "cudalint-all"} {
+		text += "      - id: " + id + "\n"
+		if args != "" {
+			text += "        args: " + args + "\n"
+		}
+	}
+	path := filepath.Join(t.TempDir(), "pre-commit-config.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return path
+}
+
+// installHooks snapshots the checkout and installs its hooks' environment
+// (language golang: go install) once, for every case.
+func installHooks(t *testing.T, preCommit string) *hooksRepo {
+	t.Helper()
+	h := &hooksRepo{}
+	h.repo, h.rev = snapshot(t)
 	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -103,12 +136,12 @@ func preCommitStore(t *testing.T, preCommit string) (config string, env []string
 	// named so that nothing is downloaded. -trimpath keeps the compiled
 	// packages independent of the store's fresh path, so a second run of
 	// the test finds them in the build cache.
-	env = append(os.Environ(), "PRE_COMMIT_HOME="+filepath.Join(dir, "store"), "GOMODCACHE="+strings.TrimSpace(string(modcache)),
+	h.env = append(os.Environ(), "PRE_COMMIT_HOME="+filepath.Join(t.TempDir(), "store"), "GOMODCACHE="+strings.TrimSpace(string(modcache)),
 		"GOFLAGS=-mod=mod -trimpath", "NO_COLOR=1", "PRE_COMMIT_COLOR=never")
-	if code, out := runPreCommit(t, preCommit, gitRepo(t, map[string]string{"README": "x\n"}), env, "install-hooks", "-c", config); code != 0 {
+	if code, out := runPreCommit(t, preCommit, gitRepo(t, map[string]string{"README": "x\n"}), h.env, "install-hooks", "-c", h.config(t, "")); code != 0 {
 		t.Fatalf("pre-commit install-hooks: exit %d\n%s", code, out)
 	}
-	return config, env
+	return h
 }
 
 // snapshot returns a clone of this checkout whose HEAD commit holds its
