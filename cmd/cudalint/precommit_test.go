@@ -170,6 +170,7 @@ func snapshot(t *testing.T) (dir, rev string) {
 	return dir, git(t, dir, "rev-parse", "HEAD")
 }
 
+// writeTree writes files (name to text) under dir.
 func writeTree(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	for name, text := range files {
