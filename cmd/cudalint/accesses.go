@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,7 +44,7 @@ func (o *options) execute(stdin io.Reader, stdout, stderr io.Writer) int {
 	return o.writeReport(stdout, stderr, func(w io.Writer, color bool) int {
 		status := o.report(w, stderr, in, color)
 		if len(in.files) == 0 {
-			reportError(stderr, errors.New("nothing to analyze: no .cu or .cuh file among the paths given"))
+			reportError(stderr, errNothingToAnalyze)
 			status = exitError
 		}
 		return status

@@ -27,7 +27,7 @@ func TestInternalErrorIsReportedEverywhere(t *testing.T) {
 	rep.Findings = append(rep.Findings, driver.InternalErrorFindings(rep.Result)...)
 
 	writers := map[string]func(io.Writer) error{
-		"text":   func(w io.Writer) error { return writeFindingsText(w, rep, textStyle{snippets: true}) },
+		"text":   func(w io.Writer) error { return writeFindingsText(w, rep, textStyle{snippets: true}, nil) },
 		"json":   func(w io.Writer) error { return writeFindingsJSON(w, rep) },
 		"sarif":  func(w io.Writer) error { return writeSARIF(w, rep) },
 		"github": func(w io.Writer) error { return writeGitHub(w, rep) },
@@ -43,7 +43,7 @@ func TestInternalErrorIsReportedEverywhere(t *testing.T) {
 		}
 	}
 	var text bytes.Buffer
-	writeFindingsText(&text, rep, textStyle{snippets: true})
+	writeFindingsText(&text, rep, textStyle{snippets: true}, nil)
 	if !strings.Contains(text.String(), "k.cu:1:17: error:") {
 		t.Errorf("text output does not put the error at the kernel:\n%s", text.String())
 	}

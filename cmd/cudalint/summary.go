@@ -22,6 +22,13 @@ func summary(rep *driver.Report) string {
 	}
 	files := countFiles(rep.Fset, rep.Reported)
 	fmt.Fprintf(&b, " in %d file%s", files, plural(files))
+	return b.String() + summaryGaps(rep)
+}
+
+// summaryGaps ends the summary: what was not analyzed, and the finding
+// that wastes the most.
+func summaryGaps(rep *driver.Report) string {
+	var b strings.Builder
 	var gaps []string
 	if n := countKind(rep, lint.ToolFailure); n > 0 {
 		gaps = append(gaps, fmt.Sprintf("%d internal error%s (a kernel not analyzed)", n, plural(n)))
