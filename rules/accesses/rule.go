@@ -43,7 +43,14 @@ type Spec struct {
 	Grade    Grade
 	Describe Describe
 	Fix      Fix // nil when the rule has none
+	// Covers, when set, are the other accesses a finding about p stands
+	// for (a vector's other lanes): named as related locations, and
+	// counted as the finding's by precedence.
+	Covers Covers
 }
+
+// Covers lists the other predictions one finding is about.
+type Covers func(res *Result, p *analyzer.Prediction) []*analyzer.Prediction
 
 // Findings is the result of a rule's analyzer: what it reported, each
 // with the prediction behind it, its severity and figures.
@@ -85,6 +92,10 @@ func (s *Spec) finding(res *Result, p *analyzer.Prediction) *lint.Finding {
 	start, end := res.SiteRange(p.Access)
 	f := &lint.Finding{Rule: &s.Rule, Severity: s.Grade(p), Prediction: p, Detail: s.Describe(p), Figures: FiguresOf(p)}
 	f.Diagnostic = analysis.Diagnostic{Pos: start, End: end, Category: s.ID, URL: lint.DocsURL(s.ID), Related: res.Related(p)}
+	if s.Covers != nil {
+		f.Covers = s.Covers(res, p)
+		f.Related = append(f.Related, res.coveredRelated(f.Covers)...)
+	}
 	if s.Fix != nil {
 		var why string
 		f.SuggestedFixes, why = s.Fix(res, p)
@@ -110,6 +121,17 @@ func (r *Result) Related(p *analyzer.Prediction) []analysis.RelatedInformation {
 		out = append(out, rel)
 	}
 	return append(out, r.ChainRelated(p.Access)...)
+}
+
+// coveredRelated points at the other accesses a finding stands for.
+func (r *Result) coveredRelated(qs []*analyzer.Prediction) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	for _, q := range qs {
+		if start, end := r.SiteRange(q.Access); start != token.NoPos {
+			out = append(out, analysis.RelatedInformation{Pos: start, End: end, Message: Subject(q) + " is part of the same finding"})
+		}
+	}
+	return out
 }
 
 // SiteRange is where a finding about access a is marked: the access, or
