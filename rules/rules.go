@@ -14,6 +14,7 @@ import (
 	"github.com/cudalint/cudalint/rules/swappedaxes"
 	"github.com/cudalint/cudalint/rules/transpose"
 	"github.com/cudalint/cudalint/rules/vectorcast"
+	"github.com/cudalint/cudalint/rules/vectorizable"
 )
 
 // The driver's own rules: findings it reports itself, not a rule's
@@ -32,7 +33,7 @@ var (
 // access gets one finding: when several rules report the same access
 // (under the same launch), only the earliest rule here is kept. A fault
 // outranks a cost; a diagnosis that names the cure (a transpose, swapped
-// axes, an AoS field) outranks the symptom it explains (a stride, a
+// axes, an AoS field, a vector) outranks the symptom it explains (a stride, a
 // misalignment).
 var Precedence = []*accesses.Spec{
 	bankconflict.Rule,
@@ -41,6 +42,7 @@ var Precedence = []*accesses.Spec{
 	transpose.Rule,
 	swappedaxes.Rule,
 	aosfield.Rule,
+	vectorizable.Rule,
 	strided.Rule,
 	misaligned.Rule,
 }
@@ -50,6 +52,7 @@ var Precedence = []*accesses.Spec{
 var All = []*lint.Rule{
 	&swappedaxes.Rule.Rule,
 	&strided.Rule.Rule,
+	&vectorizable.Rule.Rule,
 	&aosfield.Rule.Rule,
 	&misaligned.Rule.Rule,
 	&indirect.Rule.Rule,
