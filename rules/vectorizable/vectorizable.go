@@ -258,29 +258,20 @@ func divisorFacts(c *analyzer.LaunchConfig) func(*symbolic.Var) int64 {
 }
 
 // baseDivisor is what divides the offset at which pointer parameter
-// param points into its allocation: the launch's offset when constant
-// (a pointer passed as allocated is 0); unknown when a launch passes an
-// offset it does not give; 0, as the model assumes, when no launch
-// passes the pointer at all (then an allocation's start, cudaMalloc's
-// 256-byte aligned one, is the likely argument).
+// param points into its allocation: the launch's offset when it is a
+// constant (0 for a pointer passed as allocated); nothing when the launch
+// adds an offset it does not give (a + n). A pointer no launch passes, or
+// one the model does not follow (a member, a call's result), is taken at
+// its allocation's start, as the whole model takes it: the message says
+// the pointer must be aligned, as cudaMalloc's are.
 func baseDivisor(c *analyzer.LaunchConfig, param string) int64 {
 	if off, ok := c.Bases[param]; ok {
 		return symbolic.DivisorOf(off)
 	}
-	if fromLaunch(c) {
-		return 1
+	if _, offset := c.Params[interp.NonNullName(param)]; offset {
+		return 1 // the launch passes a pointer with an offset, not a constant one
 	}
 	return symbolic.MaxDivisor
-}
-
-func fromLaunch(c *analyzer.LaunchConfig) bool {
-	switch c.BlockSource {
-	case launch.FromLaunch, launch.FromUnresolved:
-		return true
-	case launch.FromConfig: // a launch's, its block given by the user
-		return c.At.IsValid() && len(c.Bases)+len(c.Params) > 0
-	}
-	return false
 }
 
 // blockGiven: the block's extent along axis is the launch's or the

@@ -51,6 +51,11 @@ __global__ void shifted(const float* a, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = a[4 * i] + a[4 * i + 1] + a[4 * i + 2] + a[4 * i + 3];
 }
+// Negative: the launch passes the pointer an unknown offset in.
+__global__ void moved(const float* a, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = a[4 * i] + a[4 * i + 1] + a[4 * i + 2] + a[4 * i + 3];
+}
 // Negative: three adjacent floats make no vector, packed or padded.
 __global__ void three(const float* a, const float* b, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -89,6 +94,7 @@ void launch(float* a, float* b, double* c, double* d, int* e, float4* f, int n) 
     rows<<<dim3(1, 64), 256>>>(a, b, 1024);
     offset<<<64, 256>>>(a, b, n);
     shifted<<<64, 256>>>(a + 2, b);
+    moved<<<64, 256>>>(a + n, b);
     three<<<64, 256>>>(a, a, b);
     coalesced<<<64, 256>>>(a, b);
     shared<<<64, 256>>>(b);
