@@ -52,7 +52,6 @@ var Precedence = []*accesses.Spec{
 var All = []*lint.Rule{
 	&swappedaxes.Rule.Rule,
 	&strided.Rule.Rule,
-	&vectorizable.Rule.Rule,
 	&aosfield.Rule.Rule,
 	&misaligned.Rule.Rule,
 	&indirect.Rule.Rule,
@@ -61,6 +60,9 @@ var All = []*lint.Rule{
 	&bankconflict.Rule.Rule,
 	UnusedIgnore,
 	InternalError,
+	// Rules added since are appended: a SARIF result names its rule by
+	// its index in this list, which must not move under existing results.
+	&vectorizable.Rule.Rule,
 }
 
 // Rank is a rule's place in Precedence; rules not listed rank after all.
