@@ -38,19 +38,8 @@ func Severity(p *analyzer.Prediction) lint.Severity { return accesses.CostSeveri
 
 // covers are the vector's other elements, which the finding names.
 func covers(res *accesses.Result, p *analyzer.Prediction) []*analyzer.Prediction {
-	v, _ := find(res, p)
-	return v.others
-}
-
-// vector is n adjacent scalar elements of one thread that make one
-// naturally aligned vector of width bytes, the first accessed by lead.
-// Its other elements are other accesses (others), or the other
-// iterations of an unrolled loop around lead (loop).
-type vector struct {
-	lead   *analyzer.Prediction
-	shape  shape
-	others []*analyzer.Prediction
-	loop   *interp.Loop
+	others, _ := find(res, p)
+	return others
 }
 
 // shape is a vector type of the element: n elements, width bytes.
@@ -59,26 +48,26 @@ type shape struct {
 	name     string // the CUDA type: float4
 }
 
-// find is the vector p leads, if any: neighbouring lanes step by the
-// whole vector (so one vector access per lane is contiguous), and p's
-// address is a multiple of the vector's width for every lane and value.
-func find(res *accesses.Result, p *analyzer.Prediction) (vector, bool) {
+// find reports whether p is the first of n adjacent scalar elements of
+// one thread that make one naturally aligned vector: neighbouring lanes
+// step by the whole vector (so one vector access per lane is
+// contiguous), and p's address is a multiple of the vector's width for
+// every lane and value. The other elements are other accesses (others),
+// or the other iterations of an unrolled loop around p (others nil).
+func find(res *accesses.Result, p *analyzer.Prediction) (others []*analyzer.Prediction, ok bool) {
 	if !scalarCandidate(res, p) {
-		return vector{}, false
+		return nil, false
 	}
 	s, ok := shapeOf(p)
 	if !ok {
-		return vector{}, false
+		return nil, false
 	}
 	if loop := vectorLoop(p, s); loop != nil {
 		first := symbolic.Subst(p.Access.Addr, map[string]symbolic.Expr{loop.Iter: symbolic.Const(0)})
-		return vector{lead: p, shape: s, loop: loop}, aligned(p, first, s.width)
+		return nil, aligned(p, first, s.width)
 	}
-	others := adjacent(res, p, s)
-	if others == nil || !aligned(p, p.Access.Addr, s.width) {
-		return vector{}, false
-	}
-	return vector{lead: p, shape: s, others: others}, true
+	others = adjacent(res, p, s)
+	return others, others != nil && aligned(p, p.Access.Addr, s.width)
 }
 
 // scalarCandidate: a known, wasteful global access of a scalar, not a
