@@ -309,20 +309,38 @@ func baseText(a *interp.Access) string {
 // castExample is the vector access the user can write in place of the
 // scalar ones: float4 v = reinterpret_cast<const float4*>(a)[i].
 func castExample(a *interp.Access, s shape, loop *interp.Loop) string {
-	base := baseText(a)
-	if strings.ContainsAny(base, " +-*/()[]") {
-		base = "(" + base + ")"
-	}
-	at := vectorIndex(a.IndexExpr, s.n, loop)
+	ref := vectorRef(a, s, loop)
 	if a.Op == interp.Store {
 		args := []string{"x", "y", "z", "w"}[:s.n]
-		return fmt.Sprintf("reinterpret_cast<%s*>(%s)[%s] = make_%s(%s)", s.name, base, at, s.name, strings.Join(args, ", "))
+		return fmt.Sprintf("%s = make_%s(%s)", ref, s.name, strings.Join(args, ", "))
 	}
-	return fmt.Sprintf("%s v = reinterpret_cast<const %s*>(%s)[%s]", s.name, s.name, base, at)
+	return fmt.Sprintf("%s v = %s", s.name, ref)
 }
 
+// vectorRef is the vector as an lvalue: the base pointer cast and
+// indexed in vectors when the access indexes a named pointer once
+// (a[4 * i] is vector i), else the first element's address cast
+// (*reinterpret_cast<float2*>(&xy[t][0])), which holds for any layout.
+func vectorRef(a *interp.Access, s shape, loop *interp.Loop) string {
+	ptr := s.name + "*"
+	if a.Op == interp.Load {
+		ptr = "const " + ptr
+	}
+	if base := baseText(a); a.Subscripts <= 1 && identifier.MatchString(base) {
+		return fmt.Sprintf("reinterpret_cast<%s>(%s)[%s]", ptr, base, vectorIndex(a.IndexExpr, s.n, loop))
+	}
+	ref := fmt.Sprintf("*reinterpret_cast<%s>(&%s)", ptr, a.Expr)
+	if loop != nil && loop.Var != "" {
+		ref += fmt.Sprintf(" with %s = %d", loop.Var, 0)
+	}
+	return ref
+}
+
+var identifier = regexp.MustCompile(`^[A-Za-z_]\w*$`)
+
 // vectorIndex is the index, in vectors, of the element at index: "4 * i"
-// is vector i; a loop's variable ("4 * i + k") is the element within it.
+// is vector i; a loop's variable ("4 * i + k") is the element within it,
+// which the integer division of any other index drops.
 func vectorIndex(index string, n int64, loop *interp.Loop) string {
 	if loop != nil && loop.Var != "" {
 		index = strings.TrimSuffix(index, " + "+loop.Var)
@@ -339,7 +357,10 @@ func vectorIndex(index string, n int64, loop *interp.Loop) string {
 			return m[3]
 		}
 	}
-	return fmt.Sprintf("(%s) / %d", index, n)
+	if !identifier.MatchString(index) {
+		index = "(" + index + ")"
+	}
+	return fmt.Sprintf("%s / %d", index, n)
 }
 
 // scaled matches "4 * i" and "i * 4" (one or the other number set).

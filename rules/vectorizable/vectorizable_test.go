@@ -64,6 +64,7 @@ func TestVectorIndex(t *testing.T) {
 		{"i * 2", 2, "i"},
 		{"4 * (row * n + col)", 4, "(row * n + col)"},
 		{"8 * i", 4, "(8 * i) / 4"},
+		{"off", 4, "off / 4"},
 		{"2 * i + 2", 2, "(2 * i + 2) / 2"},
 		{"", 4, "i"},
 	}

@@ -39,6 +39,13 @@ __global__ void rows(const float* a, float* out, int width) {
     const float* row = a + blockIdx.y * width;
     out[i] = row[4 * i] * row[4 * i + 1] * row[4 * i + 2] * row[4 * i + 3]; // want "load row\[4 \* i\]: .*float4 v = reinterpret_cast<const float4\*>\(row\)\[i\]"
 }
+// An array of pairs: the first element's address, cast.
+typedef float pair[2];
+__global__ void points(pair* xy) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    xy[t][0] = 1; // want "store xy\[t\]\[0\]: .*\*reinterpret_cast<float2\*>\(&xy\[t\]\[0\]\) = make_float2\(x, y\)"
+    xy[t][1] = 2;
+}
 
 // Negative: an offset no launch gives (alignment not provable).
 __global__ void offset(const float* a, float* out, int off) {
@@ -92,6 +99,7 @@ void launch(float* a, float* b, double* c, double* d, int* e, float4* f, int n) 
     loop<<<64, 256>>>(a, b);
     store4<<<64, 256>>>(a, n);
     rows<<<dim3(1, 64), 256>>>(a, b, 1024);
+    points<<<64, 256>>>((pair*)a);
     offset<<<64, 256>>>(a, b, n);
     shifted<<<64, 256>>>(a + 2, b);
     moved<<<64, 256>>>(a + n, b);
