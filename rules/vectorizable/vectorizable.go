@@ -281,7 +281,7 @@ func describe(p *analyzer.Prediction) string {
 	loop := vectorLoop(p, s)
 	return fmt.Sprintf("%s, one %d-byte-aligned %s, and neighbouring lanes are one %s apart, so each scalar %s moves %.1fx the bytes it uses; %s the %s in one instruction instead: %s (%s must be %d-byte aligned, as cudaMalloc's pointers are): %s",
 		elements(a, s, loop), s.width, s.name, s.name, a.Op, p.Sectors/p.Ideal, a.Op, s.name,
-		castExample(a, s, loop), baseText(a), s.width, accesses.Figures(p))
+		castExample(a, s, loop), alignedPointer(a), s.width, accesses.Figures(p))
 }
 
 // elements says which accesses make the vector: "this thread also loads
@@ -296,6 +296,15 @@ func elements(a *interp.Access, s shape, loop *interp.Loop) string {
 		after = "the " + elem + " after it"
 	}
 	return fmt.Sprintf("this thread also %ss %s: %d adjacent %ss", a.Op, after, s.n, elem)
+}
+
+// alignedPointer names the pointer whose alignment the cast relies on:
+// the one indexed, when a name, else the allocation's parameter.
+func alignedPointer(a *interp.Access) string {
+	if base := baseText(a); identifier.MatchString(base) {
+		return base
+	}
+	return a.Base
 }
 
 // baseText is the pointer the access indexes, as written.

@@ -43,7 +43,7 @@ __global__ void rows(const float* a, float* out, int width) {
 typedef float pair[2];
 __global__ void points(pair* xy) {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
-    xy[t][0] = 1; // want "store xy\[t\]\[0\]: .*\*reinterpret_cast<float2\*>\(&xy\[t\]\[0\]\) = make_float2\(x, y\)"
+    xy[t][0] = 1; // want "store xy\[t\]\[0\]: .*\*reinterpret_cast<float2\*>\(&xy\[t\]\[0\]\) = make_float2\(x, y\) \(xy must be 8-byte aligned"
     xy[t][1] = 2;
 }
 
