@@ -6,9 +6,13 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/ruletest"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 func TestRule(t *testing.T) { ruletest.Run(t, "testdata", Analyzer) }
@@ -71,6 +75,45 @@ func TestVectorIndex(t *testing.T) {
 	for _, tt := range tests {
 		if got := vectorIndex(tt.index, tt.n, nil); got != tt.want {
 			t.Errorf("vectorIndex(%q, %d) = %q, want %q", tt.index, tt.n, got, tt.want)
+		}
+	}
+}
+
+// What a launch says of an address's symbols: the values it gives, and
+// the offsets at which it passes pointers.
+func TestDivisorFacts(t *testing.T) {
+	launched := &analyzer.LaunchConfig{BlockSource: launch.FromLaunch, Block: analyzer.Dim3{256, 1, 1}, BlockKnown: [3]bool{true, true, true},
+		Grid: analyzer.Dim3{64, 1, 1}, GridKnown: [3]bool{true, false, false},
+		Params: map[string]int64{"width": 1000, interp.NonNullName("a"): 1, interp.NonNullName("moved"): 1, interp.NonNullName("shifted"): 1},
+		Bases:  map[string]int64{"a": 0, "shifted": 8}}
+	guessed := &analyzer.LaunchConfig{BlockSource: launch.FromDefault, Block: analyzer.Dim3{256, 1, 1}, Params: map[string]int64{}, Bases: map[string]int64{}}
+	base := func(of string) *symbolic.Var { return &symbolic.Var{Kind: symbolic.KindBase, Of: of} }
+	param := func(name string) *symbolic.Var {
+		v, _ := symbolic.AsVar(symbolic.NewSym(symbolic.Var{Name: name, Kind: symbolic.KindParam}))
+		return v
+	}
+	tests := []struct {
+		name string
+		cfg  *analyzer.LaunchConfig
+		v    *symbolic.Var
+		want int64
+	}{
+		{"a pointer passed as allocated", launched, base("a"), symbolic.MaxDivisor},
+		{"a pointer passed 8 bytes in", launched, base("shifted"), 8},
+		{"a pointer passed an unknown offset in", launched, base("moved"), 1},
+		{"a pointer the launch does not follow", launched, base("member"), symbolic.MaxDivisor},
+		{"no launch: the allocation's start", guessed, base("a"), symbolic.MaxDivisor},
+		{"a parameter the launch gives", launched, param("width"), 8},
+		{"a parameter it does not", launched, param("n"), 1},
+		{"the launch's block", launched, &symbolic.Var{Kind: symbolic.KindBlockDim, Axis: 0}, 256},
+		{"a guessed block", guessed, &symbolic.Var{Kind: symbolic.KindBlockDim, Axis: 0}, 1},
+		{"a grid the launch gives", launched, &symbolic.Var{Kind: symbolic.KindGridDim, Axis: 0}, 64},
+		{"one it does not", launched, &symbolic.Var{Kind: symbolic.KindGridDim, Axis: 1}, 1},
+		{"a thread index", launched, &symbolic.Var{Kind: symbolic.KindThreadIdx}, 1},
+	}
+	for _, tt := range tests {
+		if got := divisorFacts(tt.cfg)(tt.v); got != tt.want {
+			t.Errorf("%s: %d, want %d", tt.name, got, tt.want)
 		}
 	}
 }
