@@ -9,11 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/internal/report"
 	"github.com/cudalint/cudalint/parser/cpp"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/sources"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 // document is an open file.
@@ -330,14 +332,21 @@ func (s *Server) siblingFields(res *result, f *lint.Finding) []DiagnosticRelated
 		return nil
 	}
 	var out []DiagnosticRelatedInformation
-	seen := map[string]bool{}
+	// One field read again (p[i].x * p[i].x) is one access: the same
+	// operation at the same address.
+	type access struct {
+		op   interp.Op
+		addr string
+	}
+	seen := map[access]bool{}
 	for _, q := range res.rep.Result.Analysis.Predictions {
 		a := q.Access
-		if a.Kernel != p.Access.Kernel || a.Struct != p.Access.Struct || a.BaseExpr != p.Access.BaseExpr ||
-			a.Field == p.Access.Field || a.Pos == p.Access.Pos || seen[a.Expr+a.Op.String()] {
+		k := access{a.Op, symbolic.Key(a.Addr)}
+		if a.Kernel != p.Access.Kernel || a.Struct != p.Access.Struct || a.Base != p.Access.Base ||
+			a.Field == p.Access.Field || a.Pos == p.Access.Pos || seen[k] {
 			continue
 		}
-		seen[a.Expr+a.Op.String()] = true
+		seen[k] = true
 		start, end := res.rep.Result.Range(a)
 		if loc, ok := s.location(res, start, end); ok {
 			out = append(out, DiagnosticRelatedInformation{Location: loc,

@@ -158,9 +158,9 @@ __global__ void k(float* out) {
   do { out[j] = 4; j += 8; } while (j < 64);
 }`), "out[j]", Store)
 	sameExpr(t, "address", a, a.Addr, sum(base("out"), mul(c(32), iter(0))))
-	var points []map[string]int64
+	var points []map[symbolic.SymID]int64
 	for k := int64(0); k < 12; k++ {
-		points = append(points, map[string]int64{key(iter(0)): k})
+		points = append(points, map[symbolic.SymID]int64{key(iter(0)): k})
 	}
-	agrees(t, "condition", a, a.Loops[0].Cond, func(p map[string]int64) bool { return p[key(iter(0))] < 8 }, points)
+	agrees(t, "condition", a, a.Loops[0].Cond, func(p map[symbolic.SymID]int64) bool { return p[key(iter(0))] < 8 }, points)
 }

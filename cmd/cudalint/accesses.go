@@ -221,7 +221,7 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 	row := accessJSON{
 		File: a.Pos.File, Line: int(a.Pos.Line), Column: int(a.Pos.Col), Kernel: escape(a.Kernel.Name), Op: a.Op.String(),
 		Expr: excerpt(a.Expr), ElementBytes: a.Type.Size, Instructions: p.Pieces, LaneStrideBytes: p.LaneStride,
-		Block: cfg.Block, BlockSource: cfg.BlockSource, Exact: p.Exact, Requests: p.Requests,
+		Block: cfg.Block, BlockSource: cfg.BlockSource.String(), Exact: p.Exact, Requests: p.Requests,
 	}
 	for _, c := range a.Via {
 		name := "lambda"

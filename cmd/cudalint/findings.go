@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"go/token"
 	"io"
@@ -133,14 +135,55 @@ func explain(args []string, stdout, stderr io.Writer) int {
 	}
 	page := docs.Rule(args[0])
 	if page == "" {
-		reportError(stderr, fmt.Errorf("unknown rule %q (cudalint rules lists them)", args[0]))
+		reportError(stderr, fmt.Errorf("unknown rule %q%s (cudalint rules lists them)", args[0], driver.DidYouMean(args[0], ruleIDs())))
 		return exitError
 	}
 	fmt.Fprint(stdout, page)
 	return exitOK
 }
 
-func listRules(stdout io.Writer) int {
+// ruleIDs are the IDs users may write.
+func ruleIDs() []string {
+	var ids []string
+	for _, r := range rules.All {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+// ruleJSON is one rule in cudalint rules --format json.
+type ruleJSON struct {
+	ID        string   `json:"id"`
+	Title     string   `json:"title"`
+	Severity  string   `json:"severity"`
+	Tags      []string `json:"tags"`
+	Precision string   `json:"precision"`
+	Summary   string   `json:"summary"`
+	URL       string   `json:"url"`
+}
+
+// listRules is cudalint rules [--format text|json].
+func listRules(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	format := fs.String("format", "text", "text or json")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || (*format != "text" && *format != "json") {
+		fmt.Fprintln(stderr, "cudalint: usage: cudalint rules [--format text|json]")
+		return exitError
+	}
+	if *format == "json" {
+		out := []ruleJSON{}
+		for _, r := range rules.All {
+			out = append(out, ruleJSON{r.ID, r.Title, r.Severity.String(), r.Tags, r.Precision, r.Summary(), r.URL()})
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out); err != nil {
+			return exitError
+		}
+		return exitOK
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	defer tw.Flush()
 	fmt.Fprintln(tw, "RULE\tSEVERITY\tSUMMARY")

@@ -1,8 +1,16 @@
 // Package accesses is the analyzer every cudalint rule requires: it parses
 // the CUDA files of the pass (Pass.OtherFiles), models every memory
 // access under every launch that reaches it, and hands the rules the
-// predictions, positions in the pass's token.FileSet, facts about the
-// predictions, and the preconditions several rules share.
+// predictions, their positions in the pass's token.FileSet (where a
+// finding is marked, its related places), and the facts computed once
+// per prediction (lane coefficients, element widths, assumed strides,
+// requests per launch, the figures of machine output, components the
+// compiler merges).
+//
+// What rules share beyond that lives beside it: rules/policy (the
+// preconditions and the severity policy), rules/wording (what messages
+// say), rules/spec (a rule made from its description and logic), and
+// rules/lint (what a rule is and what it finds).
 package accesses
 
 import (

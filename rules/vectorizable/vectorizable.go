@@ -11,13 +11,16 @@ import (
 	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/policy"
+	"github.com/cudalint/cudalint/rules/spec"
+	"github.com/cudalint/cudalint/rules/wording"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
 // Rule reports scalar accesses of one thread that together make one
 // aligned vector. Its findings are one per vector and fold nothing
 // else: two vectors are two casts to write.
-var Rule = accesses.NewRule(accesses.Spec{
+var Rule = spec.NewRule(spec.Spec{
 	Rule: lint.Rule{ID: "vectorizable-access", Title: "Scalar accesses that make a vector", Severity: lint.Warning,
 		Tags: []string{"performance", "coalescing", "vectorization"}, Precision: "high"},
 	Name: "vectorizable", Detect: Detect, Grade: Severity, Describe: describe, Covers: covers})
@@ -34,7 +37,7 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 
 // Severity grades the scalar access by its cost, as strided-access
 // would: the same waste, now with a cure named.
-func Severity(p *analyzer.Prediction) lint.Severity { return accesses.CostSeverity(p) }
+func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
 
 // covers are the vector's other elements, which the finding names.
 func covers(res *accesses.Result, p *analyzer.Prediction) []*analyzer.Prediction {
@@ -63,7 +66,7 @@ func find(res *accesses.Result, p *analyzer.Prediction) (others []*analyzer.Pred
 		return nil, false
 	}
 	if loop := vectorLoop(p, s); loop != nil {
-		first := symbolic.Subst(p.Access.Addr, map[string]symbolic.Expr{loop.Iter: symbolic.Const(0)})
+		first := symbolic.Subst(p.Access.Addr, map[symbolic.SymID]symbolic.Expr{loop.Iter: symbolic.Const(0)})
 		return nil, aligned(p, first, s.width)
 	}
 	others = adjacent(res, p, s)
@@ -74,7 +77,7 @@ func find(res *accesses.Result, p *analyzer.Prediction) (others []*analyzer.Pred
 // member of a struct or vector (aos-field's, or already a vector).
 func scalarCandidate(res *accesses.Result, p *analyzer.Prediction) bool {
 	a := p.Access
-	return res.Uncoalesced(p) && a.Struct == nil && a.Type != nil &&
+	return policy.Uncoalesced(res, p) && a.Struct == nil && a.Type != nil &&
 		(a.Type.Kind == ctype.TInt || a.Type.Kind == ctype.TFloat) && a.Op != interp.Atomic
 }
 
@@ -160,7 +163,7 @@ func adjacent(res *accesses.Result, p *analyzer.Prediction, s shape) []*analyzer
 // does offset bytes further on, under the same conditions.
 func elementAt(res *accesses.Result, p *analyzer.Prediction, offset int64) *analyzer.Prediction {
 	for _, q := range res.Kernel(p) {
-		if q == p || q.Config != p.Config || !sameKind(p.Access, q.Access) || !accesses.GlobalKnown(q) {
+		if q == p || q.Config != p.Config || !sameKind(p.Access, q.Access) || !policy.GlobalKnown(q) {
 			continue
 		}
 		if d, ok := symbolic.IsConst(symbolic.Sub(q.Access.Addr, p.Access.Addr)); ok && d == offset {
@@ -225,12 +228,13 @@ func aligned(p *analyzer.Prediction, addr symbolic.Expr, width int64) bool {
 // values it gives, and pointers it passes as allocated. Anything else
 // may be odd.
 func divisorFacts(c *analyzer.LaunchConfig) func(*symbolic.Var) int64 {
+	values := c.Values()
 	return func(v *symbolic.Var) int64 {
 		switch v.Kind {
 		case symbolic.KindBase:
 			return baseDivisor(c, v.Of)
 		case symbolic.KindParam:
-			if x, ok := c.Params[v.Key()]; ok {
+			if x, ok := values[v.Key()]; ok {
 				return symbolic.DivisorOf(x)
 			}
 		case symbolic.KindBlockDim:
@@ -257,7 +261,7 @@ func baseDivisor(c *analyzer.LaunchConfig, param string) int64 {
 	if off, ok := c.Bases[param]; ok {
 		return symbolic.DivisorOf(off)
 	}
-	if _, offset := c.Params[interp.NonNullName(param)]; offset {
+	if _, offset := c.NonNull[param]; offset {
 		return 1 // the launch passes a pointer with an offset, not a constant one
 	}
 	return symbolic.MaxDivisor
@@ -265,7 +269,7 @@ func baseDivisor(c *analyzer.LaunchConfig, param string) int64 {
 
 // blockGiven: the block's extent along axis is the launch's or the
 // user's, not a guess.
-func blockGiven(c *analyzer.LaunchConfig, axis int8) bool {
+func blockGiven(c *analyzer.LaunchConfig, axis symbolic.Axis) bool {
 	switch c.BlockSource {
 	case launch.FromLaunch, launch.FromAnnotation, launch.FromConfig:
 		return true
@@ -281,7 +285,7 @@ func describe(p *analyzer.Prediction) string {
 	loop := vectorLoop(p, s)
 	return fmt.Sprintf("%s, one %d-byte-aligned %s, and neighbouring lanes are one %s apart, so each scalar %s moves %.1fx the bytes it uses; %s the %s in one instruction instead: %s (%s must be %d-byte aligned, as cudaMalloc's pointers are): %s",
 		elements(a, s, loop), s.width, s.name, s.name, a.Op, p.Sectors/p.Ideal, a.Op, s.name,
-		castExample(a, s, loop), alignedPointer(a), s.width, accesses.Figures(p))
+		castExample(a, s, loop), alignedPointer(a), s.width, wording.Figures(p))
 }
 
 // elements says which accesses make the vector: "this thread also loads
@@ -304,7 +308,7 @@ func alignedPointer(a *interp.Access) string {
 	if base := baseText(a); identifier.MatchString(base) {
 		return base
 	}
-	return a.Base
+	return a.Base.String()
 }
 
 // baseText is the pointer the access indexes, as written.
@@ -312,7 +316,7 @@ func baseText(a *interp.Access) string {
 	if a.BaseExpr != "" {
 		return a.BaseExpr
 	}
-	return a.Base
+	return a.Base.String()
 }
 
 // castExample is the vector access the user can write in place of the

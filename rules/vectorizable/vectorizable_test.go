@@ -7,7 +7,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
-	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
@@ -84,12 +83,13 @@ func TestVectorIndex(t *testing.T) {
 func TestDivisorFacts(t *testing.T) {
 	launched := &analyzer.LaunchConfig{BlockSource: launch.FromLaunch, Block: analyzer.Dim3{256, 1, 1}, BlockKnown: [3]bool{true, true, true},
 		Grid: analyzer.Dim3{64, 1, 1}, GridKnown: [3]bool{true, false, false},
-		Params: map[string]int64{"width": 1000, interp.NonNullName("a"): 1, interp.NonNullName("moved"): 1, interp.NonNullName("shifted"): 1},
-		Bases:  map[string]int64{"a": 0, "shifted": 8}}
-	guessed := &analyzer.LaunchConfig{BlockSource: launch.FromDefault, Block: analyzer.Dim3{256, 1, 1}, Params: map[string]int64{}, Bases: map[string]int64{}}
+		Params:  map[string]int64{"width": 1000},
+		NonNull: map[string]int64{"a": 1, "moved": 1, "shifted": 1},
+		Bases:   map[string]int64{"a": 0, "shifted": 8}}
+	guessed := &analyzer.LaunchConfig{BlockSource: launch.FromDefault, Block: analyzer.Dim3{256, 1, 1}, Params: map[string]int64{}, NonNull: map[string]int64{}, Bases: map[string]int64{}}
 	base := func(of string) *symbolic.Var { return &symbolic.Var{Kind: symbolic.KindBase, Of: of} }
 	param := func(name string) *symbolic.Var {
-		v, _ := symbolic.AsVar(symbolic.NewSym(symbolic.Var{Name: name, Kind: symbolic.KindParam}))
+		v, _ := symbolic.AsVar(symbolic.ParamSym(name))
 		return v
 	}
 	tests := []struct {
