@@ -156,10 +156,25 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 		return in.convert(args[0], t)
 	}
 	if name == "__builtin_assume_aligned" && len(args) >= 1 { // a hint: the pointer itself
-		return args[0]
+		return alignedBy(args)
 	}
 	in.notFollowed(e, name, args)
 	return in.dataValue(symbolic.CauseCallResult, name+"()")
+}
+
+// alignedBy is the pointer of __builtin_assume_aligned(p, n), carrying
+// the alignment promised when n is a constant.
+func alignedBy(args []value) value {
+	v := args[0]
+	if v.kind != vPtr || len(args) < 2 || args[1].kind != vInt || args[1].x == nil {
+		return v
+	}
+	if n, ok := symbolic.IsConst(args[1].x); ok && n > 0 {
+		p := *v.ptr
+		p.alignHint = n
+		v.ptr = &p
+	}
+	return v
 }
 
 // notFollowed notes a call in a kernel that may run code cudalint cannot

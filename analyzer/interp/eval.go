@@ -656,6 +656,7 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 		a.BaseExpr, a.IndexExpr = in.prog.Text(ix.X), in.prog.Text(ix.Index)
 	}
 	a.Subscripts = subscripts(e)
+	a.AlignHint = p.alignHint
 	if a.Type == nil {
 		a.Type = ctype.UnknownType
 	}

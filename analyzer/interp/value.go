@@ -65,6 +65,11 @@ type Access struct {
 	// Subscripts counts the subscripts written in a row on the array the
 	// access indexes: 2 for tile[y][x] (and tile[y][x].f), 1 for a[i].
 	Subscripts int
+	// AlignHint is the alignment, in bytes, that __builtin_assume_aligned
+	// promised for the pointer the access goes through (0: none). nvcc
+	// uses it: four adjacent floats through a pointer promised 16 bytes
+	// are one LDG.E.128 (measured, probes6's v_f4_assume).
+	AlignHint int64
 	// Guessed is set when the address went through a guessed layout.
 	Guessed bool
 }
@@ -199,6 +204,9 @@ type pointer struct {
 	// guessed is set once the offset went through a layout cudalint
 	// guessed (a struct with a member of unknown type): it may be wrong.
 	guessed bool
+	// alignHint is the alignment in bytes that __builtin_assume_aligned
+	// promised the compiler for the pointer this one was made from.
+	alignHint int64
 }
 
 func intValue(x symbolic.Expr) value { return value{kind: vInt, x: x} }
