@@ -270,6 +270,7 @@ func writeAccessesJSON(w io.Writer, res *analyzer.Result) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // C++ is full of < and &: print them as written
 	return enc.Encode(out)
 }
 

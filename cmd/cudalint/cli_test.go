@@ -56,7 +56,7 @@ func TestStdin(t *testing.T) {
 		// A header's findings are reported when it is named too.
 		{"includes named", "#include \"part.cuh\"\n", []string{"--root", dir, "--stdin-filename", filepath.Join(dir, "inc", "main.cu"), "-", filepath.Join(dir, "inc", "part.cuh")}, exitFindings, "inc/part.cuh:1:34: warning", ""},
 		{"empty", "", []string{"-"}, exitOK, "no findings in 1 file", ""},
-		{"json", stridedKernel, []string{"--format", "json", "-"}, exitFindings, `"file": "\u003cstdin\u003e"`, ""},
+		{"json", stridedKernel, []string{"--format", "json", "-"}, exitFindings, `"file": "<stdin>"`, ""},
 		{"with a file", stridedKernel, []string{"-", filepath.Join(dir, "inc", "part.cuh")}, exitFindings, "2 findings", ""},
 		{"accesses", stridedKernel, []string{"--accesses", "-"}, exitOK, "<stdin>:1:31", ""},
 	}

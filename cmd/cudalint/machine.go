@@ -86,6 +86,7 @@ func writeFindingsJSON(w io.Writer, rep *driver.Report) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // C++ is full of < and &: print them as written
 	return enc.Encode(doc)
 }
 

@@ -69,3 +69,21 @@ func TestPatchWithoutDiff(t *testing.T) {
 		t.Errorf("exit %d, stderr %s", code, errs)
 	}
 }
+
+// JSON prints C++ as written: reinterpret_cast<const float4*>, not
+// reinterpret_cast\u003cconst float4*\u003e.
+func TestJSONDoesNotEscapeHTML(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"k.cu": `__global__ void k(const float* a, float* b) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float4 v = reinterpret_cast<const float4*>(a + 1)[i];
+    b[i] = v.x;
+}
+void h(const float* a, float* b) { k<<<64, 256>>>(a, b); }
+`})
+	for _, args := range [][]string{{"--format", "json"}, {"--accesses", "--format", "json"}} {
+		_, out, errs := runCLI(append(args, "--root", dir, dir)...)
+		if !strings.Contains(out, "reinterpret_cast<const float4*>") || strings.Contains(out, `\u003c`) {
+			t.Errorf("%v: output escapes < (stderr %s):\n%s", args, errs, out)
+		}
+	}
+}

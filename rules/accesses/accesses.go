@@ -34,7 +34,7 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:       "cudaaccesses",
 	Doc:        "models every global and shared memory access of the CUDA kernels in Pass.OtherFiles",
-	URL:        "https://github.com/cudalint/cudalint#the-model",
+	URL:        "https://github.com/cudalint/cudalint/blob/main/docs/model.md",
 	Run:        func(pass *analysis.Pass) (any, error) { return Load(pass, Options{}) },
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
