@@ -65,6 +65,8 @@ type Result struct {
 	// vector components the compiler loads together with a sibling.
 	kernel map[*analyzer.Prediction][]*analyzer.Prediction
 	merged map[*analyzer.Prediction]bool
+	// costs holds each kernel's cost per launch configuration (impact.go).
+	costs map[costKey]*KernelCost
 }
 
 // Load models the CUDA files of pass.OtherFiles under opts.
@@ -100,6 +102,7 @@ func Load(pass *analysis.Pass, o Options) (*Result, error) {
 		res.files[path] = tf
 	}
 	res.computeFacts()
+	res.computeCosts()
 	return res, nil
 }
 

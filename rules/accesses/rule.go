@@ -84,6 +84,9 @@ func (s *Spec) run(pass *analysis.Pass) (any, error) {
 func (s *Spec) finding(res *Result, p *analyzer.Prediction) *lint.Finding {
 	start, end := res.SiteRange(p.Access)
 	f := &lint.Finding{Rule: &s.Rule, Severity: s.Grade(p), Prediction: p, Detail: s.Describe(p), Figures: FiguresOf(p)}
+	if imp, ok := res.ImpactOf(p); ok {
+		f.Figures.Impact = &imp
+	}
 	f.Diagnostic = analysis.Diagnostic{Pos: start, End: end, Category: s.ID, URL: lint.DocsURL(s.ID), Related: res.Related(p)}
 	if s.Fix != nil {
 		var why string

@@ -1,0 +1,216 @@
+package accesses
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/warp"
+	"github.com/cudalint/cudalint/rules/lint"
+)
+
+// A finding is priced exactly per request, but whether it matters depends
+// on the kernel it sits in: a tile store that is 1% of its kernel's
+// traffic is real and not worth fixing. So every kernel, under each launch
+// configuration, gets its whole predicted memory cost per launch, and each
+// finding the share of it that its fix removes.
+
+// The time model (docs/severity.md): a kernel is memory-bound, its global
+// sectors move at the DRAM bandwidth and its shared-memory wavefronts at
+// the SMs' rate, one after the other. Only the ratio of the two rates
+// matters to a speedup; both are the model's assumptions for an H200
+// until the timings of testdata/truth/timing calibrate them.
+const (
+	// GlobalBytesPerSecond: the H200's HBM3e peak, about 4.8 TB/s
+	// (assumed, not measured).
+	GlobalBytesPerSecond = 4.8e12
+	// SharedWavefrontsPerSecond: one wavefront per clock per SM, 132 SMs
+	// at the 1.98 GHz boost clock (assumed, not measured).
+	SharedWavefrontsPerSecond = 132 * 1.98e9
+)
+
+// MemorySeconds is the model's memory time of a launch that moves the
+// given global sectors and shared-memory wavefronts.
+func MemorySeconds(sectors, wavefronts float64) float64 {
+	return sectors*warp.SectorBytes/GlobalBytesPerSecond + wavefronts/SharedWavefrontsPerSecond
+}
+
+// KernelCost is a kernel's predicted memory traffic in one launch of one
+// configuration: every access's requests per launch (warps, trip counts
+// and unrolled copies, as the model counts them) times its sectors per
+// request for global memory, its wavefronts per request for shared.
+type KernelCost struct {
+	Sectors    float64 // global sectors per launch
+	Wavefronts float64 // shared-memory wavefronts per launch
+	// Assumed: some term rests on a size, trip count, grid or block the
+	// code does not give, or on an access whose cost is not known (counted
+	// at its ideal): the figures hold at the assumed sizes.
+	Assumed bool
+}
+
+// Seconds is the kernel's memory time per launch under the time model.
+func (k KernelCost) Seconds() float64 { return MemorySeconds(k.Sectors, k.Wavefronts) }
+
+// costKey names one kernel under one launch configuration.
+type costKey struct {
+	kernel any
+	config *analyzer.LaunchConfig
+}
+
+func keyOf(p *analyzer.Prediction) costKey { return costKey{p.Access.Kernel, p.Config} }
+
+// computeCosts sums, once, every kernel's cost per launch configuration.
+func (r *Result) computeCosts() {
+	r.costs = map[costKey]*KernelCost{}
+	for _, p := range r.Analysis.Predictions {
+		k := r.costs[keyOf(p)]
+		if k == nil {
+			k = &KernelCost{}
+			r.costs[keyOf(p)] = k
+		}
+		r.addTerm(k, p)
+	}
+}
+
+// addTerm adds p's traffic per launch to its kernel's cost.
+func (r *Result) addTerm(k *KernelCost, p *analyzer.Prediction) {
+	if p.NoLane {
+		return
+	}
+	per := p.Sectors
+	if !p.Known {
+		per = p.Ideal // 1 to 32 sectors, depending on the data: the least
+	}
+	units := per * r.requests(p)
+	if p.Access.Space == interp.Shared {
+		k.Wavefronts += units
+	} else {
+		k.Sectors += units
+	}
+	k.Assumed = k.Assumed || termAssumed(p)
+}
+
+// requests is p's requests per launch, as instructions of its own: a
+// vector component the compiler loads with its siblings shares their one
+// instruction, so it counts for its part of the vector.
+func (r *Result) requests(p *analyzer.Prediction) float64 {
+	n := p.RequestsPerLaunch()
+	if a := p.Access; r.MergedWithSibling(p) && a.Struct.Size > 0 {
+		n *= float64(a.Type.Size) / float64(a.Struct.Size)
+	}
+	return n
+}
+
+// termAssumed: p's part of the kernel's cost rests on what the code does
+// not give (a parameter, a trip count, the grid, the block's shape) or on
+// data (an unknown address, a guard on loaded values).
+func termAssumed(p *analyzer.Prediction) bool {
+	c := p.Config
+	return !p.Known || len(p.Assumptions) > 0 || len(AssumedStride(p)) > 0 ||
+		c.GridKnown != [3]bool{true, true, true} || GuessedBlock(c)
+}
+
+// KernelCostOf is the cost per launch of p's kernel under p's launch
+// configuration.
+func (r *Result) KernelCostOf(p *analyzer.Prediction) (KernelCost, bool) {
+	k := r.costs[keyOf(p)]
+	if k == nil {
+		return KernelCost{}, false
+	}
+	return *k, true
+}
+
+// ImpactOf is what fixing p is worth to its kernel: false when p's cost
+// is not known (no ideal to fix it to) or its kernel moves nothing.
+func (r *Result) ImpactOf(p *analyzer.Prediction) (lint.Impact, bool) {
+	k, ok := r.KernelCostOf(p)
+	if !ok || !p.Known || p.NoLane || k.Seconds() == 0 {
+		return lint.Impact{}, false
+	}
+	excess := math.Max(p.Sectors-p.Ideal, 0) * r.requests(p)
+	var sectors, wavefronts float64
+	if p.Access.Space == interp.Shared {
+		wavefronts = excess
+	} else {
+		sectors = excess
+	}
+	return NewImpact(k, sectors, wavefronts, k.Assumed), true
+}
+
+// NewImpact prices removing the given excess global sectors and shared
+// wavefronts from kernel k: the share of its memory time saved and the
+// speedup, the kernel's time as it is over its time without them.
+func NewImpact(k KernelCost, excessSectors, excessWavefronts float64, assumed bool) lint.Impact {
+	asIs := k.Seconds()
+	fixed := MemorySeconds(math.Max(k.Sectors-excessSectors, 0), math.Max(k.Wavefronts-excessWavefronts, 0))
+	imp := lint.Impact{
+		Assumed:                   assumed,
+		ExcessBytesPerLaunch:      int64(math.Round(excessSectors * warp.SectorBytes)),
+		ExcessWavefrontsPerLaunch: int64(math.Round(excessWavefronts)),
+		KernelSectorsPerLaunch:    int64(math.Round(k.Sectors)),
+		KernelWavefrontsPerLaunch: int64(math.Round(k.Wavefronts)),
+		EstimatedSpeedup:          1,
+		SavedSeconds:              asIs - fixed,
+	}
+	if asIs > 0 {
+		imp.Share = round(1 - fixed/asIs)
+	}
+	if fixed > 0 {
+		imp.EstimatedSpeedup = math.Max(round(asIs/fixed), 1)
+	}
+	return imp
+}
+
+// CombinedImpact is the impact of fixing several findings of one cause
+// at once (the fields of a struct, one stride, one line): their excess
+// counts together against their kernel. Impacts of another kernel or
+// launch than the first's are left out; nil when the first has none.
+func CombinedImpact(imps []*lint.Impact) *lint.Impact {
+	if len(imps) == 0 || imps[0] == nil {
+		return nil
+	}
+	first := imps[0]
+	k := KernelCost{Sectors: float64(first.KernelSectorsPerLaunch), Wavefronts: float64(first.KernelWavefrontsPerLaunch)}
+	var sectors, wavefronts float64
+	assumed := false
+	for _, imp := range imps {
+		if imp == nil || imp.KernelSectorsPerLaunch != first.KernelSectorsPerLaunch || imp.KernelWavefrontsPerLaunch != first.KernelWavefrontsPerLaunch {
+			continue
+		}
+		sectors += float64(imp.ExcessBytesPerLaunch) / warp.SectorBytes
+		wavefronts += float64(imp.ExcessWavefrontsPerLaunch)
+		assumed = assumed || imp.Assumed
+	}
+	imp := NewImpact(k, sectors, wavefronts, assumed)
+	return &imp
+}
+
+// ImpactText is the message's part about the kernel: "fixing it: up to
+// 4.3x for this kernel (77% of its memory time)", with "at the assumed
+// sizes" when the figures rest on them. A folded finding is one cause:
+// "it" is the cause, its accesses fixed together.
+func ImpactText(imp *lint.Impact) string {
+	s := fmt.Sprintf("fixing it: up to %sx for this kernel (%s of its memory time", speedupText(imp.EstimatedSpeedup), percentText(imp.Share))
+	if imp.Assumed {
+		s += ", at the assumed sizes"
+	}
+	return s + ")"
+}
+
+// speedupText writes a speedup with the digits that tell it from 1: 1.02,
+// 1.5, 4.3.
+func speedupText(x float64) string {
+	if x < 1.1 {
+		return trim(x)
+	}
+	return trim(math.Round(x*10) / 10)
+}
+
+// percentText writes a share as a percentage, below 1% as "under 1%".
+func percentText(share float64) string {
+	if share > 0 && share < 0.005 {
+		return "under 1%"
+	}
+	return fmt.Sprintf("%.0f%%", 100*share)
+}

@@ -1,0 +1,164 @@
+package accesses
+
+import (
+	"go/token"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/cudalint/cudalint/rules/lint"
+)
+
+// loadSource models one CUDA file of source src.
+func loadSource(t *testing.T, src string) *Result {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "k.cu")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load(&analysis.Pass{Analyzer: Analyzer, Fset: token.NewFileSet(), OtherFiles: []string{path}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// A kernel's cost per launch, worked by hand: every access's requests
+// (blocks x warps x trips) times its sectors or wavefronts per request.
+func TestKernelCost(t *testing.T) {
+	tests := []struct {
+		name, src           string
+		sectors, wavefronts float64
+		assumed             bool
+	}{
+		// 64 blocks x 8 warps = 512 requests per access, 4 sectors each.
+		{"copy", `__global__ void k(const float* a, float* b) { int i = blockIdx.x * blockDim.x + threadIdx.x; b[i] = a[i]; }
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, 2 * 512 * 4, 0, false},
+		// A loop of 10 iterations: 5120 requests of 16 sectors.
+		{"strided loop", `__global__ void k(float* a) { for (int j = 0; j < 10; j++) a[4 * threadIdx.x + 1024 * j] = 0; }
+void h(float* a) { k<<<64, 256>>>(a); }`, 5120 * 16, 0, false},
+		// A column of a 32x32 tile: 512 requests of 32 wavefronts; the
+		// global load 512 requests of 4 sectors.
+		{"shared column", `__global__ void k(const float* a) { __shared__ float t[32][32]; int i = blockIdx.x * blockDim.x + threadIdx.x; t[threadIdx.x][threadIdx.x / 32] = a[i]; }
+void h(float* a) { k<<<64, 256>>>(a); }`, 512 * 4, 512 * 32, false},
+		// The grid comes from the host at run time: assumed.
+		{"grid at run time", `__global__ void k(const float* a, float* b) { int i = blockIdx.x * blockDim.x + threadIdx.x; b[i] = a[i]; }
+void h(float* a, float* b, int g) { k<<<g, 256>>>(a, b); }`, -1, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := loadSource(t, tt.src)
+			if len(res.Analysis.Predictions) == 0 {
+				t.Fatal("no predictions")
+			}
+			k, ok := res.KernelCostOf(res.Analysis.Predictions[0])
+			if !ok {
+				t.Fatal("no kernel cost")
+			}
+			if tt.sectors >= 0 && k.Sectors != tt.sectors {
+				t.Errorf("sectors per launch %v, want %v", k.Sectors, tt.sectors)
+			}
+			if k.Wavefronts != tt.wavefronts || k.Assumed != tt.assumed {
+				t.Errorf("wavefronts %v, assumed %v; want %v, %v", k.Wavefronts, k.Assumed, tt.wavefronts, tt.assumed)
+			}
+		})
+	}
+}
+
+// A finding's impact, worked by hand for a load of stride 4 and a
+// coalesced store, 512 requests each: the kernel moves 512 x (16 + 4)
+// sectors, the fix removes 512 x 12 of them: 60% of the time, 2.5x.
+func TestImpactOf(t *testing.T) {
+	res := loadSource(t, `__global__ void k(const float* a, float* b) { int i = blockIdx.x * blockDim.x + threadIdx.x; b[i] = a[4 * i]; }
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
+	for _, p := range res.Analysis.Predictions {
+		imp, ok := res.ImpactOf(p)
+		if !ok {
+			t.Fatalf("%s: no impact", p.Access.Expr)
+		}
+		want := lint.Impact{KernelSectorsPerLaunch: 512 * 20, EstimatedSpeedup: 1}
+		if p.Access.Expr == "a[4 * i]" {
+			want.ExcessBytesPerLaunch, want.Share, want.EstimatedSpeedup = 512*12*32, 0.6, 2.5
+		}
+		imp.SavedSeconds = 0
+		if imp != want {
+			t.Errorf("%s: impact %+v, want %+v", p.Access.Expr, imp, want)
+		}
+	}
+}
+
+// The time model weighs shared wavefronts against global bytes: a
+// 32-way conflict beside a coalesced copy (512 requests each way, 4
+// sectors; 1 wavefront for the row store, 32 for the column load).
+func TestImpactOfSharedConflict(t *testing.T) {
+	res := loadSource(t, `__global__ void k(const float* a, float* b) {
+    __shared__ float t[32][32];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    t[threadIdx.x / 32][threadIdx.x % 32] = a[i];
+    __syncthreads();
+    b[i] = t[threadIdx.x % 32][threadIdx.x / 32];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
+	global := 2 * 512 * 4 * 32 / GlobalBytesPerSecond
+	asIs := global + 512*(1+32)/SharedWavefrontsPerSecond
+	fixed := global + 512*(1+1)/SharedWavefrontsPerSecond
+	found := false
+	for _, p := range res.Analysis.Predictions {
+		if p.Access.Expr != "t[threadIdx.x % 32][threadIdx.x / 32]" {
+			continue
+		}
+		found = true
+		imp, ok := res.ImpactOf(p)
+		if !ok {
+			t.Fatal("no impact")
+		}
+		if imp.KernelWavefrontsPerLaunch != 512*33 || imp.ExcessWavefrontsPerLaunch != 512*31 {
+			t.Errorf("wavefronts %d, excess %d; want %d, %d", imp.KernelWavefrontsPerLaunch, imp.ExcessWavefrontsPerLaunch, 512*33, 512*31)
+		}
+		if want := asIs / fixed; math.Abs(imp.EstimatedSpeedup-want) > 0.001 {
+			t.Errorf("speedup %v, want %.3f", imp.EstimatedSpeedup, want)
+		}
+		if want := 1 - fixed/asIs; math.Abs(imp.Share-want) > 0.001 {
+			t.Errorf("share %v, want %.3f", imp.Share, want)
+		}
+	}
+	if !found {
+		t.Fatal("no prediction for the column load")
+	}
+}
+
+// Findings of one cause count together against their kernel.
+func TestCombinedImpact(t *testing.T) {
+	k := KernelCost{Sectors: 1000}
+	a, b := NewImpact(k, 300, 0, false), NewImpact(k, 200, 0, true)
+	got := CombinedImpact([]*lint.Impact{&a, &b})
+	if got.Share != 0.5 || got.EstimatedSpeedup != 2 || !got.Assumed || got.ExcessBytesPerLaunch != 500*32 {
+		t.Errorf("combined %+v, want share 0.5, speedup 2, assumed, %d bytes", got, 500*32)
+	}
+	other := NewImpact(KernelCost{Sectors: 50}, 40, 0, false)
+	if got := CombinedImpact([]*lint.Impact{&a, &other}); got.Share != 0.3 {
+		t.Errorf("another kernel's impact counted: share %v, want 0.3", got.Share)
+	}
+	if CombinedImpact([]*lint.Impact{nil, &a}) != nil {
+		t.Error("a first finding without impact got one")
+	}
+}
+
+func TestImpactText(t *testing.T) {
+	tests := []struct {
+		imp  lint.Impact
+		want string
+	}{
+		{lint.Impact{EstimatedSpeedup: 4.321, Share: 0.769}, "fixing it: up to 4.3x for this kernel (77% of its memory time)"},
+		{lint.Impact{EstimatedSpeedup: 1.0204, Share: 0.02}, "fixing it: up to 1.02x for this kernel (2% of its memory time)"},
+		{lint.Impact{EstimatedSpeedup: 1, Share: 0.001, Assumed: true}, "fixing it: up to 1x for this kernel (under 1% of its memory time, at the assumed sizes)"},
+	}
+	for _, tt := range tests {
+		if got := ImpactText(&tt.imp); got != tt.want {
+			t.Errorf("got  %q\nwant %q", got, tt.want)
+		}
+	}
+}
