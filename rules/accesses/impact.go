@@ -191,16 +191,16 @@ func CombinedImpact(imps []*lint.Impact) *lint.Impact {
 // sizes" when the figures rest on them. A folded finding is one cause:
 // "it" is the cause, its accesses fixed together.
 func ImpactText(imp *lint.Impact) string {
-	s := fmt.Sprintf("fixing it: up to %sx for this kernel (%s of its memory time", speedupText(imp.EstimatedSpeedup), percentText(imp.Share))
+	s := fmt.Sprintf("fixing it: up to %sx for this kernel (%s of its memory time", SpeedupText(imp.EstimatedSpeedup), percentText(imp.Share))
 	if imp.Assumed {
 		s += ", at the assumed sizes"
 	}
 	return s + ")"
 }
 
-// speedupText writes a speedup with the digits that tell it from 1: 1.02,
+// SpeedupText writes a speedup with the digits that tell it from 1: 1.02,
 // 1.5, 4.3.
-func speedupText(x float64) string {
+func SpeedupText(x float64) string {
 	if x < 1.1 {
 		return trim(x)
 	}
