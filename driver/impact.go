@@ -23,14 +23,20 @@ func combineImpact(f *lint.Finding, first *lint.Finding, m []*lint.Finding) {
 	f.Figures.Impact = accesses.CombinedImpact(imps)
 }
 
-// withImpactText ends each finding's message with what fixing it is worth
-// to its kernel ("fixing it: up to 4.3x for this kernel"). It runs once,
-// after folding, so that a folded finding says what its whole cause is
-// worth.
-func withImpactText(fs []*lint.Finding) {
+// applyImpact grades each finding by its share of its kernel's memory
+// time (accesses.ShareSeverity: a warning whose fix saves under 5% is
+// info) and ends its message with what fixing it is worth ("fixing it:
+// up to 4.3x for this kernel"). It runs once, after folding, so that a
+// folded cause is graded and priced by all its accesses together, and
+// before the severity filters.
+func applyImpact(fs []*lint.Finding) {
 	for _, f := range fs {
-		if imp := f.Figures.Impact; imp != nil {
-			f.Message += "; " + accesses.ImpactText(imp)
+		imp := f.Figures.Impact
+		if imp == nil {
+			continue
 		}
+		graded := accesses.ShareSeverity(f.Severity, imp)
+		f.Message += "; " + accesses.ImpactText(imp, graded < f.Severity)
+		f.Severity = graded
 	}
 }

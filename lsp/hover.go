@@ -125,7 +125,7 @@ func impactLine(r *accesses.Result, p *analyzer.Prediction) string {
 	if !ok {
 		return ""
 	}
-	return accesses.ImpactText(&imp)
+	return accesses.ImpactText(&imp, false)
 }
 
 // chainText writes a call chain: "get2(in, 3 * i) at k.cu:6 → get(a, i) at

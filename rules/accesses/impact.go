@@ -186,12 +186,37 @@ func CombinedImpact(imps []*lint.Impact) *lint.Impact {
 	return &imp
 }
 
+// MinShare is the least share of its kernel's memory time a finding's
+// fix must save to be a warning (docs/severity.md): below it the waste is
+// real but not worth a change, such as a store run once per thread
+// beside a loop of loads.
+const MinShare = 0.05
+
+// ShareSeverity applies the share rule to a severity its rule gave by
+// cost: a warning whose fix would save less than MinShare of its
+// kernel's memory time is info. A finding without an impact, and any
+// other severity (an error is a fault, whatever it costs), stay.
+func ShareSeverity(s lint.Severity, imp *lint.Impact) lint.Severity {
+	if s == lint.Warning && SmallShare(imp) {
+		return lint.Info
+	}
+	return s
+}
+
+// SmallShare: the fix would save less than MinShare of the kernel's
+// memory time.
+func SmallShare(imp *lint.Impact) bool { return imp != nil && imp.Share < MinShare }
+
 // ImpactText is the message's part about the kernel: "fixing it: up to
 // 4.3x for this kernel (77% of its memory time)", with "at the assumed
-// sizes" when the figures rest on them. A folded finding is one cause:
-// "it" is the cause, its accesses fixed together.
-func ImpactText(imp *lint.Impact) string {
+// sizes" when the figures rest on them, and for a finding the share rule
+// made info, that the share is under what a warning needs. A folded
+// finding is one cause: "it" is the cause, its accesses fixed together.
+func ImpactText(imp *lint.Impact, demoted bool) string {
 	s := fmt.Sprintf("fixing it: up to %sx for this kernel (%s of its memory time", SpeedupText(imp.EstimatedSpeedup), percentText(imp.Share))
+	if demoted {
+		s += fmt.Sprintf(", under the %.0f%% a warning needs", 100*MinShare)
+	}
 	if imp.Assumed {
 		s += ", at the assumed sizes"
 	}

@@ -149,16 +149,42 @@ func TestCombinedImpact(t *testing.T) {
 
 func TestImpactText(t *testing.T) {
 	tests := []struct {
-		imp  lint.Impact
-		want string
+		imp     lint.Impact
+		demoted bool
+		want    string
 	}{
-		{lint.Impact{EstimatedSpeedup: 4.321, Share: 0.769}, "fixing it: up to 4.3x for this kernel (77% of its memory time)"},
-		{lint.Impact{EstimatedSpeedup: 1.0204, Share: 0.02}, "fixing it: up to 1.02x for this kernel (2% of its memory time)"},
-		{lint.Impact{EstimatedSpeedup: 1, Share: 0.001, Assumed: true}, "fixing it: up to 1x for this kernel (under 1% of its memory time, at the assumed sizes)"},
+		{lint.Impact{EstimatedSpeedup: 4.321, Share: 0.769}, false, "fixing it: up to 4.3x for this kernel (77% of its memory time)"},
+		{lint.Impact{EstimatedSpeedup: 1.0204, Share: 0.02}, true, "fixing it: up to 1.02x for this kernel (2% of its memory time, under the 5% a warning needs)"},
+		{lint.Impact{EstimatedSpeedup: 1, Share: 0.001, Assumed: true}, false, "fixing it: up to 1x for this kernel (under 1% of its memory time, at the assumed sizes)"},
 	}
 	for _, tt := range tests {
-		if got := ImpactText(&tt.imp); got != tt.want {
+		if got := ImpactText(&tt.imp, tt.demoted); got != tt.want {
 			t.Errorf("got  %q\nwant %q", got, tt.want)
+		}
+	}
+}
+
+// The share rule of docs/severity.md: a warning needs its fix to save at
+// least 5% of its kernel's memory time; errors and info stay.
+func TestShareSeverity(t *testing.T) {
+	share := func(s float64) *lint.Impact { return &lint.Impact{Share: s, EstimatedSpeedup: 1 / (1 - s)} }
+	tests := []struct {
+		name string
+		by   lint.Severity // the rule's grade by cost
+		imp  *lint.Impact
+		want lint.Severity
+	}{
+		{"a transpose's column store: most of the kernel", lint.Warning, share(0.78), lint.Warning},
+		{"at the bound", lint.Warning, share(0.05), lint.Warning},
+		{"just under the bound", lint.Warning, share(0.049), lint.Info},
+		{"an epilogue store beside a loop of loads", lint.Warning, share(0.001), lint.Info},
+		{"no impact known: the cost decides", lint.Warning, nil, lint.Warning},
+		{"a fault whatever it costs", lint.Error, share(0.01), lint.Error},
+		{"info stays info", lint.Info, share(0.9), lint.Info},
+	}
+	for _, tt := range tests {
+		if got := ShareSeverity(tt.by, tt.imp); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

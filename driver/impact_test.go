@@ -1,0 +1,63 @@
+package driver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cudalint/cudalint/rules/lint"
+)
+
+// Severity by share (docs/severity.md): a warning needs its fix to save
+// at least 5% of its kernel's memory time, and a cause folded from
+// several accesses counts them together.
+func TestSeverityByShare(t *testing.T) {
+	const launch = "\nvoid h(float* a, float* b) { k<<<64, 256>>>(a, b); }\n"
+	tests := []struct {
+		name, src string
+		want      lint.Severity
+		message   string // a substring of the message
+	}{
+		{"a strided store alone: all of its kernel", `__global__ void k(const float* in, float* out) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    out[4 * t] = in[t];
+}` + launch, lint.Warning, "fixing it: up to 2.5x for this kernel (60% of its memory time)"},
+		// 200 coalesced loads of 4 sectors per thread, one store of 16:
+		// the fix saves 12 of 816 sectors, 1.5% (printed 2%).
+		{"an epilogue store beside a loop of loads", `__global__ void k(const float* in, float* out) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc = 0;
+    for (int j = 0; j < 200; j++) acc += in[j * 16384 + t];
+    out[4 * t] = acc;
+}` + launch, lint.Info, "(2% of its memory time, under the 5% a warning needs)"},
+		// Three loads of 32 sectors (ideal 4) beside 200 of 4: each saves
+		// 28 of 900 sectors (3.1%), together 84 (9.3%).
+		{"a folded cause counts together", `__global__ void k(const float* in, float* out) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc = 0;
+    for (int j = 0; j < 200; j++) acc += in[j * 16384 + t];
+    out[t] = acc + in[t * 8 + 0] + in[t * 8 + 1] + in[t * 8 + 2];
+}` + launch, lint.Warning, "(9% of its memory time)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, map[string]string{"k.cu": tt.src})
+			rep := Run(Options{Paths: []string{dir}})
+			var got []*lint.Finding
+			for _, f := range rep.Findings {
+				if f.Rule.ID == "strided-access" {
+					got = append(got, f)
+				}
+			}
+			if len(got) != 1 {
+				for _, f := range rep.Findings {
+					t.Log(f.Message)
+				}
+				t.Fatalf("%d strided-access findings, want 1", len(got))
+			}
+			if f := got[0]; f.Severity != tt.want || !strings.Contains(f.Message, tt.message) {
+				t.Errorf("%v: %s\nwant %v, with %q", f.Severity, f.Message, tt.want, tt.message)
+			}
+		})
+	}
+}
