@@ -232,9 +232,10 @@ func SpeedupText(x float64) string {
 	return trim(math.Round(x*10) / 10)
 }
 
-// percentText writes a share as a percentage, below 1% as "under 1%".
+// percentText writes a share as a percentage, below 1% as "under 1%"
+// (a finding's waste is never nothing, even where it rounds to it).
 func percentText(share float64) string {
-	if share > 0 && share < 0.005 {
+	if share < 0.005 {
 		return "under 1%"
 	}
 	return fmt.Sprintf("%.0f%%", 100*share)

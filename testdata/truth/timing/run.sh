@@ -14,7 +14,10 @@ mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 nvcc -O3 -lineinfo -arch=sm_90 -o "$work/pairs" "$here/pairs.cu"
-{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader; nvcc --version | tail -1; } > "$out/env.txt"
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -1; } > "$out/env.txt"
+# The clocks the rates of the time model assume (best effort: not every
+# driver answers every field).
+nvidia-smi --query-gpu=clocks.max.sm,clocks.max.memory --format=csv >> "$out/env.txt" 2>/dev/null || true
 { echo "pair,variant,median_ms,bytes"; "$work/pairs"; } > "$out/timings.csv.tmp"
 mv "$out/timings.csv.tmp" "$out/timings.csv"
 cat "$out/timings.csv"
