@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
 )
@@ -9,12 +10,17 @@ import (
 // fixing the cause fixes every access folded into it, so their excess
 // counts together against the kernel (accesses.CombinedImpact). first is
 // the finding that stands for the group; it leads, so that accesses of
-// another launch configuration than its own are left out. An address
-// read again counts once, as the compiler emits it (as in mergeCause).
+// another kernel or launch configuration than its own are left out (the
+// same access under two launches is two costs, of which the first is the
+// worst). An address read again counts once, as the compiler emits it
+// (as in mergeCause).
 func combineImpact(f *lint.Finding, first *lint.Finding, m []*lint.Finding) {
 	imps := []*lint.Impact{first.Figures.Impact}
 	counted := map[string]bool{addressKey(first.Prediction): true}
 	for _, x := range m {
+		if !sameLaunch(x.Prediction, first.Prediction) {
+			continue
+		}
 		if k := addressKey(x.Prediction); !counted[k] {
 			counted[k] = true
 			imps = append(imps, x.Figures.Impact)
@@ -39,4 +45,10 @@ func applyImpact(fs []*lint.Finding) {
 		f.Message += "; " + accesses.ImpactText(imp, graded < f.Severity)
 		f.Severity = graded
 	}
+}
+
+// sameLaunch: p and q are accesses of one kernel under one launch
+// configuration, whose costs add up.
+func sameLaunch(p, q *analyzer.Prediction) bool {
+	return p.Access.Kernel == q.Access.Kernel && p.Config == q.Config
 }

@@ -61,3 +61,21 @@ func TestSeverityByShare(t *testing.T) {
 		})
 	}
 }
+
+// The same access under two launches is two costs, not one cause: the
+// folded finding keeps the worst launch's impact, never their sum.
+func TestImpactOfTwoLaunchesIsNotSummed(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"k.cu": `__global__ void k(float* a) { a[8 * threadIdx.x] = 0; }
+void h(float* a) { k<<<64, 256>>>(a); k<<<64, 256>>>(a); }
+`})
+	rep := Run(Options{Paths: []string{dir}})
+	if len(rep.Findings) != 1 {
+		t.Fatalf("%d findings, want 1", len(rep.Findings))
+	}
+	// 32 sectors per request where 4 would do: 28 of 32 saved, 8x.
+	imp := rep.Findings[0].Figures.Impact
+	if imp == nil || imp.Share != 0.875 || imp.EstimatedSpeedup != 8 {
+		t.Errorf("impact %+v, want share 0.875, speedup 8", imp)
+	}
+}
