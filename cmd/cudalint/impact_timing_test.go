@@ -9,6 +9,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/cudalint/cudalint/rules/accesses"
 )
 
 const (
@@ -123,4 +125,36 @@ func estimatedSpeedups(t *testing.T) map[string]float64 {
 		}
 	}
 	return est
+}
+
+// The estimates for the timing pairs, worked by hand from sectors (and
+// wavefronts) per request, as every access of a pair's kernel runs once
+// per warp and iteration: the kernel's traffic as it is over the same
+// with the finding's accesses at their ideal. They need no GPU; the
+// timings check them against the hardware.
+func TestPairEstimates(t *testing.T) {
+	// The bank conflict: 8 sectors of global traffic per warp and row,
+	// 1 + 32 wavefronts as it is, 1 + 1 padded.
+	global := 8 * 32 / accesses.GlobalBytesPerSecond
+	conflict := (global + 33/accesses.SharedWavefrontsPerSecond) / (global + 2/accesses.SharedWavefrontsPerSecond)
+	want := map[string]float64{
+		"transpose_slow":     (32.0 + 4) / (4 + 4), // the column store
+		"bank_conflict_slow": conflict,
+		"stride2_slow":       (8.0 + 4) / (4 + 4),
+		"stride4_slow":       (16.0 + 4) / (4 + 4),
+		"stride8_slow":       (32.0 + 4) / (4 + 4),
+		"stride32_slow":      (32.0 + 4) / (4 + 4),
+		"aos_slow":           (16.0 + 4) / (4 + 4),
+		"misaligned_slow":    (5.0 + 4) / (4 + 4),
+		"vector_slow":        (4*16.0 + 4) / (4*4 + 4), // four loads folded into one cause
+	}
+	got := estimatedSpeedups(t)
+	for kernel, w := range want {
+		if g, ok := got[kernel]; !ok || math.Abs(g-w) > 0.001 {
+			t.Errorf("%s: estimated %.3fx, want %.3fx", kernel, g, w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("findings with an impact in %d kernels, want %d: %v", len(got), len(want), got)
+	}
 }
