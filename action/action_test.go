@@ -6,12 +6,15 @@ package action
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/cudalint/cudalint/internal/testtool"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -23,6 +26,44 @@ const strided = `__global__ void k(float* a, float* b) {
 
 // info: a data-dependent address only.
 const indirect = "__global__ void g(const int* idx, float* a) { a[idx[threadIdx.x]] = 0; }\nvoid h(const int* i, float* a) { g<<<1, 32>>>(i, a); }\n"
+
+// binDir holds the cudalint that every run of run.sh is given
+// (CUDALINT_BIN): built once, not once per run.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "cudalint-action-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var built struct {
+	once      sync.Once
+	bin, fail string
+}
+
+// cudalint builds the command on the first call; tests that never run
+// the script (shellcheck, actionlint) do not wait for it.
+func cudalint(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		bin, err := testtool.Build(binDir)
+		built.bin = bin
+		if err != nil {
+			built.fail = err.Error()
+		}
+	})
+	if built.fail != "" {
+		t.Fatal(built.fail)
+	}
+	return built.bin
+}
 
 func checkout(t *testing.T) string {
 	t.Helper()
@@ -70,25 +111,32 @@ type result struct {
 	code            int
 	stdout, summary string
 	outputs         map[string]string
+	runnerTemp      string
 }
 
 // runAction runs run.sh as the runner would: GITHUB_* set, inputs as
-// INPUT_*, in workspace/wd.
+// INPUT_*, in workspace/wd. It is given the cudalint built once; env
+// CUDALINT_BIN= makes it build its own.
 func runAction(t *testing.T, workspace, wd string, inputs map[string]string, env ...string) result {
 	t.Helper()
+	bin := ""
+	if !builds(env) {
+		bin = cudalint(t)
+	}
 	tmp := t.TempDir()
 	out, sum := filepath.Join(tmp, "output"), filepath.Join(tmp, "summary")
 	cmd := exec.Command("bash", filepath.Join(checkout(t), "action", "run.sh"), "run")
 	cmd.Dir = filepath.Join(workspace, wd)
 	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=true", "GITHUB_WORKSPACE="+workspace, "GITHUB_OUTPUT="+out,
 		"GITHUB_STEP_SUMMARY="+sum, "RUNNER_TEMP="+tmp, "GITHUB_EVENT_NAME=push", "GITHUB_ACTION_PATH="+checkout(t),
-		"INPUT_FAIL_LEVEL=warning", "INPUT_SARIF_FILE=cudalint.sarif", "INPUT_CATEGORY=cudalint", "INPUT_PATHS=.")
+		"INPUT_FAIL_LEVEL=warning", "INPUT_SARIF_FILE=cudalint.sarif", "INPUT_CATEGORY=cudalint", "INPUT_PATHS=.",
+		"CUDALINT_BIN="+bin)
 	for k, v := range inputs {
 		cmd.Env = append(cmd.Env, "INPUT_"+k+"="+v)
 	}
 	cmd.Env = append(cmd.Env, env...)
 	stdout, err := cmd.Output()
-	r := result{outputs: map[string]string{}, stdout: string(stdout)}
+	r := result{outputs: map[string]string{}, stdout: string(stdout), runnerTemp: tmp}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 		r.stdout += string(ee.Stderr)
@@ -106,10 +154,35 @@ func runAction(t *testing.T, workspace, wd string, inputs map[string]string, env
 	return r
 }
 
+// builds says whether env asks run.sh to build cudalint itself.
+func builds(env []string) bool {
+	for _, e := range env {
+		if e == "CUDALINT_BIN=" {
+			return true
+		}
+	}
+	return false
+}
+
+// Given no binary, run.sh builds the action's checkout, as the real
+// Action does.
+func TestBuildsTheCheckout(t *testing.T) {
+	t.Parallel()
+	ws := repo(t, map[string]string{"s.cu": strided})
+	r := runAction(t, ws, ".", nil, "CUDALINT_BIN=")
+	if r.code != 1 || r.outputs["findings"] != "2" {
+		t.Errorf("exit %d, findings %q:\n%s", r.code, r.outputs["findings"], r.stdout)
+	}
+	if _, err := os.Stat(filepath.Join(r.runnerTemp, "cudalint-action-bin", "cudalint")); err != nil {
+		t.Errorf("run.sh did not build cudalint: %v", err)
+	}
+}
+
 // The exit status follows fail-level; the outputs count the findings and
 // name the SARIF log; annotations and the summary list them.
 func TestFailLevelsAndOutputs(t *testing.T) {
-	ws := repo(t, map[string]string{"s.cu": strided, "i.cu": indirect})
+	t.Parallel()
+	files := map[string]string{"s.cu": strided, "i.cu": indirect}
 	tests := []struct {
 		level, paths string
 		code         int
@@ -124,7 +197,9 @@ func TestFailLevelsAndOutputs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.level+"/"+tt.paths, func(t *testing.T) {
-			r := runAction(t, ws, ".", map[string]string{"FAIL_LEVEL": tt.level, "PATHS": tt.paths})
+			t.Parallel()
+			// A repository each: every run writes cudalint.sarif.
+			r := runAction(t, repo(t, files), ".", map[string]string{"FAIL_LEVEL": tt.level, "PATHS": tt.paths})
 			if r.code != tt.code {
 				t.Errorf("exit %d, want %d:\n%s", r.code, tt.code, r.stdout)
 			}
@@ -141,7 +216,7 @@ func TestFailLevelsAndOutputs(t *testing.T) {
 			}
 		})
 	}
-	r := runAction(t, ws, ".", nil)
+	r := runAction(t, repo(t, files), ".", nil)
 	for _, want := range []string{"::warning file=s.cu,line=2,col=5", "title=strided-access::", "::notice file=i.cu,line=1"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("annotations lack %q:\n%s", want, r.stdout)
@@ -154,6 +229,7 @@ func TestFailLevelsAndOutputs(t *testing.T) {
 
 // More than 10 annotations of a level: a notice says GitHub shows 10.
 func TestAnnotationLimitNotice(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := 0; i < 12; i++ {
 		b.WriteString(strings.ReplaceAll(strided, "void k(", "void k"+string(rune('a'+i))+"("))
@@ -182,6 +258,7 @@ func sarifSchema(t *testing.T) string {
 // Run from a subfolder (working-directory), the SARIF log is valid, its
 // URIs are relative to the repository, and it carries the category.
 func TestSARIFFromSubfolder(t *testing.T) {
+	t.Parallel()
 	ws := repo(t, map[string]string{"src/gpu/s.cu": strided, "README": "x\n"})
 	r := runAction(t, ws, "src", map[string]string{"SARIF_FILE": "out/log.sarif", "CATEGORY": "gpu/kernels"})
 	if r.code != 1 || r.outputs["sarif-file"] != "out/log.sarif" {
@@ -236,6 +313,7 @@ func TestSARIFFromSubfolder(t *testing.T) {
 // only-new-issues on a pull request reports only what its merge commit
 // changes against the base, with no token: actions/checkout's merge ref.
 func TestOnlyNewOnPullRequest(t *testing.T) {
+	t.Parallel()
 	ws := repo(t, map[string]string{"old.cu": strided})
 	git(t, ws, "checkout", "-q", "-b", "feature")
 	write(t, ws, map[string]string{"new.cu": strings.ReplaceAll(strided, "void k(", "void k2(")})
@@ -266,6 +344,7 @@ func TestOnlyNewOnPullRequest(t *testing.T) {
 
 // check-go asks for setup-go only when Go is missing or too old.
 func TestCheckGo(t *testing.T) {
+	t.Parallel()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go")
@@ -285,6 +364,7 @@ func TestCheckGo(t *testing.T) {
 		{"missing", empty + ":" + tools, "setup=true"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			out := filepath.Join(t.TempDir(), "output")
 			cmd := exec.Command("/bin/bash", filepath.Join(checkout(t), "action", "run.sh"), "check-go")
 			cmd.Env = []string{"PATH=" + tt.path, "GITHUB_OUTPUT=" + out, "HOME=" + os.Getenv("HOME")}
@@ -342,6 +422,7 @@ jobs:
 // uses the action, and rejects one that misspells an input: proof that it
 // read action.yml.
 func TestActionlint(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("downloads actionlint")
 	}
@@ -368,10 +449,9 @@ func TestActionlint(t *testing.T) {
 }
 
 func TestShellcheck(t *testing.T) {
-	if _, err := exec.LookPath("shellcheck"); err != nil {
-		t.Skip("shellcheck is not installed")
-	}
-	out, err := exec.Command("shellcheck", filepath.Join(checkout(t), "action", "run.sh")).CombinedOutput()
+	t.Parallel()
+	shellcheck := testtool.Need(t, "shellcheck", "apt-get install shellcheck")
+	out, err := exec.Command(shellcheck, filepath.Join(checkout(t), "action", "run.sh")).CombinedOutput()
 	if err != nil {
 		t.Errorf("shellcheck: %v\n%s", err, out)
 	}

@@ -6,7 +6,9 @@
 #                     the job summary and the outputs findings and sarif-file
 #
 # Inputs come as INPUT_* variables (see action.yml); GITHUB_* and RUNNER_*
-# are the runner's. The exit status is cudalint's: 1 when a finding at or
+# are the runner's. CUDALINT_BIN, the path of a cudalint already built,
+# is run instead of building one: the tests build once and run the
+# script many times. The exit status is cudalint's: 1 when a finding at or
 # above fail-level is reported, 2 when cudalint could not run.
 set -euo pipefail
 
@@ -47,8 +49,13 @@ check_go() {
 }
 
 # build puts cudalint in $bin_dir: the action's own checkout, or the
-# version asked for.
+# version asked for; or takes CUDALINT_BIN as it is.
 build() {
+  if [ -n "${CUDALINT_BIN:-}" ]; then
+    cudalint=$CUDALINT_BIN
+    "$cudalint" --version
+    return
+  fi
   bin_dir="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/cudalint-action-bin"
   mkdir -p "$bin_dir"
   if [ -z "${INPUT_VERSION:-}" ]; then

@@ -115,7 +115,7 @@ type Kernel struct {
 	// Unresolved counts the calls that could not be followed (each with
 	// a note): the kernel is partly analyzed.
 	Unresolved int
-	params     map[string]bool
+	params     map[symbolic.SymID]bool
 }
 
 // Result is the analysis of a set of files.
@@ -301,12 +301,12 @@ func predictKernel(k *Kernel, cfg *LaunchConfig) []*Prediction {
 // writes threadIdx.y or .z itself gets the 1D default.
 func usesDims(fn *parser.Func, accesses []*Access) (y, z bool) {
 	for _, a := range accesses {
-		y = y || symbolic.Mentions(a.Addr, "threadIdx.y")
-		z = z || symbolic.Mentions(a.Addr, "threadIdx.z")
+		y = y || symbolic.Mentions(a.Addr, symbolic.ThreadIdx(symbolic.Y).ID())
+		z = z || symbolic.Mentions(a.Addr, symbolic.ThreadIdx(symbolic.Z).ID())
 	}
 	if (y || z) && usesCooperativeGroups(fn) {
-		y = y && writesThreadIdx(fn, "y")
-		z = z && writesThreadIdx(fn, "z")
+		y = y && writesThreadIdx(fn, symbolic.Y)
+		z = z && writesThreadIdx(fn, symbolic.Z)
 	}
 	return y, z
 }
@@ -327,11 +327,11 @@ func usesCooperativeGroups(fn *parser.Func) bool {
 }
 
 // writesThreadIdx: the kernel's body reads threadIdx.<axis> itself.
-func writesThreadIdx(fn *parser.Func, axis string) bool {
+func writesThreadIdx(fn *parser.Func, axis symbolic.Axis) bool {
 	found := false
 	walkBody(fn, func(e parser.Expr) {
-		if m, ok := e.(*parser.Member); ok && m.Name == axis {
-			if id, ok := m.X.(*parser.Ident); ok && id.Name == "threadIdx" {
+		if m, ok := e.(*parser.Member); ok && m.Name == axis.String() {
+			if id, ok := m.X.(*parser.Ident); ok && interp.IsBuiltinNamed(id.Name, symbolic.KindThreadIdx) {
 				found = true
 			}
 		}

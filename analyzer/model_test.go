@@ -169,7 +169,7 @@ void h(float* a) {
 	got := map[string][]string{}
 	for _, k := range r.Kernels {
 		for _, c := range k.Configs {
-			got[k.Func.Name] = append(got[k.Func.Name], c.Block.String()+" "+c.BlockSource)
+			got[k.Func.Name] = append(got[k.Func.Name], c.Block.String()+" "+c.BlockSource.String())
 		}
 	}
 	want := map[string][]string{
@@ -438,7 +438,7 @@ func TestLaunchesAndGlobalsStayInTheirProgram(t *testing.T) {
 	for _, k := range r.Kernels {
 		var blocks []string
 		for _, c := range k.Configs {
-			blocks = append(blocks, c.Block.String()+" "+c.BlockSource)
+			blocks = append(blocks, c.Block.String()+" "+c.BlockSource.String())
 		}
 		got[k.Func.P.File] = strings.Join(blocks, ",")
 	}
@@ -488,7 +488,7 @@ void h(float* a) { launched<<<4, 64>>>(a); }`, Options{})
 	for _, k := range r.Kernels {
 		var got []string
 		for _, c := range k.Configs {
-			got = append(got, c.Block.String()+" "+c.BlockSource)
+			got = append(got, c.Block.String()+" "+c.BlockSource.String())
 		}
 		if g := strings.Join(got, ","); g != want[k.Func.Name] {
 			t.Errorf("%s: %s, want %s", k.Func.Name, g, want[k.Func.Name])

@@ -14,6 +14,7 @@ import (
 	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/spec"
 )
 
 // passRunner runs go/analysis analyzers over one set of CUDA files, as
@@ -212,11 +213,11 @@ func (c *passRunner) checkRules(enabled func(id string) bool, keep func(id, file
 // checks a result: of the declared type, and standing for every
 // diagnostic the analyzer reported (a diagnostic with no finding would
 // have no prediction, severity or figures).
-func findingsOf(act *action) (accesses.Findings, error) {
+func findingsOf(act *action) (spec.Findings, error) {
 	if act.err != nil {
 		return nil, act.err
 	}
-	found, ok := act.res.(accesses.Findings)
+	found, ok := act.res.(spec.Findings)
 	if !ok || reflect.TypeOf(act.res) != act.a.ResultType {
 		return nil, fmt.Errorf("analyzer %s returned %T, want %v", act.a.Name, act.res, act.a.ResultType)
 	}

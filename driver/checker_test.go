@@ -11,10 +11,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
-	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/aosfield"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/misaligned"
+	"github.com/cudalint/cudalint/rules/spec"
 	stridedrule "github.com/cudalint/cudalint/rules/strided"
 	"github.com/cudalint/cudalint/rules/swappedaxes"
 	"github.com/cudalint/cudalint/rules/transpose"
@@ -76,7 +76,7 @@ func TestInvalidFixDropped(t *testing.T) {
 // their own.
 func TestWinners(t *testing.T) {
 	p10, p20, p30a, p30b := &analyzer.Prediction{}, &analyzer.Prediction{}, &analyzer.Prediction{}, &analyzer.Prediction{}
-	r := func(rule *accesses.Spec, p *analyzer.Prediction) *lint.Finding {
+	r := func(rule *spec.Spec, p *analyzer.Prediction) *lint.Finding {
 		return &lint.Finding{Rule: &rule.Rule, Prediction: p}
 	}
 	in := []*lint.Finding{

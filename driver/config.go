@@ -68,7 +68,7 @@ func LoadConfig(path string) (*Config, error) {
 	}
 	// Checked above, so decoding fails only on something the checks
 	// missed; say so without yaml.v3's Go type names.
-	if err := root.Decode(c); err != nil {
+	if err := decodeConfig(root, c); err != nil {
 		return nil, syntaxError(name, err)
 	}
 	c.min, _ = lint.ParseSeverity(c.MinSeverity)

@@ -12,8 +12,8 @@ import (
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/parser"
-	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/wording"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -47,7 +47,7 @@ const maxListed = 4
 type causeKey struct {
 	kernel *parser.Func
 	rule   *lint.Rule
-	base   string
+	base   interp.Alloc
 	fold   lint.Folds // which fold: the fields of a struct, or a lane stride
 	layout any        // the struct, or the lane stride
 }
@@ -150,7 +150,7 @@ func mergeAccess(worst *lint.Finding, m []*lint.Finding) *lint.Finding {
 		}
 	}
 	if ops[interp.Load] && ops[interp.Store] {
-		f.Message = accesses.SubjectAs(f.Prediction, "load and store") + ": " + f.Detail
+		f.Message = wording.SubjectAs(f.Prediction, "load and store") + ": " + f.Detail
 	}
 	if n := len(configs) - 1; n > 0 {
 		f.Message += fmt.Sprintf("; the same under %d other launch configuration%s or template instance%s", n, plural(n), plural(n))
@@ -212,7 +212,7 @@ func mergeCalls(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 		rel := analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: "this call costs the same"}
 		if a.Pos != first.Pos || a.Op != first.Op {
 			oneAccess = false
-			rel.Message = accesses.Subject(x.Prediction) + " costs the same through this call"
+			rel.Message = wording.Subject(x.Prediction) + " costs the same through this call"
 			if x.Pos == f.Pos && len(x.Related) > 0 {
 				// Through the same call: point at the access itself, the
 				// last of its related places (Result.Related).
@@ -253,7 +253,7 @@ func foldSameCause(fs []*lint.Finding, fset *token.FileSet) []*lint.Finding {
 // repeat once per field or per element of a per-thread layout.
 func causeOf(f *lint.Finding) (causeKey, bool) {
 	p := f.Prediction
-	if p == nil || p.Access.Base == "" {
+	if p == nil || p.Access.Base.Kind == interp.AllocNone {
 		return causeKey{}, false
 	}
 	a := p.Access
@@ -295,7 +295,7 @@ func mergeCause(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 		if i == 0 {
 			continue
 		}
-		what := accesses.Subject(p)
+		what := wording.Subject(p)
 		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: what + " has the same cause"})
 		at := fmt.Sprintf("%s at line %d", what, fset.Position(x.Pos).Line)
 		if p.Access.InHelper() { // marked at the call: say so, not where the helper is
@@ -304,7 +304,7 @@ func mergeCause(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 		lines = append(lines, at)
 	}
 	n := len(m) - 1
-	base := m[0].Prediction.Access.Base
+	base := m[0].Prediction.Access.Base.String()
 	what := fmt.Sprintf("access%s to %s with the same lane stride", pluralES(n), base)
 	if f.Rule.Folds.Has(lint.FoldStructFields) {
 		what = fmt.Sprintf("access%s to fields of %s", pluralES(n), base)
@@ -313,7 +313,7 @@ func mergeCause(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 		lines = append(lines[:maxListed], fmt.Sprintf("%d more", len(lines)-maxListed))
 	}
 	f.Message += fmt.Sprintf("; %d more %s in this kernel (%s): together %s sectors per request where %s would do",
-		n, what, strings.Join(lines, ", "), accesses.Trim(sectors), accesses.Trim(ideal))
+		n, what, strings.Join(lines, ", "), wording.Trim(sectors), wording.Trim(ideal))
 	combineImpact(&f, m[0], m)
 	f.Figures.Grouped = len(m)
 	return &f
@@ -362,7 +362,7 @@ func mergeLine(m []*lint.Finding) *lint.Finding {
 		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: shortSubject(p) + " has the same index mapping"})
 	}
 	f.Message += fmt.Sprintf("; %s on this line step%s alike: together %s sectors per request where %s would do",
-		strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1], accesses.Trim(sectors), accesses.Trim(ideal))
+		strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1], wording.Trim(sectors), wording.Trim(ideal))
 	combineImpact(&f, m[0], m)
 	f.Figures.Grouped = len(m)
 	return &f
@@ -376,7 +376,7 @@ func shortSubject(p *analyzer.Prediction) string {
 	if len(expr) > most {
 		return p.Access.Op.String() + " " + string(expr[:most]) + "…"
 	}
-	return accesses.Subject(p)
+	return wording.Subject(p)
 }
 
 // addressKey identifies what an access reads or writes: its operation,
@@ -387,7 +387,7 @@ func addressKey(p *analyzer.Prediction) string {
 	if a.Type != nil {
 		size = a.Type.Size
 	}
-	return fmt.Sprintf("%s|%s|%s|%d", a.Op, a.Base, symbolic.Key(a.Addr), size)
+	return fmt.Sprintf("%s|%s|%s|%d", a.Op, a.Base.String(), symbolic.Key(a.Addr), size)
 }
 
 // hundredths is a figure as messages print it (two decimals), for

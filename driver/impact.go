@@ -2,13 +2,13 @@ package driver
 
 import (
 	"github.com/cudalint/cudalint/analyzer"
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
 )
 
 // combineImpact gives a folded finding the impact of its whole cause:
 // fixing the cause fixes every access folded into it, so their excess
-// counts together against the kernel (accesses.CombinedImpact). first is
+// counts together against the kernel (impact.Combined). first is
 // the finding that stands for the group; it leads, so that accesses of
 // another kernel or launch configuration than its own are left out (the
 // same access under two launches is two costs, of which the first is the
@@ -26,11 +26,11 @@ func combineImpact(f *lint.Finding, first *lint.Finding, m []*lint.Finding) {
 			imps = append(imps, x.Figures.Impact)
 		}
 	}
-	f.Figures.Impact = accesses.CombinedImpact(imps)
+	f.Figures.Impact = impact.Combined(imps)
 }
 
 // applyImpact grades each finding by its share of its kernel's memory
-// time (accesses.ShareSeverity: a warning whose fix saves under 5% is
+// time (impact.ShareSeverity: a warning whose fix saves under 5% is
 // info) and ends its message with what fixing it is worth ("fixing it:
 // up to 4.3x for this kernel"). It runs once, after folding, so that a
 // folded cause is graded and priced by all its accesses together, and
@@ -41,8 +41,8 @@ func applyImpact(fs []*lint.Finding) {
 		if imp == nil {
 			continue
 		}
-		graded := accesses.ShareSeverity(f.Severity, imp)
-		f.Message += "; " + accesses.ImpactText(imp, graded < f.Severity)
+		graded := impact.ShareSeverity(f.Severity, imp)
+		f.Message += "; " + impact.Text(imp, graded < f.Severity)
 		f.Severity = graded
 	}
 }

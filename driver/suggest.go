@@ -46,10 +46,14 @@ func suggest(word string, names []string) []string {
 	return out
 }
 
-func normalize(s string) string {
-	s = strings.ToLower(s)
-	return strings.NewReplacer("-", "", "_", "").Replace(s)
-}
+// separators are what normalize drops: built once, not per word.
+var separators = strings.NewReplacer("-", "", "_", "")
+
+func normalize(s string) string { return separators.Replace(strings.ToLower(s)) }
+
+// DidYouMean is the " (did you mean X?)" tail of a message about an
+// unknown word, or "" when no name is close.
+func DidYouMean(word string, names []string) string { return didYouMean(word, names) }
 
 // didYouMean is the " (did you mean X?)" tail of a message, or "" when
 // nothing is close; it names at most three candidates.

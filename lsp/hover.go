@@ -11,6 +11,8 @@ import (
 	"github.com/cudalint/cudalint/internal/report"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
+	"github.com/cudalint/cudalint/rules/policy"
 )
 
 // hover describes the access under the cursor: for each launch
@@ -66,6 +68,10 @@ func hoverRanges(a *analyzer.Access) [][2]parser.Pos {
 }
 
 func hoverText(ps []*analyzer.Prediction, r *accesses.Result) string {
+	var costs *impact.Costs
+	if r != nil {
+		costs = impact.Of(r)
+	}
 	a := ps[0].Access
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** `%s` — %s memory, %s (%d bytes)", a.Op, mdCode(a.Expr), a.Space, mdText(a.Type.String()), a.Type.Size)
@@ -100,7 +106,7 @@ func hoverText(ps []*analyzer.Prediction, r *accesses.Result) string {
 				how = "exact"
 			}
 			fmt.Fprintf(&b, "- %d requests modelled (%s)\n", p.Requests, how)
-			if line := impactLine(r, p); line != "" {
+			if line := impactLine(costs, p); line != "" {
 				fmt.Fprintf(&b, "- %s\n", mdText(line))
 			}
 		}
@@ -117,15 +123,15 @@ func hoverText(ps []*analyzer.Prediction, r *accesses.Result) string {
 // impactLine is what fixing p is worth to its kernel, for an access that
 // moves more than its ideal: "fixing it: up to 4.5x for this kernel (78%
 // of its memory time)".
-func impactLine(r *accesses.Result, p *analyzer.Prediction) string {
-	if r == nil || !accesses.Wasteful(p) {
+func impactLine(costs *impact.Costs, p *analyzer.Prediction) string {
+	if costs == nil || !policy.Wasteful(p) {
 		return ""
 	}
-	imp, ok := r.ImpactOf(p)
+	imp, ok := costs.Impact(p)
 	if !ok {
 		return ""
 	}
-	return accesses.ImpactText(&imp, false)
+	return impact.Text(&imp, false)
 }
 
 // chainText writes a call chain: "get2(in, 3 * i) at k.cu:6 → get(a, i) at

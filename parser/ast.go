@@ -45,21 +45,21 @@ type (
 	// Unary is a prefix operator: - + ! ~ * & ++ --.
 	Unary struct {
 		P  Pos
-		Op string
+		Op Op
 		X  Expr
 		E  Pos
 	}
 	// Postfix is x++ or x--.
 	Postfix struct {
 		P  Pos
-		Op string
+		Op Op
 		X  Expr
 		E  Pos
 	}
 	// Binary is a binary operator, assignments and the comma included.
 	Binary struct {
 		P    Pos
-		Op   string
+		Op   Op
 		X, Y Expr
 	}
 	// Ternary is c ? a : b.
@@ -274,7 +274,7 @@ type (
 	// Jump is break, continue or goto.
 	Jump struct {
 		P    Pos
-		Kind string
+		Kind JumpKind
 	}
 	// Empty is ';' or a label.
 	Empty struct{ P Pos }

@@ -142,16 +142,22 @@ const (
 	precTernary = 2
 )
 
-var binaryPrec = map[string]int{
-	"=": 1, "+=": 1, "-=": 1, "*=": 1, "/=": 1, "%=": 1, "<<=": 1, ">>=": 1, "&=": 1, "^=": 1, "|=": 1,
-	"?": 2, "||": 3, "&&": 4, "|": 5, "^": 6, "&": 7, "==": 8, "!=": 8,
-	"<": 9, ">": 9, "<=": 9, ">=": 9, "<<": 10, ">>": 10, "+": 11, "-": 11, "*": 12, "/": 12, "%": 12,
-}
+// binaryPrec is the precedence of each binary operator token, the
+// operators' own (opInfo) and '?', which opens a ternary.
+var binaryPrec = func() map[string]int {
+	m := map[string]int{"?": precTernary}
+	for op := Add; op < numOps; op++ {
+		if p := op.precedence(); p > 0 {
+			m[op.String()] = p
+		}
+	}
+	return m
+}()
 
 func (u *unit) comma(g *gComma) Expr {
 	x := u.expr(g.Exprs[0])
 	for _, e := range g.Exprs[1:] {
-		x = &Binary{P: x.Start(), Op: ",", X: x, Y: u.expr(e)}
+		x = &Binary{P: x.Start(), Op: Comma, X: x, Y: u.expr(e)}
 	}
 	return x
 }
@@ -202,7 +208,7 @@ func (c *climber) climb(lhs Expr, minPrec int) Expr {
 			next = prec // right-associative
 		}
 		rhs = c.climb(rhs, next)
-		lhs = &Binary{P: lhs.Start(), Op: op, X: lhs, Y: rhs}
+		lhs = &Binary{P: lhs.Start(), Op: lookupOp(op), X: lhs, Y: rhs}
 	}
 	return lhs
 }
@@ -236,7 +242,7 @@ func (u *unit) unary(g *gUnary) Expr {
 		case p.Arrow != nil:
 			x = &Member{P: pos, X: x, Name: *p.Arrow, Arrow: true, E: end}
 		case p.Op != nil:
-			x = &Postfix{P: pos, Op: *p.Op, X: x, E: end}
+			x = &Postfix{P: pos, Op: lookupOp(*p.Op), X: x, E: end}
 		}
 	}
 	end := u.endOf(g.End)
@@ -245,7 +251,7 @@ func (u *unit) unary(g *gUnary) Expr {
 		if p.Cast != nil {
 			x = &Cast{P: u.pos(p.Pos), Type: u.castType(p.Cast), X: x}
 		} else {
-			x = &Unary{P: u.pos(p.Pos), Op: p.Op, X: x, E: end}
+			x = &Unary{P: u.pos(p.Pos), Op: lookupOp(p.Op), X: x, E: end}
 		}
 	}
 	return x

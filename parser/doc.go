@@ -9,6 +9,11 @@
 // understand becomes a BadStmt with a Note and the identifiers it
 // mentions, and the rest of the file is still parsed.
 //
+// Meaning is typed: an operator is an Op (Add, Lss, LogAnd, ...; its
+// String is the C spelling), a jump a JumpKind, a note carries a
+// lex.NoteKind and a directive its lex.DirectiveVerb. Inspect walks a
+// body's statements and expressions, pruning where its callback says.
+//
 // Pos, Token, Note, Notes and Directive are the lex package's, named here
 // too so that the syntax tree's users need not import it.
 package parser

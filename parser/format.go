@@ -41,16 +41,13 @@ func format(b *strings.Builder, e Expr, outer int) {
 	case *StringLit:
 		b.WriteString(x.Text)
 	case *Unary:
-		b.WriteString(x.Op)
+		b.WriteString(x.Op.String())
 		format(b, x.X, 100)
 	case *Postfix:
 		format(b, x.X, 100)
-		b.WriteString(x.Op)
+		b.WriteString(x.Op.String())
 	case *Binary:
-		prec := binaryPrec[x.Op]
-		if x.Op == "," {
-			prec = 0
-		}
+		prec := x.Op.precedence() // the comma's is 0: it never binds tighter
 		if prec < outer {
 			b.WriteByte('(')
 		}
@@ -59,10 +56,10 @@ func format(b *strings.Builder, e Expr, outer int) {
 			left, right = prec+1, prec
 		}
 		format(b, x.X, left)
-		if x.Op == "," {
+		if x.Op == Comma {
 			b.WriteString(", ")
 		} else {
-			b.WriteString(" " + x.Op + " ")
+			b.WriteString(" " + x.Op.String() + " ")
 		}
 		format(b, x.Y, right)
 		if prec < outer {

@@ -13,7 +13,7 @@ func (u *unit) block(open, close int, host bool) *Block {
 	u.host = host // for the bodies of lambdas in its expressions
 	defer func() { u.depth--; u.host = savedHost }()
 	if u.depth > maxNesting {
-		u.note(u.toks[open].Pos, "blocks nested more than %d deep; skipped", maxNesting)
+		u.note(lex.NoteNestingLimit, u.toks[open].Pos, "blocks nested more than %d deep; skipped", maxNesting)
 		return b
 	}
 	i := open + 1
@@ -83,7 +83,7 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 			}
 			c := &Case{P: t.Pos}
 			if t.Text == "case" && k > i+1 {
-				c.Value, _ = u.parseExpr(i+1, k)
+				c.Value = u.exprOrNote(i+1, k, host, lex.NoteCaseValue, "case value")
 			}
 			return c, k + 1
 		case "return":
@@ -98,7 +98,7 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 			}
 			return r, end
 		case "break", "continue", "goto":
-			return &Jump{P: t.Pos, Kind: t.Text}, u.skipStatement(i, to)
+			return &Jump{P: t.Pos, Kind: jumpKinds[t.Text]}, u.skipStatement(i, to)
 		case "static_assert":
 			return &Empty{P: t.Pos}, u.skipStatement(i, to)
 		case "asm", "__asm__", "__asm":
@@ -156,7 +156,7 @@ func (u *unit) parenCond(i, to int, host bool) (Expr, int) {
 			return d.Declarators[0].Init, end // if (int x = ...): the value decides
 		}
 		if !host {
-			u.note(u.toks[i].Pos, "condition not understood: %v", err)
+			u.note(lex.NoteCondition, u.toks[i].Pos, "condition not understood: %v", err)
 		}
 	}
 	return x, end
@@ -189,7 +189,7 @@ func (u *unit) forStmt(i, to int, host bool) (Stmt, int) {
 	if len(parts) != 3 {
 		// A range-based for, or something stranger: keep the body, lose the header.
 		if !host {
-			u.note(u.toks[i].Pos, "for header not understood; loop variables are unknown")
+			u.note(lex.NoteForHeader, u.toks[i].Pos, "for header not understood; loop variables are unknown")
 		}
 		return s, end
 	}
@@ -203,16 +203,28 @@ func (u *unit) forStmt(i, to int, host bool) (Stmt, int) {
 			s.Init = &ExprStmt{X: x}
 		}
 		if s.Init == nil && !host {
-			u.note(u.toks[a].Pos, "for initialiser not understood")
+			u.note(lex.NoteForInit, u.toks[a].Pos, "for initialiser not understood")
 		}
 	}
 	if a, b := parts[1][0], parts[1][1]; a < b {
-		s.Cond, _ = u.parseExpr(a, b)
+		s.Cond = u.exprOrNote(a, b, host, lex.NoteForCondition, "for condition")
 	}
 	if a, b := parts[2][0], parts[2][1]; a < b {
-		s.Post, _ = u.parseExpr(a, b)
+		s.Post = u.exprOrNote(a, b, host, lex.NoteForStep, "for step")
 	}
 	return s, end
+}
+
+// exprOrNote parses toks[from:to] as the expression a statement needs
+// (what names it), or notes at from why it could not: a lost loop
+// condition or case value changes what the analysis predicts, and must
+// not go unsaid. In host code the note is left out, as in bad.
+func (u *unit) exprOrNote(from, to int, host bool, kind lex.NoteKind, what string) Expr {
+	x, err := u.parseExpr(from, to)
+	if err != nil && !host {
+		u.note(kind, u.toks[from].Pos, "%s not understood: %v", what, err)
+	}
+	return x
 }
 
 // isDeclStart reports whether the statement at i is a declaration.
@@ -370,7 +382,7 @@ func (u *unit) hostRelevant(from, to int) bool {
 func (u *unit) bad(i, end int, host bool, why string) Stmt {
 	p := u.toks[i].Pos
 	if !host {
-		u.note(p, "statement not understood (%s); skipped", why)
+		u.note(lex.NoteStatement, p, "statement not understood (%s); skipped", why)
 	}
 	return &BadStmt{P: p, Note: why, Idents: u.idents(i, end)}
 }

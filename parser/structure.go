@@ -117,7 +117,9 @@ func (u *unit) parseItems(toks []Token, ns string) {
 	u.toks = nil
 }
 
-func (u *unit) note(p Pos, format string, args ...any) { u.file.Notes.Add(p, format, args...) }
+func (u *unit) note(k lex.NoteKind, p Pos, format string, args ...any) {
+	u.file.Notes.AddKind(k, p, format, args...)
+}
 
 // joinChevrons rejoins launch chevrons written with spaces, which nvcc
 // accepts: "k << < g, b >> > (a)" is k<<<g, b>>>(a). A "<<" followed by
@@ -186,11 +188,11 @@ func (u *unit) matchBrackets() {
 				j--
 			}
 			if j < 0 {
-				u.note(t.Pos, "unmatched %q", t.Text)
+				u.note(lex.NoteUnmatched, t.Pos, "unmatched %q", t.Text)
 				continue
 			}
 			for _, open := range stack[j+1:] {
-				u.note(u.toks[open].Pos, "unmatched %q", u.toks[open].Text)
+				u.note(lex.NoteUnmatched, u.toks[open].Pos, "unmatched %q", u.toks[open].Text)
 				u.match[open] = len(u.toks)
 			}
 			u.match[stack[j]] = i
@@ -199,7 +201,7 @@ func (u *unit) matchBrackets() {
 		}
 	}
 	for _, open := range stack {
-		u.note(u.toks[open].Pos, "unmatched %q", u.toks[open].Text)
+		u.note(lex.NoteUnmatched, u.toks[open].Pos, "unmatched %q", u.toks[open].Text)
 		u.match[open] = len(u.toks)
 	}
 	u.stack = stack
@@ -542,7 +544,7 @@ func (u *unit) declOrFunc(i, to int, ns string, tparams []TemplateParam) int {
 	}
 	if k >= to {
 		if k > i {
-			u.note(u.toks[i].Pos, "unexpected end of input in declaration")
+			u.note(lex.NoteDeclarationEnd, u.toks[i].Pos, "unexpected end of input in declaration")
 		}
 		return to
 	}
@@ -710,7 +712,7 @@ func (u *unit) fields(s *Struct, from, to int) {
 			}
 		} else if i < cut {
 			s.Incomplete = true
-			u.note(u.toks[i].Pos, "struct %s: member not understood (%v); its layout is not used for findings", s.Name, err)
+			u.note(lex.NoteStructMember, u.toks[i].Pos, "struct %s: member not understood (%v); its layout is not used for findings", s.Name, err)
 		}
 		i = end
 	}
@@ -803,7 +805,7 @@ func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []Templat
 	}
 	name := lparen - 1
 	if name < from || u.toks[name].Kind != lex.KIdent {
-		u.note(u.toks[from].Pos, "function definition without a name; skipped")
+		u.note(lex.NoteNamelessFunction, u.toks[from].Pos, "function definition without a name; skipped")
 		return nil
 	}
 	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Template: tparams, Namespace: ns}
@@ -885,7 +887,7 @@ func (u *unit) params(f *Func, from, to int) []*Param {
 		p, err := u.parseParam(sp[0], sp[1])
 		if err != nil {
 			if f.Global || f.Device {
-				u.note(u.toks[sp[0]].Pos, "parameter of %s not understood: %v", f.Name, err)
+				u.note(lex.NoteParameter, u.toks[sp[0]].Pos, "parameter of %s not understood: %v", f.Name, err)
 			}
 			p = &Param{P: u.toks[sp[0]].Pos, Name: u.text(u.lastIdentBefore(sp[1] - 1))}
 		}

@@ -1,117 +1,137 @@
 package parser
 
-// WalkExpr calls f for e and every expression inside it, outermost first.
-func WalkExpr(e Expr, f func(Expr)) {
-	if e == nil {
+// Inspect walks the tree under n in source order, as go/ast.Inspect does:
+// it calls f(n); when f returns true it inspects each child of n, then
+// calls f(nil). Returning false prunes n's children. It reaches every
+// statement and expression of a function body, a lambda's body included
+// (it is code of the function it is written in), and a declaration's
+// initialisers; types, template arguments and array dimensions are not
+// walked.
+func Inspect(n Node, f func(Node) bool) {
+	if n == nil || !f(n) {
 		return
 	}
-	f(e)
+	if e, ok := n.(Expr); ok {
+		inspectExpr(e, f)
+	} else {
+		inspectStmt(n, f)
+	}
+	f(nil)
+}
+
+// inspectExpr inspects the children of an expression.
+func inspectExpr(e Expr, f func(Node) bool) {
 	switch e := e.(type) {
 	case *Unary:
-		WalkExpr(e.X, f)
+		Inspect(e.X, f)
 	case *Postfix:
-		WalkExpr(e.X, f)
+		Inspect(e.X, f)
 	case *Binary:
-		WalkExpr(e.X, f)
-		WalkExpr(e.Y, f)
+		Inspect(e.X, f)
+		Inspect(e.Y, f)
 	case *Ternary:
-		WalkExpr(e.Cond, f)
-		WalkExpr(e.Then, f)
-		WalkExpr(e.Else, f)
+		Inspect(e.Cond, f)
+		Inspect(e.Then, f)
+		Inspect(e.Else, f)
 	case *Call:
-		WalkExpr(e.Fun, f)
-		for _, a := range e.Args {
-			WalkExpr(a, f)
-		}
+		Inspect(e.Fun, f)
+		inspectList(e.Args, f)
 	case *Launch:
-		for _, a := range append(append([]Expr{}, e.Config...), e.Args...) {
-			WalkExpr(a, f)
-		}
+		Inspect(e.Kernel, f)
+		inspectList(e.Config, f)
+		inspectList(e.Args, f)
 	case *Index:
-		WalkExpr(e.X, f)
-		WalkExpr(e.Index, f)
+		Inspect(e.X, f)
+		Inspect(e.Index, f)
 	case *Member:
-		WalkExpr(e.X, f)
+		Inspect(e.X, f)
 	case *Cast:
-		WalkExpr(e.X, f)
+		Inspect(e.X, f)
 	case *SizeofExpr:
-		WalkExpr(e.X, f)
+		Inspect(e.X, f)
 	case *InitList:
-		for _, a := range e.Elems {
-			WalkExpr(a, f)
-		}
+		inspectList(e.Elems, f)
 	case *Lambda:
-		// A lambda's body is code of the function it is written in.
 		if e.Fn != nil && e.Fn.Body != nil {
-			WalkStmt(e.Fn.Body, f)
+			Inspect(e.Fn.Body, f)
 		}
 	}
 }
 
-// WalkStmt calls f for every expression in s, in source order.
-func WalkStmt(s Stmt, f func(Expr)) {
-	switch s := s.(type) {
+// inspectStmt inspects the children of a statement.
+func inspectStmt(n Node, f func(Node) bool) {
+	switch s := n.(type) {
 	case *Block:
 		for _, x := range s.Stmts {
-			WalkStmt(x, f)
+			Inspect(x, f)
 		}
 	case *DeclStmt:
 		for _, d := range s.Decl.Declarators {
-			WalkExpr(d.Init, f)
-			for _, a := range d.Ctor {
-				WalkExpr(a, f)
-			}
+			Inspect(d.Init, f)
+			inspectList(d.Ctor, f)
 		}
 	case *ExprStmt:
-		WalkExpr(s.X, f)
+		Inspect(s.X, f)
 	case *If:
-		WalkExpr(s.Cond, f)
-		WalkStmt(s.Then, f)
-		if s.Else != nil {
-			WalkStmt(s.Else, f)
-		}
+		Inspect(s.Cond, f)
+		Inspect(s.Then, f)
+		Inspect(s.Else, f)
 	case *For:
-		if s.Init != nil {
-			WalkStmt(s.Init, f)
-		}
-		WalkExpr(s.Cond, f)
-		WalkExpr(s.Post, f)
-		WalkStmt(s.Body, f)
+		Inspect(s.Init, f)
+		Inspect(s.Cond, f)
+		Inspect(s.Post, f)
+		Inspect(s.Body, f)
 	case *While:
-		WalkExpr(s.Cond, f)
-		WalkStmt(s.Body, f)
+		Inspect(s.Cond, f)
+		Inspect(s.Body, f)
 	case *Switch:
-		WalkExpr(s.Tag, f)
-		WalkStmt(s.Body, f)
+		Inspect(s.Tag, f)
+		Inspect(s.Body, f)
 	case *Return:
-		WalkExpr(s.X, f)
+		Inspect(s.X, f)
 	case *Case:
-		WalkExpr(s.Value, f)
+		Inspect(s.Value, f)
+	}
+}
+
+func inspectList(es []Expr, f func(Node) bool) {
+	for _, e := range es {
+		Inspect(e, f)
+	}
+}
+
+// WalkExpr calls f for e and every expression inside it, outermost first.
+func WalkExpr(e Expr, f func(Expr)) { Inspect(e, eachExpr(f)) }
+
+// WalkStmt calls f for every expression in s, in source order.
+func WalkStmt(s Stmt, f func(Expr)) { Inspect(s, eachExpr(f)) }
+
+// eachExpr is an Inspect callback that hands every expression to f and
+// descends everywhere.
+func eachExpr(f func(Expr)) func(Node) bool {
+	return func(n Node) bool {
+		if e, ok := n.(Expr); ok {
+			f(e)
+		}
+		return true
 	}
 }
 
 // EachStmt calls f for s and every statement nested in it (blocks,
-// branches, loop and switch bodies), outermost first.
+// branches, loop and switch bodies), outermost first. It does not enter
+// expressions, so the statements of a lambda's body are not its, nor
+// does it count a for loop's initialiser as a nested statement.
 func EachStmt(s Stmt, f func(Stmt)) {
-	if s == nil {
-		return
-	}
-	f(s)
-	switch s := s.(type) {
-	case *Block:
-		for _, x := range s.Stmts {
-			EachStmt(x, f)
+	Inspect(s, func(n Node) bool {
+		st, ok := n.(Stmt)
+		if !ok {
+			return false // an expression, or the end of a node
 		}
-	case *If:
-		EachStmt(s.Then, f)
-		if s.Else != nil {
-			EachStmt(s.Else, f)
+		f(st)
+		if loop, ok := st.(*For); ok {
+			EachStmt(loop.Body, f)
+			return false
 		}
-	case *For:
-		EachStmt(s.Body, f)
-	case *While:
-		EachStmt(s.Body, f)
-	case *Switch:
-		EachStmt(s.Body, f)
-	}
+		return true
+	})
 }

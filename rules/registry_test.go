@@ -82,7 +82,7 @@ func rulePackages(t *testing.T) []string {
 			continue
 		}
 		src, err := os.ReadFile(filepath.Join(e.Name(), e.Name()+".go"))
-		if err == nil && strings.Contains(string(src), "var Rule = accesses.NewRule(") {
+		if err == nil && strings.Contains(string(src), "var Rule = spec.NewRule(") {
 			out = append(out, e.Name())
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/cudalint/cudalint/rules/indirect"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/misaligned"
+	"github.com/cudalint/cudalint/rules/spec"
 	"github.com/cudalint/cudalint/rules/strided"
 	"github.com/cudalint/cudalint/rules/swappedaxes"
 	"github.com/cudalint/cudalint/rules/transpose"
@@ -34,7 +35,7 @@ var (
 // outranks a cost; a diagnosis that names the cure (a transpose, swapped
 // axes, an AoS field) outranks the symptom it explains (a stride, a
 // misalignment).
-var Precedence = []*accesses.Spec{
+var Precedence = []*spec.Spec{
 	bankconflict.Rule,
 	indirect.Rule,
 	vectorcast.Rule,

@@ -2,28 +2,28 @@ package symbolic
 
 // Env binds symbols to slots of a value array for compiled evaluation.
 type Env struct {
-	slots map[string]int
-	names []string
+	slots map[SymID]int
+	ids   []SymID
 }
 
 // NewEnv returns an empty environment.
-func NewEnv() *Env { return &Env{slots: map[string]int{}} }
+func NewEnv() *Env { return &Env{slots: map[SymID]int{}} }
 
-// Slot returns the slot of a symbol (by its key), adding it when new.
-func (e *Env) Slot(name string) int {
-	if s, ok := e.slots[name]; ok {
+// Slot returns the slot of symbol id, adding it when new.
+func (e *Env) Slot(id SymID) int {
+	if s, ok := e.slots[id]; ok {
 		return s
 	}
-	e.slots[name] = len(e.names)
-	e.names = append(e.names, name)
-	return len(e.names) - 1
+	e.slots[id] = len(e.ids)
+	e.ids = append(e.ids, id)
+	return len(e.ids) - 1
 }
 
 // Len is the number of slots.
-func (e *Env) Len() int { return len(e.names) }
+func (e *Env) Len() int { return len(e.ids) }
 
-// Names lists the symbols in slot order.
-func (e *Env) Names() []string { return e.names }
+// IDs lists the symbols in slot order.
+func (e *Env) IDs() []SymID { return e.ids }
 
 // Values holds one value per slot; Known[i] says whether slot i has one.
 type Values struct {
@@ -59,7 +59,7 @@ type Func func(v *Values) (int64, bool)
 func Compile(e Expr, env *Env) Func {
 	switch x := e.(type) {
 	case *Var:
-		s := env.Slot(x.key)
+		s := env.Slot(x.Key())
 		return func(v *Values) (int64, bool) { return v.V[s], v.Known[s] }
 	case *Op:
 		fx, fy := Compile(x.X, env), Compile(x.Y, env)
@@ -155,12 +155,12 @@ func compilePoly(p *Poly, env *Env) Func {
 
 // Eval evaluates e with the given bindings (a convenience for tests and
 // one-off evaluations; hot paths use Compile).
-func Eval(e Expr, bind map[string]int64) (int64, bool) {
+func Eval(e Expr, bind map[SymID]int64) (int64, bool) {
 	env := NewEnv()
 	f := Compile(e, env)
 	vals := env.NewValues()
-	for name, x := range bind {
-		if s, ok := env.slots[name]; ok {
+	for id, x := range bind {
+		if s, ok := env.slots[id]; ok {
 			vals.Set(s, x)
 		}
 	}

@@ -52,7 +52,7 @@ type Var struct {
 	Name  string
 	Class Class
 	Kind  SymKind
-	Axis  int8         // 0, 1, 2 for x, y, z: the builtins' axis
+	Axis  Axis         // the builtins' axis
 	Site  Site         // the loop, load or statement it comes from, when it has one
 	Of    string       // the parameter, variable, function, type or expression it concerns
 	Cause UnknownCause // for KindUnknown
@@ -329,7 +329,12 @@ func finishPoly(p *Poly) Expr {
 // format prints the polynomial, its subexpressions written by t; String
 // and ident cache it (printing every intermediate expression of a
 // simplification would dominate its cost).
-func (p *Poly) format(t textOf) string {
+func (p *Poly) format(t textOf) string { return p.formatTerms(t, p.isPlain) }
+
+// formatTerms is format; keyed says the terms' keys are their text (the
+// polynomial is plain and t prints or identifies), which saves printing
+// them again.
+func (p *Poly) formatTerms(t textOf, keyed bool) string {
 	var b strings.Builder
 	for i, term := range p.Terms {
 		c := term.Coeff
@@ -347,7 +352,7 @@ func (p *Poly) format(t textOf) string {
 			b.WriteString(strconv.FormatInt(c, 10))
 			b.WriteString("*")
 		}
-		if p.isPlain {
+		if keyed {
 			b.WriteString(term.key) // the identity is the printed form
 		} else {
 			b.WriteString(monoKey(term.Atoms, t))
@@ -362,6 +367,27 @@ func (p *Poly) format(t textOf) string {
 		b.WriteString(" - " + strconv.FormatInt(-p.Const, 10))
 	}
 	return b.String()
+}
+
+// Format prints e as String does, each symbol written as name says:
+// messages rename symbols (a loop's iteration as i) without parsing the
+// printed form back. name is called in the order the symbols print.
+func Format(e Expr, name func(*Var) string) string {
+	var t textOf
+	t = func(x Expr) string {
+		switch x := x.(type) {
+		case *Var:
+			return name(x)
+		case *Op:
+			return x.format(t)
+		case *Select:
+			return x.format(t)
+		case *Poly:
+			return x.formatTerms(t, false)
+		}
+		return x.String()
+	}
+	return t(e)
 }
 
 // monoKey writes a product of atoms, each written by t: a lone atom as

@@ -10,7 +10,7 @@ import (
 type SymKind uint8
 
 const (
-	KindOther     SymKind = iota // placeholders and test symbols
+	KindOther     SymKind = iota // symbols of tests, known by name only (Sym)
 	KindThreadIdx                // threadIdx.x/y/z (Axis)
 	KindBlockIdx                 // blockIdx.x/y/z (Axis)
 	KindBlockDim                 // blockDim.x/y/z (Axis)
@@ -19,9 +19,11 @@ const (
 	KindBase                     // the byte offset at which pointer parameter Of points into its allocation
 	KindLoopIter                 // the iteration count of the loop at Site
 	KindUnknown                  // a value the model does not know; Cause says why
+	KindNonNull                  // whether pointer parameter Of is non-null (1) or null (0); a launch gives it
+	KindEntry                    // the value variable Of has on entry to a loop: a placeholder the loop's analysis substitutes
 )
 
-var kindText = [...]string{"other", "threadIdx", "blockIdx", "blockDim", "gridDim", "param", "base", "loop iteration", "unknown"}
+var kindText = [...]string{"other", "threadIdx", "blockIdx", "blockDim", "gridDim", "param", "base", "loop iteration", "unknown", "non-null", "loop entry"}
 
 func (k SymKind) String() string { return kindText[k] }
 
@@ -76,12 +78,13 @@ func (s Site) IsValid() bool { return s.Line > 0 }
 // and the canonical order use. It starts with the name, so that terms sort
 // as their printed forms do (output stays stable), and goes on with what
 // tells apart symbols that print alike: the kind, the site and the ID.
-// Builtins, parameters and bases are identified by their name already (it
-// is made from the kind and axis, or is a C identifier), and so are the
-// placeholders of KindOther.
+// Builtins, parameters, bases, null tests and loop-entry placeholders are
+// identified by their name already (it is made from the kind and axis, or
+// from a C identifier). A KindOther symbol is not: one that prints as a
+// builtin (Sym("threadIdx.x")) must not stand for it.
 func identityOf(v *Var) string {
 	switch v.Kind {
-	case KindOther, KindThreadIdx, KindBlockIdx, KindBlockDim, KindGridDim, KindParam, KindBase:
+	case KindThreadIdx, KindBlockIdx, KindBlockDim, KindGridDim, KindParam, KindBase, KindNonNull, KindEntry:
 		return v.Name
 	}
 	var b strings.Builder
@@ -107,7 +110,7 @@ func NewSym(v Var) Expr {
 }
 
 // Key is the symbol's identity: two symbols are the same when their keys are.
-func (v *Var) Key() string { return v.key }
+func (v *Var) Key() SymID { return SymID{v.key} }
 
 // IsLaneOrBlockIndex reports whether v is threadIdx or blockIdx: the
 // model enumerates these.

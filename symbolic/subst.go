@@ -3,13 +3,13 @@ package symbolic
 // Subst replaces symbols, keyed by their identity (Var.Key), by
 // expressions and re-simplifies. Symbols not in the map stay; subexpressions that mention none of them are kept as they
 // are.
-func Subst(e Expr, m map[string]Expr) Expr {
+func Subst(e Expr, m map[SymID]Expr) Expr {
 	if len(m) == 0 || !mentionsAny(e, m) {
 		return e
 	}
 	switch x := e.(type) {
 	case *Var:
-		return m[x.key]
+		return m[x.Key()]
 	case *Op:
 		return Binary(x.Kind, Subst(x.X, m), Subst(x.Y, m))
 	case *Select:
@@ -37,7 +37,7 @@ func Subst(e Expr, m map[string]Expr) Expr {
 	return e
 }
 
-func termMentions(t Mono, m map[string]Expr) bool {
+func termMentions(t Mono, m map[SymID]Expr) bool {
 	for _, a := range t.Atoms {
 		if mentionsAny(a, m) {
 			return true
@@ -47,10 +47,10 @@ func termMentions(t Mono, m map[string]Expr) bool {
 }
 
 // mentionsAny reports whether e mentions a symbol of m.
-func mentionsAny(e Expr, m map[string]Expr) bool {
+func mentionsAny(e Expr, m map[SymID]Expr) bool {
 	switch x := e.(type) {
 	case *Var:
-		_, ok := m[x.key]
+		_, ok := m[x.Key()]
 		return ok
 	case *Op:
 		return mentionsAny(x.X, m) || mentionsAny(x.Y, m)
@@ -87,29 +87,29 @@ func Symbols(e Expr, f func(*Var)) {
 	}
 }
 
-// Mentions reports whether e mentions the symbol whose key is key.
-func Mentions(e Expr, key string) bool {
+// Mentions reports whether e mentions the symbol id.
+func Mentions(e Expr, id SymID) bool {
 	found := false
-	Symbols(e, func(v *Var) { found = found || v.key == key })
+	Symbols(e, func(v *Var) { found = found || v.key == id.key })
 	return found
 }
 
-// Coefficient returns the coefficient of the symbol keyed name in e when e is affine
+// Coefficient returns the coefficient of symbol id in e when e is affine
 // in it (the symbol appears only in degree-one monomials, and inside no
 // non-polynomial operator); ok is false otherwise. A symbol e does not
 // mention has coefficient 0.
-func Coefficient(e Expr, name string) (Expr, bool) {
+func Coefficient(e Expr, id SymID) (Expr, bool) {
 	p := asPoly(e)
 	coeff := Const(0)
 	for _, t := range p.Terms {
 		count := 0
 		var rest []Expr
 		for _, a := range t.Atoms {
-			if v, ok := a.(*Var); ok && v.key == name {
+			if v, ok := a.(*Var); ok && v.key == id.key {
 				count++
 				continue
 			}
-			if Mentions(a, name) {
+			if Mentions(a, id) {
 				return nil, false
 			}
 			rest = append(rest, a)

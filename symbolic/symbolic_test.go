@@ -3,12 +3,13 @@ package symbolic
 import "testing"
 
 var (
-	tx = Sym("threadIdx.x", Lane)
-	ty = Sym("threadIdx.y", Lane)
-	bx = Sym("blockIdx.x", Uniform)
-	w  = Sym("w", Uniform)
-	d  = Sym("loaded", Data)
-	c  = Const
+	tx  = ThreadIdx(X).Sym()
+	ty  = ThreadIdx(Y).Sym()
+	bx  = BlockIdx(X).Sym()
+	w   = Sym("w", Uniform)
+	wID = idOf(w)
+	d   = Sym("loaded", Data)
+	c   = Const
 )
 
 func TestSimplify(t *testing.T) {
@@ -59,7 +60,7 @@ func TestClass(t *testing.T) {
 }
 
 func TestEval(t *testing.T) {
-	bind := map[string]int64{"threadIdx.x": 37, "threadIdx.y": 3, "blockIdx.x": 2, "w": 1001}
+	bind := map[SymID]int64{ThreadIdx(X).ID(): 37, ThreadIdx(Y).ID(): 3, BlockIdx(X).ID(): 2, wID: 1001}
 	tests := []struct {
 		e      Expr
 		want   int64
@@ -88,31 +89,31 @@ func TestEval(t *testing.T) {
 func TestCoefficientAndSubst(t *testing.T) {
 	addr := Mul(Add(Mul(ty, w), tx), c(4)) // (y*w + x) * 4 bytes
 	tests := []struct {
-		sym    string
+		sym    Builtin
 		want   string
 		affine bool
 	}{
-		{"threadIdx.x", "4", true},
-		{"threadIdx.y", "4*w", true},
-		{"blockIdx.x", "0", true},
+		{ThreadIdx(X), "4", true},
+		{ThreadIdx(Y), "4*w", true},
+		{BlockIdx(X), "0", true},
 	}
 	for _, tt := range tests {
-		got, ok := Coefficient(addr, tt.sym)
+		got, ok := Coefficient(addr, tt.sym.ID())
 		if ok != tt.affine || (ok && got.String() != tt.want) {
 			t.Errorf("coefficient of %s in %s = %v, %v; want %s", tt.sym, addr, got, ok, tt.want)
 		}
 	}
-	if _, ok := Coefficient(Binary(OpDiv, tx, c(2)), "threadIdx.x"); ok {
+	if _, ok := Coefficient(Binary(OpDiv, tx, c(2)), ThreadIdx(X).ID()); ok {
 		t.Error("tx/2 is not affine in tx")
 	}
-	if _, ok := Coefficient(Mul(tx, tx), "threadIdx.x"); ok {
+	if _, ok := Coefficient(Mul(tx, tx), ThreadIdx(X).ID()); ok {
 		t.Error("tx*tx is not affine in tx")
 	}
-	got := Subst(addr, map[string]Expr{"w": c(1024)})
+	got := Subst(addr, map[SymID]Expr{wID: c(1024)})
 	if want := "4*threadIdx.x + 4096*threadIdx.y"; got.String() != want {
 		t.Errorf("subst = %s, want %s", got, want)
 	}
-	if !Mentions(addr, "w") || Mentions(got, "w") {
+	if !Mentions(addr, wID) || Mentions(got, wID) {
 		t.Error("Mentions")
 	}
 }
@@ -123,9 +124,9 @@ func TestCompileMatchesEval(t *testing.T) {
 	f := Compile(e, env)
 	for x := int64(0); x < 32; x++ {
 		vals := env.NewValues()
-		bind := map[string]int64{"threadIdx.x": x, "w": 100, "blockIdx.x": 7}
-		for name, v := range bind {
-			vals.Set(env.Slot(name), v)
+		bind := map[SymID]int64{ThreadIdx(X).ID(): x, wID: 100, BlockIdx(X).ID(): 7}
+		for id, v := range bind {
+			vals.Set(env.Slot(id), v)
 		}
 		got, ok := f(vals)
 		want, wok := Eval(e, bind)
@@ -171,7 +172,7 @@ func TestSharedSelectsStayBounded(t *testing.T) {
 // decides the result decides it even when the other is unknown (Kleene's
 // three-valued logic). tx is 37 here, d unbound.
 func TestShortCircuitEitherOrder(t *testing.T) {
-	bind := map[string]int64{"threadIdx.x": 37}
+	bind := map[SymID]int64{ThreadIdx(X).ID(): 37}
 	small := Binary(OpLt, tx, c(10)) // false
 	big := Binary(OpLt, c(10), tx)   // true
 	tests := []struct {
@@ -203,13 +204,13 @@ func TestValuesGrow(t *testing.T) {
 	env := NewEnv()
 	f := Compile(tx, env)
 	vals := env.NewValues()
-	vals.Set(env.Slot("threadIdx.x"), 5)
+	vals.Set(env.Slot(ThreadIdx(X).ID()), 5)
 	g := Compile(Add(tx, w), env) // adds a slot for w
 	vals.Grow(env)
 	if got, ok := g(vals); ok {
 		t.Errorf("tx + w with w unset = %d, want unknown", got)
 	}
-	vals.Set(env.Slot("w"), 100)
+	vals.Set(env.Slot(wID), 100)
 	if got, ok := g(vals); !ok || got != 105 {
 		t.Errorf("tx + w = %d, %v; want 105", got, ok)
 	}
@@ -250,7 +251,7 @@ func TestSymbolIdentity(t *testing.T) {
 	// Substitution and evaluation go by identity too.
 	a, b := loop("m.cu", 1), loop("h.cuh", 1)
 	va, _ := AsVar(a)
-	if got := Subst(Add(a, b), map[string]Expr{va.Key(): Const(5)}); got.String() != "iter@3:16 + 5" {
+	if got := Subst(Add(a, b), map[SymID]Expr{va.Key(): Const(5)}); got.String() != "iter@3:16 + 5" {
 		t.Errorf("subst: %s", got)
 	}
 }

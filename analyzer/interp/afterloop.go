@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"strings"
-
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -15,7 +13,7 @@ func sumDiff(holder, after value) (symbolic.Expr, bool) {
 		return nil, false
 	}
 	d := symbolic.Sub(after.x, holder.x)
-	if symbolic.ClassOf(d) == symbolic.Data || symbolic.Mentions(d, symbolic.Key(holder.x)) {
+	if symbolic.ClassOf(d) == symbolic.Data || mentionsSym(d, holder.x) {
 		return nil, false
 	}
 	return d, true
@@ -27,11 +25,11 @@ func sumDiff(holder, after value) (symbolic.Expr, bool) {
 // is entry + a*iter + b*iter*(iter-1)/2. Others are dropped (unknown).
 func (in *interp) sumInductions(steps map[string]step, entry map[string]value, iter symbolic.Expr) {
 	iterVar, _ := symbolic.AsVar(iter)
-	at := map[string]symbolic.Expr{}
+	at := map[symbolic.SymID]symbolic.Expr{}
 	for name, st := range steps {
 		if e, ok := entry[name]; ok && e.kind == vInt && e.x != nil && st.diff == nil && st.shift == 0 && st.quad == nil && st.add.kind == vInt {
 			// An induction variable at the start of iteration iter.
-			at["entry:"+name] = symbolic.Add(e.x, symbolic.Mul(st.add.x, iter))
+			at[symbolic.EntryID(name)] = symbolic.Add(e.x, symbolic.Mul(st.add.x, iter))
 		}
 	}
 	for name, st := range steps {
@@ -42,7 +40,7 @@ func (in *interp) sumInductions(steps map[string]step, entry map[string]value, i
 		d := symbolic.Subst(st.diff, at)
 		placeholders := false
 		symbolic.Symbols(d, func(v *symbolic.Var) {
-			placeholders = placeholders || strings.HasPrefix(v.Key(), "entry:")
+			placeholders = placeholders || v.Kind == symbolic.KindEntry
 		})
 		if placeholders || symbolic.ClassOf(d) == symbolic.Data {
 			continue
@@ -51,7 +49,7 @@ func (in *interp) sumInductions(steps map[string]step, entry map[string]value, i
 		if !lin || symbolic.Mentions(b, iterVar.Key()) {
 			continue
 		}
-		a := symbolic.Subst(d, map[string]symbolic.Expr{iterVar.Key(): symbolic.Const(0)})
+		a := symbolic.Subst(d, map[symbolic.SymID]symbolic.Expr{iterVar.Key(): symbolic.Const(0)})
 		st := step{add: intValue(a)}
 		if v, isConst := symbolic.IsConst(b); !isConst || v != 0 {
 			st.quad = b
@@ -78,12 +76,12 @@ func (in *interp) exitValues(names []string, entry, carried, last map[string]val
 	if do || l.Cond == nil || leaves(body) {
 		return nil
 	}
-	fresh := map[string]bool{} // the unknowns this loop made for what it carries
+	fresh := map[symbolic.SymID]bool{} // the unknowns this loop made for what it carries
 	for _, name := range names {
 		if _, ok := steps[name]; ok {
 			continue
 		}
-		old := map[string]bool{}
+		old := map[symbolic.SymID]bool{}
 		symbolsOf(entry[name], func(v *symbolic.Var) { old[v.Key()] = true })
 		symbolsOf(carried[name], func(v *symbolic.Var) {
 			if !old[v.Key()] {
@@ -110,7 +108,7 @@ func (in *interp) exitValues(names []string, entry, carried, last map[string]val
 		if v.kind != vInt || v.x == nil || e.kind != vInt || e.x == nil || mentionsFresh(v.x) || symbolic.ClassOf(v.x) == symbolic.Data {
 			continue
 		}
-		final := symbolic.Subst(v.x, map[string]symbolic.Expr{l.Iter: symbolic.Sub(n, symbolic.Const(1))})
+		final := symbolic.Subst(v.x, map[symbolic.SymID]symbolic.Expr{l.Iter: symbolic.Sub(n, symbolic.Const(1))})
 		x := symbolic.Cond(symbolic.Binary(symbolic.OpLt, symbolic.Const(0), n), final, e.x)
 		out[name] = value{kind: vInt, x: x, typ: v.typ}
 	}
@@ -120,7 +118,7 @@ func (in *interp) exitValues(names []string, entry, carried, last map[string]val
 // tripCount is the number of iterations of a loop whose condition c
 // compares an affine function of its iteration: while R - a*iter > 0
 // (or >= 0), a > 0 constant.
-func tripCount(c symbolic.Expr, iter string) (symbolic.Expr, bool) {
+func tripCount(c symbolic.Expr, iter symbolic.SymID) (symbolic.Expr, bool) {
 	op, ok := opOf(c)
 	if !ok || (op.Kind != symbolic.OpLt && op.Kind != symbolic.OpLe) {
 		return nil, false
@@ -135,7 +133,7 @@ func tripCount(c symbolic.Expr, iter string) (symbolic.Expr, bool) {
 		return nil, false
 	}
 	a = -a
-	r := symbolic.Subst(d, map[string]symbolic.Expr{iter: symbolic.Const(0)})
+	r := symbolic.Subst(d, map[symbolic.SymID]symbolic.Expr{iter: symbolic.Const(0)})
 	if symbolic.ClassOf(r) == symbolic.Data {
 		return nil, false
 	}
@@ -155,6 +153,12 @@ func opOf(e symbolic.Expr) (*symbolic.Op, bool) {
 	}
 	op, ok := p.Terms[0].Atoms[0].(*symbolic.Op)
 	return op, ok
+}
+
+// mentionsSym reports whether e mentions sym, a symbol.
+func mentionsSym(e, sym symbolic.Expr) bool {
+	id, ok := symbolic.IDOf(sym)
+	return ok && symbolic.Mentions(e, id)
 }
 
 func symbolsOf(v value, f func(*symbolic.Var)) {

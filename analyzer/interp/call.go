@@ -87,7 +87,7 @@ func (in *interp) call(e *parser.Call) value {
 		return intValue(symbolic.Const(0))
 	case name == "__mul24" || name == "__umul24":
 		if len(e.Args) == 2 {
-			return in.arith("*", in.eval(e.Args[0]), in.eval(e.Args[1]))
+			return in.arith(parser.Mul, in.eval(e.Args[0]), in.eval(e.Args[1]))
 		}
 	}
 	if k, ok := intIntrinsics[name]; ok && len(e.Args) == 2 {

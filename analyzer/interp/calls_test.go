@@ -88,7 +88,7 @@ __device__ void bump(float& r) { r += 1; }
 __global__ void k() { __shared__ P sp[64]; bump(sp[threadIdx.x].y); }`)
 	for _, op := range []Op{Load, Store} {
 		a := accessOf(t, run, "r", op)
-		if a.Space != Shared || a.Base != "sp" {
+		if a.Space != Shared || a.Base.String() != "sp" {
 			t.Errorf("%v: space %v, base %q; want shared sp", op, a.Space, a.Base)
 		}
 		sameExpr(t, "address", a, a.Addr, sum(mul(c(12), tid(0)), c(4)))
@@ -123,7 +123,7 @@ __global__ void k(float* out, int n, float scale) { out[threadIdx.x % n] = scale
 		t.Errorf("params %v, want %v", run.Params, want)
 	}
 	for p := range want {
-		if !run.Params[p] {
+		if !run.Params[symbolic.ParamID(p)] {
 			t.Errorf("params %v lack %s", run.Params, p)
 		}
 	}

@@ -17,10 +17,10 @@ func (in *interp) uniformCarried(names []string, d discovery, entry, advanced ma
 	if d.after == nil {
 		return nil
 	}
-	holderOf := map[string]string{} // placeholder key -> variable
+	holderOf := map[symbolic.SymID]string{} // placeholder -> variable
 	for name, h := range d.holders {
-		if h.kind == vInt && h.x != nil {
-			holderOf[symbolic.Key(h.x)] = name
+		if id, ok := symbolIn(h); ok {
+			holderOf[id] = name
 		}
 	}
 	isUniform := func(v value) bool {
@@ -46,7 +46,7 @@ func (in *interp) uniformCarried(names []string, d discovery, entry, advanced ma
 			}
 			ok := true
 			symbolic.Symbols(d.after[name].x, func(v *symbolic.Var) {
-				if v.Kind != symbolic.KindOther {
+				if v.Kind != symbolic.KindEntry {
 					return
 				}
 				y, isHolder := holderOf[v.Key()]
@@ -59,7 +59,7 @@ func (in *interp) uniformCarried(names []string, d discovery, entry, advanced ma
 		}
 	}
 	var out []Carried
-	syms := map[string]symbolic.Expr{}
+	syms := map[symbolic.SymID]symbolic.Expr{}
 	for _, name := range names {
 		if !cand[name] {
 			continue
@@ -67,11 +67,13 @@ func (in *interp) uniformCarried(names []string, d discovery, entry, advanced ma
 		x := in.unknown(symbolic.CauseLoopCarried, name, pos, "varies in loop: "+name, symbolic.Uniform)
 		v, _ := symbolic.AsVar(x)
 		out = append(out, Carried{Name: name, Sym: v, Entry: entry[name].x})
-		syms[symbolic.Key(d.holders[name].x)] = x
+		if id, ok := symbolIn(d.holders[name]); ok {
+			syms[id] = x
+		}
 	}
 	for name, a := range advanced {
-		if h, ok := d.holders[name]; ok && h.kind == vInt && isUniform(a) {
-			syms[symbolic.Key(h.x)] = a.x
+		if id, ok := symbolIn(d.holders[name]); ok && isUniform(a) {
+			syms[id] = a.x
 		}
 	}
 	for i := range out {
@@ -80,16 +82,24 @@ func (in *interp) uniformCarried(names []string, d discovery, entry, advanced ma
 	return out
 }
 
+// symbolIn is the symbol an integer placeholder holds.
+func symbolIn(h value) (symbolic.SymID, bool) {
+	if h.kind != vInt || h.x == nil {
+		return symbolic.SymID{}, false
+	}
+	return symbolic.IDOf(h.x)
+}
+
 // nextValue is after (the value an iteration leaves, over placeholders)
 // over the loop's carried symbols and iteration instead; nil when it
 // reads an unknown other than them (a loaded value changes from one
 // iteration to the next: the symbol the first pass made for it stands for
 // one of them only).
-func nextValue(after symbolic.Expr, syms map[string]symbolic.Expr, carried []Carried) symbolic.Expr {
+func nextValue(after symbolic.Expr, syms map[symbolic.SymID]symbolic.Expr, carried []Carried) symbolic.Expr {
 	next := symbolic.Subst(after, syms)
 	ok := true
 	symbolic.Symbols(next, func(v *symbolic.Var) {
-		if v.Kind != symbolic.KindUnknown && v.Kind != symbolic.KindOther {
+		if v.Kind != symbolic.KindUnknown && v.Kind != symbolic.KindEntry {
 			return
 		}
 		own := false
@@ -118,12 +128,14 @@ func unrollOf(node parser.Stmt) parser.Unroll {
 // ConstantTrip is the trip count of a loop over iteration iter whose
 // condition, cond, compares the iteration with a constant (with a
 // template instance's values bound); 0 when it does not.
-func ConstantTrip(cond symbolic.Expr, iter string) int64 { return constantTrip(cond, iter, false) }
+func ConstantTrip(cond symbolic.Expr, iter symbolic.SymID) int64 {
+	return constantTrip(cond, iter, false)
+}
 
 // constantTrip is a loop's trip count when its condition makes it a
 // constant (r < 4 once template arguments are bound); 0 otherwise, and
 // for do-while loops, whose condition runs after the body.
-func constantTrip(cond symbolic.Expr, iter string, do bool) int64 {
+func constantTrip(cond symbolic.Expr, iter symbolic.SymID, do bool) int64 {
 	if do {
 		return 0
 	}
@@ -152,7 +164,7 @@ func loopVar(node parser.Stmt, advanced map[string]value) (string, symbolic.Expr
 			name = s.Decl.Declarators[0].Name
 		}
 	case *parser.ExprStmt:
-		if b, ok := s.X.(*parser.Binary); ok && b.Op == "=" {
+		if b, ok := s.X.(*parser.Binary); ok && b.Op == parser.Assign {
 			if id, ok := b.X.(*parser.Ident); ok {
 				name = id.Name
 			}

@@ -533,7 +533,7 @@ func (in *interp) memberInits(f *parser.Func, fr *frame) {
 // funcNamed returns the name of the __device__ function e names (f or
 // &f, a template argument), or "".
 func (u *unit) funcNamed(e parser.Expr) string {
-	if u, ok := e.(*parser.Unary); ok && u.Op == "&" {
+	if u, ok := e.(*parser.Unary); ok && u.Op == parser.AddrOf {
 		e = u.X
 	}
 	id, ok := e.(*parser.Ident)

@@ -17,7 +17,7 @@ func deviceScalar(space Space, name string, t *ctype.Type) (value, bool) {
 	default:
 		return value{}, false
 	}
-	return value{kind: vPtr, typ: t, inMemory: true, ptr: &pointer{space: Global, base: name, offset: symbolic.Const(0), elem: t}}, true
+	return value{kind: vPtr, typ: t, inMemory: true, ptr: &pointer{space: Global, base: Alloc{Kind: AllocVar, Name: name}, offset: symbolic.Const(0), elem: t}}, true
 }
 
 // memoryVar is the place in memory a name stands for, when it is one: a

@@ -97,12 +97,7 @@ func (in *interp) eval(e parser.Expr) value {
 	return in.dataValue(symbolic.CauseNotModelled, "expression")
 }
 
-func stepOp(op string) string {
-	if op == "--" {
-		return "-"
-	}
-	return "+"
-}
+func stepOp(op parser.Op) parser.Op { return op.Arith() }
 
 func (in *interp) ident(e *parser.Ident) value {
 	name := e.Name
@@ -121,9 +116,10 @@ func (in *interp) ident(e *parser.Ident) value {
 		}
 		name = name[i+2:]
 	}
+	if kind, ok := builtinNames[name]; ok {
+		return builtins[kind]
+	}
 	switch name {
-	case "threadIdx", "blockIdx", "blockDim", "gridDim":
-		return builtins[name]
 	case "warpSize":
 		return intValue(symbolic.Const(32))
 	case "true":
@@ -140,20 +136,47 @@ func (in *interp) ident(e *parser.Ident) value {
 	}
 	// An unknown name: a constant from a header we did not read, a
 	// template value... uniform across the warp, given by the user.
-	in.params[name] = true
-	return intValue(paramSym(name))
+	in.params[symbolic.ParamID(name)] = true
+	return intValue(symbolic.ParamSym(name))
 }
 
-// builtins holds threadIdx, blockIdx, blockDim and gridDim: immutable, so
+// builtinNames are the C identifiers of the builtins: the one place their
+// names in the source are read.
+var builtinNames = map[string]symbolic.SymKind{
+	"threadIdx": symbolic.KindThreadIdx,
+	"blockIdx":  symbolic.KindBlockIdx,
+	"blockDim":  symbolic.KindBlockDim,
+	"gridDim":   symbolic.KindGridDim,
+}
+
+// IsBuiltinNamed reports whether name is how the source spells the
+// builtin of kind k (threadIdx for KindThreadIdx).
+func IsBuiltinNamed(name string, k symbolic.SymKind) bool {
+	kind, ok := builtinNames[name]
+	return ok && kind == k
+}
+
+// BuiltinNames is the set of the builtins' C identifiers, for code that
+// edits source text.
+func BuiltinNames() map[string]bool {
+	out := make(map[string]bool, len(builtinNames))
+	for name := range builtinNames {
+		out[name] = true
+	}
+	return out
+}
+
+// builtins holds the dim3 values threadIdx, blockIdx, blockDim and gridDim
+// by kind, their fields named as the source spells them: immutable, so
 // shared by every reference instead of rebuilt at each.
-var builtins = func() map[string]value {
-	m := map[string]value{}
-	for _, kind := range []symbolic.SymKind{symbolic.KindThreadIdx, symbolic.KindBlockIdx, symbolic.KindBlockDim, symbolic.KindGridDim} {
+var builtins = func() map[symbolic.SymKind]value {
+	m := map[symbolic.SymKind]value{}
+	for _, kind := range symbolic.BuiltinKinds {
 		v := value{kind: vStruct, typ: dim3Type, fields: map[string]value{}}
-		for d, f := range axisNames {
-			v.fields[f] = intValue(builtinSym(kind, d))
+		for _, a := range symbolic.Axes {
+			v.fields[a.String()] = intValue(symbolic.Builtin{Kind: kind, Axis: a}.Sym())
 		}
-		m[kind.String()] = v
+		m[kind] = v
 	}
 	return m
 }()
@@ -194,13 +217,19 @@ func (in *interp) evalNoLoad(e parser.Expr) value {
 	return value{kind: vPtr} // memory: handled by lval
 }
 
+// MemberPath names member of the struct parameter (or member) path: the
+// parameter the member's symbols stand for. Interpretation and launches
+// both name members so, and a launch's value binds the member's symbol
+// through symbolic.ParamID of it.
+func MemberPath(path, member string) string { return path + "." + member }
+
 func (in *interp) field(base value, name string) value {
 	if v, ok := base.fields[name]; ok {
 		return v
 	}
 	if base.param && base.typ != nil {
 		if f, ok := base.typ.Field(name); ok {
-			v := in.paramValue(base.path+"."+name, f.Type)
+			v := in.paramValue(MemberPath(base.path, name), f.Type)
 			if base.fields == nil {
 				base.fields = map[string]value{}
 			}
@@ -216,14 +245,14 @@ func (in *interp) field(base value, name string) value {
 func (in *interp) paramValue(name string, t *ctype.Type) value {
 	switch {
 	case t != nil && t.Kind == ctype.TPointer:
-		return value{kind: vPtr, typ: t, param: true, ptr: &pointer{space: Global, base: name, offset: baseSym(name), elem: t.Elem}}
+		return value{kind: vPtr, typ: t, param: true, ptr: &pointer{space: Global, base: Alloc{Kind: AllocParam, Name: name}, offset: symbolic.BaseSym(name), elem: t.Elem}}
 	case t != nil && (t.Kind == ctype.TStruct || t.Kind == ctype.TVector):
 		return value{kind: vStruct, typ: t, param: true, path: name, fields: map[string]value{}}
 	case t != nil && t.Kind == ctype.TFloat:
 		return in.dataValue(symbolic.CauseFloatValue, "float parameter")
 	}
-	in.params[name] = true
-	return value{kind: vInt, typ: t, param: true, x: paramSym(name)}
+	in.params[symbolic.ParamID(name)] = true
+	return value{kind: vInt, typ: t, param: true, x: symbolic.ParamSym(name)}
 }
 
 func (in *interp) rvalue(e parser.Expr) value {
@@ -233,15 +262,15 @@ func (in *interp) rvalue(e parser.Expr) value {
 
 func (in *interp) unary(e *parser.Unary) value {
 	switch e.Op {
-	case "*":
+	case parser.Deref:
 		return in.rvalue(e)
-	case "&":
+	case parser.AddrOf:
 		lv := in.lval(e.X)
 		if lv.mem != nil {
 			return value{kind: vPtr, ptr: lv.mem}
 		}
 		return in.dataValue(symbolic.CauseNotModelled, "address of a variable")
-	case "++", "--":
+	case parser.Inc, parser.Dec:
 		lv := in.lval(e.X)
 		v := in.arith(stepOp(e.Op), in.load(lv, e.X), intValue(symbolic.Const(1)))
 		in.store(lv, v, e.X)
@@ -249,22 +278,22 @@ func (in *interp) unary(e *parser.Unary) value {
 	}
 	v := in.eval(e.X)
 	if v.kind != vInt {
-		if e.Op == "!" && v.kind == vPtr {
+		if e.Op == parser.Not && v.kind == vPtr {
 			return intValue(symbolic.Not(in.nonNull(v.ptr))) // !p: p is null
 		}
-		if e.Op == "!" {
+		if e.Op == parser.Not {
 			return intValue(symbolic.Const(0))
 		}
 		return in.dataValue(symbolic.CauseNotModelled, "operator on a non-integer")
 	}
 	switch e.Op {
-	case "-":
+	case parser.Sub:
 		return intValue(symbolic.Neg(v.x))
-	case "+":
+	case parser.Add:
 		return v
-	case "!":
+	case parser.Not:
 		return intValue(symbolic.Not(v.x))
-	case "~":
+	case parser.Tilde:
 		return intValue(symbolic.Binary(symbolic.OpXor, v.x, symbolic.Const(-1)))
 	}
 	return in.dataValue(symbolic.CauseNotModelled, "operator")
@@ -272,10 +301,10 @@ func (in *interp) unary(e *parser.Unary) value {
 
 func (in *interp) binary(e *parser.Binary) value {
 	switch {
-	case e.Op == ",":
+	case e.Op == parser.Comma:
 		in.eval(e.X)
 		return in.eval(e.Y)
-	case e.Op == "=":
+	case e.Op == parser.Assign:
 		if id, ok := e.X.(*parser.Ident); ok {
 			in.noteFnTarget(id.Name, e.Y)
 		}
@@ -286,14 +315,14 @@ func (in *interp) binary(e *parser.Binary) value {
 	case isAssignOp(e.Op):
 		lv := in.lval(e.X)
 		old := in.load(lv, e.X)
-		v := in.arith(strings.TrimSuffix(e.Op, "="), old, in.eval(e.Y))
+		v := in.arith(e.Op.Arith(), old, in.eval(e.Y))
 		in.store(lv, in.convert(v, in.lvalType(lv)), e.X)
 		return v
-	case e.Op == "&&" || e.Op == "||":
+	case e.Op == parser.LogAnd || e.Op == parser.LogOr:
 		a := in.cond(e.X)
 		// The right side runs only where the left allows it.
 		nguards := len(in.guards)
-		if e.Op == "&&" {
+		if e.Op == parser.LogAnd {
 			in.guards = append(in.guards, a)
 		} else {
 			in.guards = append(in.guards, symbolic.Not(a))
@@ -301,7 +330,7 @@ func (in *interp) binary(e *parser.Binary) value {
 		b := in.cond(e.Y)
 		in.guards = in.guards[:nguards]
 		k := symbolic.OpLAnd
-		if e.Op == "||" {
+		if e.Op == parser.LogOr {
 			k = symbolic.OpLOr
 		}
 		return intValue(symbolic.Binary(k, a, b))
@@ -310,20 +339,20 @@ func (in *interp) binary(e *parser.Binary) value {
 }
 
 // arith applies a C binary operator, pointer arithmetic included.
-func (in *interp) arith(op string, a, b value) value {
-	if a.kind == vPtr && b.kind == vInt && (op == "+" || op == "-") {
+func (in *interp) arith(op parser.Op, a, b value) value {
+	if a.kind == vPtr && b.kind == vInt && (op == parser.Add || op == parser.Sub) {
 		d := symbolic.Mul(b.x, symbolic.Const(elemSize(a.ptr.elem)))
-		if op == "-" {
+		if op == parser.Sub {
 			d = symbolic.Neg(d)
 		}
 		q := a.ptr.at(symbolic.Add(a.ptr.offset, d), a.ptr.elem)
 		q.guessed = q.guessed || !a.ptr.elem.LayoutKnown()
 		return value{kind: vPtr, typ: a.typ, ptr: q}
 	}
-	if b.kind == vPtr && a.kind == vInt && op == "+" {
+	if b.kind == vPtr && a.kind == vInt && op == parser.Add {
 		return in.arith(op, b, a)
 	}
-	if a.kind == vPtr && b.kind == vPtr && op == "-" && a.ptr.base == b.ptr.base {
+	if a.kind == vPtr && b.kind == vPtr && op == parser.Sub && a.ptr.base == b.ptr.base {
 		diff := symbolic.Sub(a.ptr.offset, b.ptr.offset)
 		return intValue(symbolic.Binary(symbolic.OpDiv, diff, symbolic.Const(elemSize(a.ptr.elem))))
 	}
@@ -333,8 +362,8 @@ func (in *interp) arith(op string, a, b value) value {
 		}
 		if a.kind == vPtr || b.kind == vPtr {
 			switch op {
-			case "==", "!=", "<", ">", "<=", ">=":
-				return intValue(symbolic.Const(b2i(op != "==")))
+			case parser.Eql, parser.Neq, parser.Lss, parser.Gtr, parser.Leq, parser.Geq:
+				return intValue(symbolic.Const(b2i(op != parser.Eql)))
 			}
 		}
 		return in.dataValue(symbolic.CauseFloatValue, "arithmetic on a non-integer")
@@ -345,40 +374,40 @@ func (in *interp) arith(op string, a, b value) value {
 	x, y := a.x, b.x
 	var r symbolic.Expr
 	switch op {
-	case "+":
+	case parser.Add:
 		r = symbolic.Add(x, y)
-	case "-":
+	case parser.Sub:
 		r = symbolic.Sub(x, y)
-	case "*":
+	case parser.Mul:
 		r = symbolic.Mul(x, y)
-	case "/":
+	case parser.Quo:
 		r = symbolic.Binary(symbolic.OpDiv, x, y)
-	case "%":
+	case parser.Rem:
 		r = symbolic.Binary(symbolic.OpRem, x, y)
-	case "<<":
+	case parser.Shl:
 		r = symbolic.Binary(symbolic.OpShl, x, y)
-	case ">>":
+	case parser.Shr:
 		r = symbolic.Binary(symbolic.OpShr, x, y)
-	case "&":
+	case parser.And:
 		r = symbolic.Binary(symbolic.OpAnd, x, y)
-	case "|":
+	case parser.Or:
 		r = symbolic.Binary(symbolic.OpOr, x, y)
-	case "^":
+	case parser.Xor:
 		r = symbolic.Binary(symbolic.OpXor, x, y)
-	case "<":
+	case parser.Lss:
 		r = symbolic.Binary(symbolic.OpLt, x, y)
-	case ">":
+	case parser.Gtr:
 		r = symbolic.Binary(symbolic.OpLt, y, x)
-	case "<=":
+	case parser.Leq:
 		r = symbolic.Binary(symbolic.OpLe, x, y)
-	case ">=":
+	case parser.Geq:
 		r = symbolic.Binary(symbolic.OpLe, y, x)
-	case "==":
+	case parser.Eql:
 		r = symbolic.Binary(symbolic.OpEq, x, y)
-	case "!=":
+	case parser.Neq:
 		r = symbolic.Binary(symbolic.OpNe, x, y)
 	default:
-		return in.dataValue(symbolic.CauseNotModelled, "operator "+op)
+		return in.dataValue(symbolic.CauseNotModelled, "operator "+op.String())
 	}
 	return value{kind: vInt, x: r, typ: a.typ}
 }
@@ -386,8 +415,8 @@ func (in *interp) arith(op string, a, b value) value {
 // nullTest is p == NULL or p != NULL (either side; NULL, nullptr and 0
 // are the integer 0) as the condition the pointer's null test stands for,
 // so that a launch passing NULL decides the branch as if (p) does.
-func (in *interp) nullTest(op string, a, b value) (symbolic.Expr, bool) {
-	if op != "==" && op != "!=" {
+func (in *interp) nullTest(op parser.Op, a, b value) (symbolic.Expr, bool) {
+	if op != parser.Eql && op != parser.Neq {
 		return nil, false
 	}
 	if b.kind == vPtr {
@@ -399,7 +428,7 @@ func (in *interp) nullTest(op string, a, b value) (symbolic.Expr, bool) {
 	if c, ok := symbolic.IsConst(b.x); !ok || c != 0 {
 		return nil, false
 	}
-	if op == "==" {
+	if op == parser.Eql {
 		return symbolic.Not(in.nonNull(a.ptr)), true
 	}
 	return in.nonNull(a.ptr), true
@@ -447,7 +476,7 @@ func (in *interp) lval(e parser.Expr) lvalue {
 		m.guessed = m.guessed || !el.LayoutKnown()
 		return lvalue{mem: m, valid: true}
 	case *parser.Unary:
-		if e.Op == "*" {
+		if e.Op == parser.Deref {
 			p := in.eval(e.X)
 			if p.kind != vPtr {
 				return lvalue{}
@@ -558,7 +587,7 @@ func (in *interp) loaded(p *pointer, e parser.Expr) value {
 		if p.space == Local {
 			space = Generic
 		}
-		return value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: "*" + parser.Format(e), offset: sym(), elem: t.Elem}}
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: Alloc{Kind: AllocLoaded, Name: what}, offset: sym(), elem: t.Elem}}
 	}
 	x := sym()
 	if in.warpUniform(p) {

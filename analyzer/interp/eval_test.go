@@ -178,11 +178,11 @@ __global__ void k(const float* a, const float* b, float* out, int n) {
   const float* r = n > 0 ? a : b;
   out[0] = r[threadIdx.x];
 }`), "r[threadIdx.x]", Load)
-	if a.Base != "a or b" {
+	if a.Base.String() != "a or b" {
 		t.Errorf("base %q, want both allocations", a.Base)
 	}
 	at := func(n int64) int64 {
-		v, ok := symbolic.Eval(a.Addr, map[string]int64{key(tid(0)): 3, key(param("n")): n, key(base("a")): 0, key(base("b")): 0})
+		v, ok := symbolic.Eval(a.Addr, map[symbolic.SymID]int64{key(tid(0)): 3, key(param("n")): n, key(base("a")): 0, key(base("b")): 0})
 		if !ok {
 			t.Fatalf("address %v cannot be evaluated", a.Addr)
 		}
@@ -204,7 +204,7 @@ func TestStructParamField(t *testing.T) {
 	a := accessOf(t, runKernel(t, `
 struct View { float* data; int stride; };
 __global__ void k(View v) { v.data[threadIdx.x * v.stride] = 0; }`), "v.data[threadIdx.x * v.stride]", Store)
-	if a.Base != "v.data" {
+	if a.Base.String() != "v.data" {
 		t.Errorf("base = %q, want v.data", a.Base)
 	}
 	coeff, ok := symbolic.Coefficient(a.Addr, key(tid(0)))
@@ -231,7 +231,7 @@ __global__ void k(float* out) { out[threadIdx.x > 5 ? threadIdx.x : 0] = 3; }`),
 		if x > 5 {
 			want = 4 * x
 		}
-		got, ok := symbolic.Eval(a.Addr, map[string]int64{key(tid(0)): x, key(base("out")): 0})
+		got, ok := symbolic.Eval(a.Addr, map[symbolic.SymID]int64{key(tid(0)): x, key(base("out")): 0})
 		if !ok || got != want {
 			t.Errorf("address %v at threadIdx.x = %d is %d (%v), want %d", a.Addr, x, got, ok, want)
 		}

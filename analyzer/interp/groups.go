@@ -21,20 +21,23 @@ const (
 	cgBlocks    = "#blocks"
 )
 
-func dimSym(name, axis string) symbolic.Expr {
-	return builtins[name].fields[axis].x
+// rankOf is the rank of index idx within sizes dim, x fastest: a thread's
+// in its block, a block's in the grid.
+func rankOf(idx, dim func(symbolic.Axis) symbolic.Builtin) symbolic.Expr {
+	dx, dy := dim(symbolic.X).Sym(), dim(symbolic.Y).Sym()
+	return symbolic.Add(idx(symbolic.X).Sym(),
+		symbolic.Add(symbolic.Mul(idx(symbolic.Y).Sym(), dx), symbolic.Mul(idx(symbolic.Z).Sym(), symbolic.Mul(dx, dy))))
+}
+
+// countOf is the product of sizes dim over the three axes.
+func countOf(dim func(symbolic.Axis) symbolic.Builtin) symbolic.Expr {
+	return symbolic.Mul(dim(symbolic.X).Sym(), symbolic.Mul(dim(symbolic.Y).Sym(), dim(symbolic.Z).Sym()))
 }
 
 // threadRank is the thread's rank in its block, x fastest.
-func threadRank() symbolic.Expr {
-	bx, by := dimSym("blockDim", "x"), dimSym("blockDim", "y")
-	return symbolic.Add(dimSym("threadIdx", "x"),
-		symbolic.Add(symbolic.Mul(dimSym("threadIdx", "y"), bx), symbolic.Mul(dimSym("threadIdx", "z"), symbolic.Mul(bx, by))))
-}
+func threadRank() symbolic.Expr { return rankOf(symbolic.ThreadIdx, symbolic.BlockDim) }
 
-func blockThreads() symbolic.Expr {
-	return symbolic.Mul(dimSym("blockDim", "x"), symbolic.Mul(dimSym("blockDim", "y"), dimSym("blockDim", "z")))
-}
+func blockThreads() symbolic.Expr { return countOf(symbolic.BlockDim) }
 
 func group(fields map[string]symbolic.Expr) value {
 	v := value{kind: vStruct, fields: map[string]value{}}
@@ -65,10 +68,8 @@ func (in *interp) groupCall(e *parser.Call, name string, args []value) (value, b
 	case "this_thread_block":
 		return group(map[string]symbolic.Expr{cgRank: threadRank(), cgSize: blockThreads()}), true
 	case "this_grid":
-		gx, gy := dimSym("gridDim", "x"), dimSym("gridDim", "y")
-		blockRank := symbolic.Add(dimSym("blockIdx", "x"),
-			symbolic.Add(symbolic.Mul(dimSym("blockIdx", "y"), gx), symbolic.Mul(dimSym("blockIdx", "z"), symbolic.Mul(gx, gy))))
-		blocks := symbolic.Mul(gx, symbolic.Mul(gy, dimSym("gridDim", "z")))
+		blockRank := rankOf(symbolic.BlockIdx, symbolic.GridDim)
+		blocks := countOf(symbolic.GridDim)
 		return group(map[string]symbolic.Expr{
 			cgRank:      symbolic.Add(symbolic.Mul(blockRank, blockThreads()), threadRank()),
 			cgSize:      symbolic.Mul(blocks, blockThreads()),
@@ -116,11 +117,11 @@ func (in *interp) groupMethod(g value, method string) (value, bool) {
 	case "sync":
 		return intValue(symbolic.Const(0)), true
 	case "group_index", "block_index":
-		return builtins["blockIdx"], true
+		return builtins[symbolic.KindBlockIdx], true
 	case "thread_index":
-		return builtins["threadIdx"], true
+		return builtins[symbolic.KindThreadIdx], true
 	case "group_dim", "dim_threads":
-		return builtins["blockDim"], true
+		return builtins[symbolic.KindBlockDim], true
 	}
 	return value{}, false
 }

@@ -12,15 +12,15 @@ import (
 // everything after it, an if its condition to its branch.
 func TestGuards(t *testing.T) {
 	tx, n := key(tid(0)), key(param("n"))
-	at := func(x, size int64) map[string]int64 {
-		return map[string]int64{tx: x, n: size, key(bid(0)): 0, key(bdim(0)): 32}
+	at := func(x, size int64) map[symbolic.SymID]int64 {
+		return map[symbolic.SymID]int64{tx: x, n: size, key(bid(0)): 0, key(bdim(0)): 32}
 	}
-	points := []map[string]int64{at(0, 10), at(9, 10), at(10, 10), at(31, 10), at(5, 0), at(31, 32)}
+	points := []map[symbolic.SymID]int64{at(0, 10), at(9, 10), at(10, 10), at(31, 10), at(5, 0), at(31, 32)}
 	tests := []struct {
 		name  string
 		src   string
 		expr  string
-		want  []func(map[string]int64) bool // one per guard, in order
+		want  []func(map[symbolic.SymID]int64) bool // one per guard, in order
 		count int
 	}{
 		{"an early return on tid >= n leaves tid < n", `
@@ -28,23 +28,23 @@ __global__ void k(float* out, int n) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= n) return;
   out[tid] = 0;
-}`, "out[tid]", []func(map[string]int64) bool{func(p map[string]int64) bool { return p[tx] < p[n] }}, 1},
+}`, "out[tid]", []func(map[symbolic.SymID]int64) bool{func(p map[symbolic.SymID]int64) bool { return p[tx] < p[n] }}, 1},
 		{"an if guards its branch", `
 __global__ void k(float* out) { if (threadIdx.x < 16) out[threadIdx.x] = 1; }`,
-			"out[threadIdx.x]", []func(map[string]int64) bool{func(p map[string]int64) bool { return p[tx] < 16 }}, 1},
+			"out[threadIdx.x]", []func(map[symbolic.SymID]int64) bool{func(p map[symbolic.SymID]int64) bool { return p[tx] < 16 }}, 1},
 		{"the else branch is guarded by the negation", `
 __global__ void k(float* out) { if (threadIdx.x < 16) out[0] = 1; else out[threadIdx.x] = 2; }`,
-			"out[threadIdx.x]", []func(map[string]int64) bool{func(p map[string]int64) bool { return p[tx] >= 16 }}, 1},
+			"out[threadIdx.x]", []func(map[symbolic.SymID]int64) bool{func(p map[symbolic.SymID]int64) bool { return p[tx] >= 16 }}, 1},
 		{"nested ifs stack their guards", `
 __global__ void k(float* out, int n) {
   if (threadIdx.x < n) { if (threadIdx.x % 2 == 0) out[threadIdx.x] = 1; }
-}`, "out[threadIdx.x]", []func(map[string]int64) bool{
-			func(p map[string]int64) bool { return p[tx] < p[n] },
-			func(p map[string]int64) bool { return p[tx]%2 == 0 },
+}`, "out[threadIdx.x]", []func(map[symbolic.SymID]int64) bool{
+			func(p map[symbolic.SymID]int64) bool { return p[tx] < p[n] },
+			func(p map[symbolic.SymID]int64) bool { return p[tx]%2 == 0 },
 		}, 2},
 		{"a lane mask tx % 32 < 8", `
 __global__ void k(float* out) { if (threadIdx.x % 32 < 8) out[threadIdx.x] = 1; }`,
-			"out[threadIdx.x]", []func(map[string]int64) bool{func(p map[string]int64) bool { return p[tx]%32 < 8 }}, 1},
+			"out[threadIdx.x]", []func(map[symbolic.SymID]int64) bool{func(p map[symbolic.SymID]int64) bool { return p[tx]%32 < 8 }}, 1},
 		{"an unguarded access has none", `
 __global__ void k(float* out) { out[threadIdx.x] = 1; }`, "out[threadIdx.x]", nil, 0},
 	}
@@ -146,27 +146,27 @@ func TestLeavingTheLoopTurnsLanesOff(t *testing.T) {
 		name string
 		src  string
 		expr string
-		want func(p map[string]int64) bool // at iteration iter(0) = r when in the loop
+		want func(p map[symbolic.SymID]int64) bool // at iteration iter(0) = r when in the loop
 	}{
 		{"break: iteration r is made by lanes tx > r", `
 __global__ void k(float* out) {
   for (int r = 0; r < 4; r++) { if (threadIdx.x == r) break; out[r * 32 + threadIdx.x] = 2; }
-}`, "out[r * 32 + threadIdx.x]", func(p map[string]int64) bool { return p[key(tid(0))] > p[key(iter(0))] }},
+}`, "out[r * 32 + threadIdx.x]", func(p map[symbolic.SymID]int64) bool { return p[key(tid(0))] > p[key(iter(0))] }},
 		// Lane tx returns at the first r > tx (r = 1..3): lanes 0, 1, 2
 		// never reach the store after the loop.
 		{"return in a loop: after it, only lanes tx >= 3", `
 __global__ void k(float* out) {
   for (int r = 0; r < 4; r++) { if (threadIdx.x < r) return; }
   out[64 + threadIdx.x] = 1;
-}`, "out[64 + threadIdx.x]", func(p map[string]int64) bool { return p[key(tid(0))] >= 3 }},
+}`, "out[64 + threadIdx.x]", func(p map[symbolic.SymID]int64) bool { return p[key(tid(0))] >= 3 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := accessOf(t, runKernel(t, tt.src), tt.expr, Store)
-			var points []map[string]int64
+			var points []map[symbolic.SymID]int64
 			for r := int64(0); r < 4; r++ {
 				for x := int64(0); x < 8; x++ {
-					points = append(points, map[string]int64{key(tid(0)): x, key(iter(0)): r})
+					points = append(points, map[symbolic.SymID]int64{key(tid(0)): x, key(iter(0)): r})
 				}
 			}
 			all := c(1)

@@ -8,14 +8,10 @@ import (
 	"github.com/cudalint/cudalint/symbolic"
 )
 
-// Every builtin symbol the tests build goes through builtin: what a
-// builtin is made of (name, kind, axis) is written in this one place.
+// Every builtin symbol the tests build goes through builtin, in this
+// one place: symbolic's typed constructors.
 func builtin(kind symbolic.SymKind, axis int) symbolic.Expr {
-	c := symbolic.Uniform
-	if kind == symbolic.KindThreadIdx {
-		c = symbolic.Lane
-	}
-	return symbolic.NewSym(symbolic.Var{Name: kind.String() + "." + "xyz"[axis:axis+1], Class: c, Kind: kind, Axis: int8(axis)})
+	return symbolic.Builtin{Kind: kind, Axis: symbolic.Axis(axis)}.Sym()
 }
 
 func tid(axis int) symbolic.Expr  { return builtin(symbolic.KindThreadIdx, axis) }
@@ -92,7 +88,7 @@ func canon(a *Access, e symbolic.Expr) symbolic.Expr {
 	if e == nil {
 		return nil
 	}
-	m := map[string]symbolic.Expr{}
+	m := map[symbolic.SymID]symbolic.Expr{}
 	for k, l := range a.Loops {
 		m[l.Iter] = iter(k)
 	}
@@ -111,7 +107,7 @@ func sameExpr(t *testing.T, what string, a *Access, got, want symbolic.Expr) {
 // value of want at every point: conditions are compared by what they
 // decide, not by how the interpreter spells them. points bind the
 // symbols by key.
-func agrees(t *testing.T, what string, a *Access, got symbolic.Expr, want func(map[string]int64) bool, points []map[string]int64) {
+func agrees(t *testing.T, what string, a *Access, got symbolic.Expr, want func(map[symbolic.SymID]int64) bool, points []map[symbolic.SymID]int64) {
 	t.Helper()
 	g := canon(a, got)
 	for _, pt := range points {
@@ -127,7 +123,7 @@ func agrees(t *testing.T, what string, a *Access, got symbolic.Expr, want func(m
 }
 
 // key is the key of a builtin or placeholder symbol, for evaluation points.
-func key(e symbolic.Expr) string {
+func key(e symbolic.Expr) symbolic.SymID {
 	v, _ := symbolic.AsVar(e)
 	return v.Key()
 }

@@ -60,8 +60,8 @@ func jumpsOut(s parser.Stmt) bool {
 	return found
 }
 
-func cloneMem(m map[string]map[int64]value) map[string]map[int64]value {
-	c := make(map[string]map[int64]value, len(m))
+func cloneMem(m map[Alloc]map[int64]value) map[Alloc]map[int64]value {
+	c := make(map[Alloc]map[int64]value, len(m))
 	for k, v := range m {
 		w := make(map[int64]value, len(v))
 		for o, x := range v {
@@ -84,13 +84,13 @@ func (in *interp) hostArray(dc *parser.Declarator, t *ctype.Type) (value, bool) 
 		t = ctype.ArrayOf(t.Elem, int64(len(l.Elems)))
 	}
 	in.fresh++
-	base := "host:" + dc.Name + "#" + itoa(in.fresh)
+	base := Alloc{Kind: AllocHost, Name: dc.Name, ID: in.fresh}
 	mem := map[int64]value{}
 	for i, x := range l.Elems {
 		mem[int64(i)*t.Elem.Size] = in.convert(in.eval(x), t.Elem)
 	}
 	if in.hostMem == nil {
-		in.hostMem = map[string]map[int64]value{}
+		in.hostMem = map[Alloc]map[int64]value{}
 	}
 	in.hostMem[base] = mem
 	return value{kind: vPtr, typ: t, ptr: &pointer{space: Local, base: base, offset: zero, elem: t.Elem, array: true}}, true
@@ -134,17 +134,6 @@ func (in *interp) hostStore(p *pointer, v value) {
 	}
 	w[off] = v
 	in.hostMem[p.base] = w
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 // hostFunc returns the host function called name that host code of the
@@ -317,7 +306,7 @@ func (in *interp) noteFnTarget(name string, e parser.Expr) {
 	for {
 		switch x := e.(type) {
 		case *parser.Unary:
-			if x.Op != "&" {
+			if x.Op != parser.AddrOf {
 				return
 			}
 			e = x.X

@@ -65,7 +65,7 @@ type interp struct {
 	hostFuncArgs map[string]string
 	// params are the symbols that stand for kernel parameters and other
 	// uniform values the user can give (template values, unknown globals).
-	params map[string]bool
+	params map[symbolic.SymID]bool
 	notes  []parser.Note
 	// loopSyms holds each loop node's iteration symbol; loopSites counts
 	// the loops seen at each site (see loopSym).
@@ -74,7 +74,7 @@ type interp struct {
 	// hostMem holds the elements of host arrays with known contents, by
 	// base (host.go); fnTargets the kernels each host function pointer
 	// may hold.
-	hostMem   map[string]map[int64]value
+	hostMem   map[Alloc]map[int64]value
 	hostCalls int // host calls followed so far (hostCall)
 	fnTargets map[string][]string
 	// unresolved counts the calls of member functions that could not be
@@ -108,7 +108,7 @@ type ret struct {
 }
 
 func newInterp(u *unit, host bool) *interp {
-	return &interp{prog: u.prog, unit: u, host: host, vars: map[string]value{}, record: true, params: map[string]bool{},
+	return &interp{prog: u.prog, unit: u, host: host, vars: map[string]value{}, record: true, params: map[symbolic.SymID]bool{},
 		loopSyms: map[parser.Stmt]symbolic.Expr{}, loopSites: map[symbolic.Site]int{}}
 }
 
@@ -269,7 +269,7 @@ func (in *interp) decl(d *parser.Decl) {
 				}
 			}
 			if !in.host || space != Local {
-				in.vars[dc.Name] = value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: dc.Name, offset: zero, elem: t.Elem, array: true}}
+				in.vars[dc.Name] = value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: Alloc{Kind: AllocVar, Name: dc.Name}, offset: zero, elem: t.Elem, array: true}}
 				continue
 			}
 		}
@@ -305,9 +305,9 @@ func (in *interp) zeroValue(t *ctype.Type, name string, space Space) value {
 		one := symbolic.Const(1)
 		return value{kind: vStruct, typ: t, fields: map[string]value{"x": intValue(one), "y": intValue(one), "z": intValue(one)}}
 	case t != nil && t.Kind == ctype.TPointer && in.host:
-		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: name, offset: zero, elem: t.Elem}}
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: Alloc{Kind: AllocVar, Name: name}, offset: zero, elem: t.Elem}}
 	case space == Shared && t != nil:
-		return value{kind: vPtr, typ: t, ptr: &pointer{space: Shared, base: name, offset: zero, elem: t, array: true}}
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: Shared, base: Alloc{Kind: AllocVar, Name: name}, offset: zero, elem: t, array: true}}
 	case space == Local && t != nil && t.Kind == ctype.TStruct && t.LayoutKnown():
 		// A struct whose members the code sets one by one (View v;
 		// v.raw = in; v.data = v.raw + 1).
@@ -436,7 +436,7 @@ func exits(s parser.Stmt) bool {
 	case *parser.Return:
 		return true
 	case *parser.Jump:
-		return s.Kind == "continue" || s.Kind == "break"
+		return s.Kind == parser.Continue || s.Kind == parser.Break
 	case *parser.Block:
 		return len(s.Stmts) > 0 && exits(s.Stmts[len(s.Stmts)-1])
 	case *parser.If:
@@ -540,9 +540,9 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	sortStrings(names)
 	iter := in.loopSym(node, pos)
 	iterVar, _ := symbolic.AsVar(iter)
-	iterName := iterVar.Key()
+	iterID := iterVar.Key()
 	entry := cloneVars(in.vars)
-	l := &Loop{Iter: iterName, Pos: pos, Unroll: unrollOf(node), Leaves: leaves(body)}
+	l := &Loop{Iter: iterID, Pos: pos, Unroll: unrollOf(node), Leaves: leaves(body)}
 
 	steps := map[string]step{}
 	var disc discovery
@@ -572,11 +572,13 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	if cond != nil {
 		c := in.cond(cond)
 		if do {
-			prev := symbolic.Subst(c, map[string]symbolic.Expr{iterName: symbolic.Sub(iter, symbolic.Const(1))})
-			c = symbolic.Binary(symbolic.OpLOr, symbolic.Binary(symbolic.OpEq, iter, symbolic.Const(0)), prev)
+			// The test before iteration k > 0 runs at the end of
+			// iteration k-1, on what that iteration left: the values at
+			// the start of iteration k, which c is written in.
+			c = symbolic.Binary(symbolic.OpLOr, symbolic.Binary(symbolic.OpEq, iter, symbolic.Const(0)), c)
 		}
 		l.Cond = c
-		l.Trip = constantTrip(c, iterName, do)
+		l.Trip = constantTrip(c, iterID, do)
 	}
 	l.Var, l.VarAt = loopVar(node, advanced)
 	carried := cloneVars(in.vars)
@@ -702,7 +704,7 @@ func shiftOf(holder, after value) (int64, bool) {
 }
 
 func placeholder(name string, v value) value {
-	sym := symbolic.Sym("entry:"+name, symbolic.Uniform)
+	sym := symbolic.EntrySym(name)
 	switch v.kind {
 	case vInt:
 		return value{kind: vInt, x: sym, typ: v.typ}
@@ -724,7 +726,7 @@ func stepOf(holder, after value, holders map[string]value) (value, bool) {
 		return value{}, false
 	}
 	for name := range holders {
-		if symbolic.Mentions(d, "entry:"+name) {
+		if symbolic.Mentions(d, symbolic.EntryID(name)) {
 			return value{}, false
 		}
 	}
@@ -791,7 +793,7 @@ func assignedNames(body parser.Stmt, post parser.Expr) map[string]bool {
 					target(e.X)
 				}
 			case *parser.Unary:
-				if e.Op == "++" || e.Op == "--" {
+				if e.Op == parser.Inc || e.Op == parser.Dec {
 					target(e.X)
 				}
 			case *parser.Postfix:
@@ -806,13 +808,7 @@ func assignedNames(body parser.Stmt, post parser.Expr) map[string]bool {
 	return out
 }
 
-func isAssignOp(op string) bool {
-	switch op {
-	case "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=":
-		return true
-	}
-	return false
-}
+func isAssignOp(op parser.Op) bool { return op.IsAssign() }
 
 func sortStrings(s []string) {
 	for i := 1; i < len(s); i++ {

@@ -142,7 +142,7 @@ type Run struct {
 	Notes    []parser.Note
 	// Params are the kernel's parameters and value template parameters,
 	// the symbols a user may give values for.
-	Params map[string]bool
+	Params map[symbolic.SymID]bool
 	// Unresolved counts the calls the interpreter could not follow that a
 	// note names (a member function it cannot find): the kernel is then
 	// only partly analyzed.
@@ -169,8 +169,8 @@ func (p *Program) RunInstance(f *parser.File, fn *parser.Func, typeArgs map[stri
 			continue
 		}
 		if !tp.IsType {
-			in.params[tp.Name] = true
-			in.vars[tp.Name] = intValue(paramSym(tp.Name))
+			in.params[symbolic.ParamID(tp.Name)] = true
+			in.vars[tp.Name] = intValue(symbolic.ParamSym(tp.Name))
 			continue
 		}
 		// A type parameter no launch binds stays unknown: it never takes

@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"strings"
-
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -61,7 +59,7 @@ func isPlace(e parser.Expr) bool {
 	case *parser.Member:
 		return true
 	case *parser.Unary:
-		return e.Op == "*"
+		return e.Op == parser.Deref
 	}
 	return false
 }
@@ -80,11 +78,11 @@ func selectPointer(c symbolic.Expr, a, b *pointer) (*pointer, bool) {
 	if a.space != b.space || a.offset == nil || b.offset == nil || a.elem == nil || b.elem == nil || a.elem.Size != b.elem.Size {
 		return nil, false
 	}
-	if strings.HasPrefix(a.base, "*") || strings.HasPrefix(b.base, "*") {
+	if a.base.Kind == AllocLoaded || b.base.Kind == AllocLoaded {
 		return nil, false // a loaded pointer: its offset is data already
 	}
 	q := *a
-	q.base = a.base + " or " + b.base
+	q.base = allocEither(a.base, b.base)
 	q.offset = symbolic.Cond(c, a.offset, symbolic.Add(b.offset, symbolic.Const(selectSeparation)))
 	q.guessed = a.guessed || b.guessed
 	q.array = false
@@ -92,26 +90,13 @@ func selectPointer(c symbolic.Expr, a, b *pointer) (*pointer, bool) {
 	return &q, true
 }
 
-// NonNullName is the name of the symbol that says whether pointer
-// parameter param is non-null (1) or null (0); a launch gives it.
-func NonNullName(param string) string { return "nonnull(" + param + ")" }
-
-// NonNullOf is the pointer parameter whose null test v stands for.
-func NonNullOf(v *symbolic.Var) (string, bool) {
-	if v.Kind != symbolic.KindParam || !strings.HasPrefix(v.Of, "nonnull(") || !strings.HasSuffix(v.Of, ")") {
-		return "", false
-	}
-	return v.Of[len("nonnull(") : len(v.Of)-1], true
-}
-
 // nonNull is the condition a pointer tested for null stands for: for a
 // pointer into a kernel parameter's allocation, whether the launch gave a
 // non-null pointer (unknown without a launch, so that both branches
 // count); any other pointer (an array, a loaded pointer) is taken as set.
 func (in *interp) nonNull(p *pointer) symbolic.Expr {
-	if in.host || p.space != Global || p.offset == nil || strings.HasPrefix(p.base, "*") || !symbolic.Mentions(p.offset, "base("+p.base+")") {
+	if in.host || p.space != Global || p.offset == nil || p.base.Kind == AllocLoaded || !symbolic.Mentions(p.offset, symbolic.BaseID(p.base.Name)) {
 		return symbolic.Const(1)
 	}
-	name := NonNullName(p.base)
-	return symbolic.NewSym(symbolic.Var{Name: name, Class: symbolic.Uniform, Kind: symbolic.KindParam, Of: name})
+	return symbolic.NonNullSym(p.base.Name)
 }

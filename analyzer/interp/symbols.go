@@ -11,28 +11,9 @@ import (
 // Symbols are made here, typed: what a symbol stands for is in its kind,
 // axis, site and cause, never parsed back out of its name.
 
-var axisNames = [3]string{"x", "y", "z"}
-
-// builtinSym is threadIdx, blockIdx, blockDim or gridDim along axis d.
-func builtinSym(kind symbolic.SymKind, d int) symbolic.Expr {
-	c := symbolic.Uniform
-	if kind == symbolic.KindThreadIdx {
-		c = symbolic.Lane
-	}
-	return symbolic.NewSym(symbolic.Var{Name: kind.String() + "." + axisNames[d], Class: c, Kind: kind, Axis: int8(d)})
-}
-
-// paramSym is a uniform value the user can give: a parameter, a template
-// value, a name no header we read defines.
-func paramSym(name string) symbolic.Expr {
-	return symbolic.NewSym(symbolic.Var{Name: name, Class: symbolic.Uniform, Kind: symbolic.KindParam, Of: name})
-}
-
-// baseSym is the byte offset at which pointer parameter param points into
-// its allocation (0 unless a launch says otherwise).
-func baseSym(param string) symbolic.Expr {
-	return symbolic.NewSym(symbolic.Var{Name: "base(" + param + ")", Class: symbolic.Uniform, Kind: symbolic.KindBase, Of: param})
-}
+// The builtins, parameters, bases, null tests and loop-entry
+// placeholders are made by symbolic (ThreadIdx, ParamSym, BaseSym,
+// NonNullSym, EntrySym), which knows how they are identified.
 
 func siteOf(p parser.Pos) symbolic.Site {
 	return symbolic.Site{File: p.File, Line: p.Line, Col: p.Col}

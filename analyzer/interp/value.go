@@ -43,7 +43,7 @@ type Access struct {
 	Expr   string     // the access as written
 	Op     Op
 	Space  Space
-	Base   string        // the allocation: a parameter, a __shared__ array, ...
+	Base   Alloc         // the allocation: a parameter, a __shared__ array, ...
 	Addr   symbolic.Expr // bytes from the allocation's start
 	Type   *ctype.Type   // the type accessed
 	// Guards must all be non-zero for a lane to perform the access.
@@ -119,7 +119,7 @@ func (a *Access) Site() (pos, end parser.Pos) {
 // Loop is a loop around an access: Iter is the symbol counting its
 // iterations from 0; Cond decides (per lane) whether iteration Iter runs.
 type Loop struct {
-	Iter string
+	Iter symbolic.SymID
 	Cond symbolic.Expr // nil when unknown
 	Pos  parser.Pos
 	// Trip is the number of iterations when the condition makes it a
@@ -189,7 +189,7 @@ type value struct {
 
 type pointer struct {
 	space  Space
-	base   string
+	base   Alloc
 	offset symbolic.Expr // bytes
 	elem   *ctype.Type
 	array  bool // an array object rather than a pointer variable

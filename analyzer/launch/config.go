@@ -12,17 +12,26 @@ import (
 	"github.com/cudalint/cudalint/symbolic"
 )
 
+// BlockSource says where a configuration's block shape comes from. Code
+// compares sources; String is their text in messages and outputs.
+type BlockSource uint8
+
 // Block-shape sources, most specific first.
 const (
-	FromConfig     = "config"        // --block or the config file
-	FromLaunch     = "launch"        // a kernel<<<grid, block>>> in the analyzed files
-	FromAnnotation = "annotation"    // a // cudalint:block comment above the kernel
-	FromBounds     = "launch-bounds" // __launch_bounds__(n) on the kernel, when no launch is found
-	FromDefault    = "default"       // DefaultBlock
+	noBlockSource  BlockSource = iota // not set: prints as ""
+	FromConfig                        // --block or the config file
+	FromLaunch                        // a kernel<<<grid, block>>> in the analyzed files
+	FromAnnotation                    // a // cudalint:block comment above the kernel
+	FromBounds                        // __launch_bounds__(n) on the kernel, when no launch is found
+	FromDefault                       // DefaultBlock
 	// FromUnresolved is DefaultBlock for a launch whose block is not a
 	// constant: its grid and arguments still count.
-	FromUnresolved = "launch-unresolved"
+	FromUnresolved
 )
+
+var blockSourceText = [...]string{"", "config", "launch", "annotation", "launch-bounds", "default", "launch-unresolved"}
+
+func (s BlockSource) String() string { return blockSourceText[s] }
 
 // DefaultBlock is the block shape assumed for a kernel with no launch,
 // annotation or configuration: 256 threads, laid out along the dimensions
@@ -67,7 +76,7 @@ func boundsBlock(prog *Program, f *parser.File, fn *parser.Func, usesY, usesZ bo
 // of the grid and the arguments.
 type Config struct {
 	Block       Dim3
-	BlockSource string
+	BlockSource BlockSource
 	// BlockKnown says which dimensions of Block the launch gave as
 	// constants; for FromUnresolved the others are assumed (fillBlock).
 	BlockKnown [3]bool
@@ -78,9 +87,29 @@ type Config struct {
 	Grid      Dim3
 	GridKnown [3]bool
 	// Params are integer parameters with known values; Bases the byte
-	// offsets at which pointer parameters point into their allocations.
-	Params map[string]int64
-	Bases  map[string]int64
+	// offsets at which pointer parameters point into their allocations;
+	// NonNull whether pointer parameters are non-null (1) or null (0).
+	Params  map[string]int64
+	Bases   map[string]int64
+	NonNull map[string]int64
+}
+
+// Values are the values the launch gives symbols: the block's and the
+// grid's sizes (the grid's assumed where not known), the parameters' and
+// the pointers' null tests.
+func (c *Config) Values() map[symbolic.SymID]int64 {
+	out := make(map[symbolic.SymID]int64, 6+len(c.Params)+len(c.NonNull))
+	for _, a := range symbolic.Axes {
+		out[symbolic.BlockDim(a).ID()] = c.Block[a]
+		out[symbolic.GridDim(a).ID()] = c.Grid[a]
+	}
+	for name, v := range c.Params {
+		out[symbolic.ParamID(name)] = v
+	}
+	for name, v := range c.NonNull {
+		out[symbolic.NonNullID(name)] = v
+	}
+	return out
 }
 
 // Describe says where the block shape came from, for messages.
@@ -235,7 +264,7 @@ func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, in
 			unresolved = append(unresolved, cfg)
 			continue
 		}
-		key := fmt.Sprint(cfg.Block, cfg.Grid, cfg.GridKnown, sortedPairs(cfg.Params), sortedPairs(cfg.Bases))
+		key := fmt.Sprint(cfg.Block, cfg.Grid, cfg.GridKnown, sortedPairs(cfg.Params), sortedPairs(cfg.Bases), sortedPairs(cfg.NonNull))
 		if !seen[key] {
 			seen[key] = true
 			out = append(out, cfg)
@@ -254,7 +283,7 @@ func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, in
 			} else if d, ok := boundsBlock(p, f, fn, usesY, usesZ); ok {
 				cfg.Block = d
 			}
-			key := fmt.Sprint(cfg.Block, cfg.Grid, cfg.GridKnown, sortedPairs(cfg.Params), sortedPairs(cfg.Bases))
+			key := fmt.Sprint(cfg.Block, cfg.Grid, cfg.GridKnown, sortedPairs(cfg.Params), sortedPairs(cfg.Bases), sortedPairs(cfg.NonNull))
 			if !seen[key] {
 				seen[key] = true
 				out = append(out, cfg)
@@ -284,7 +313,7 @@ func sortedPairs(m map[string]int64) string {
 // fromLaunch reads a launch site; its BlockSource is FromUnresolved,
 // its block to be chosen, when its block shape is not constant.
 func fromLaunch(l *Site, fn *parser.Func) *Config {
-	cfg := &Config{BlockSource: FromLaunch, At: l.Pos, Params: map[string]int64{}, Bases: map[string]int64{}}
+	cfg := &Config{BlockSource: FromLaunch, At: l.Pos, Params: map[string]int64{}, Bases: map[string]int64{}, NonNull: map[string]int64{}}
 	for d := 0; d < 3; d++ {
 		v, ok := symbolic.IsConst(l.Block[d])
 		if !ok || v <= 0 {
@@ -321,14 +350,14 @@ func fromLaunch(l *Site, fn *parser.Func) *Config {
 
 // setArg records what a launch gives parameter name (a member path for
 // struct members): an integer's value, a pointer's offset into its
-// allocation, and whether a pointer is null (interp.NonNullName).
+// allocation, and whether a pointer is null.
 func (cfg *Config) setArg(name string, isPtr bool, a interp.Arg) {
 	switch {
 	case a.Int != nil:
 		if v, ok := symbolic.IsConst(a.Int); ok {
 			cfg.Params[name] = v
 			if isPtr && v == 0 {
-				cfg.Params[interp.NonNullName(name)] = 0
+				cfg.NonNull[name] = 0
 			}
 		}
 	case a.Offset != nil:
@@ -336,12 +365,12 @@ func (cfg *Config) setArg(name string, isPtr bool, a interp.Arg) {
 			cfg.Bases[name] = v
 		}
 		if isPtr {
-			cfg.Params[interp.NonNullName(name)] = 1
+			cfg.NonNull[name] = 1
 		}
 	case a.Fields != nil:
 		for _, f := range slices.Sorted(maps.Keys(a.Fields)) {
 			fa := a.Fields[f]
-			cfg.setArg(name+"."+f, fa.Offset != nil, fa)
+			cfg.setArg(interp.MemberPath(name, f), fa.Offset != nil, fa)
 		}
 	}
 }

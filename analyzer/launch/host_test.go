@@ -2,7 +2,6 @@ package launch
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/cudalint/cudalint/parser"
@@ -28,15 +27,7 @@ func configsOf(t *testing.T, p *Program, name string) []string {
 				if c.GridKnown[0] {
 					g = fmt.Sprint(c.Grid[0])
 				}
-				// Pointer arguments' null tests (nonnull(p)) are not what
-				// these cases are about.
-				params := map[string]int64{}
-				for k, v := range c.Params {
-					if !strings.HasPrefix(k, "nonnull(") {
-						params[k] = v
-					}
-				}
-				out = append(out, fmt.Sprintf("%s %s %s %s", c.BlockSource, c.Block, g, sortedPairs(params)))
+				out = append(out, fmt.Sprintf("%s %s %s %s", c.BlockSource, c.Block, g, sortedPairs(c.Params)))
 			}
 		}
 	}

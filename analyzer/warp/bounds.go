@@ -15,9 +15,9 @@ import (
 type interval struct{ lo, hi int64 }
 
 // ranges maps the symbols the model sets to the values they take.
-type ranges map[string]interval
+type ranges map[symbolic.SymID]interval
 
-func launchRanges(block, grid launch.Dim3, iters []string, trips []int64) ranges {
+func launchRanges(block, grid launch.Dim3, iters []symbolic.SymID, trips []int64) ranges {
 	r := ranges{}
 	for d := 0; d < 3; d++ {
 		r[threadSyms[d]] = interval{0, block[d] - 1}

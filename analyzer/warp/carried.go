@@ -19,9 +19,9 @@ const maxCarriedIters = 1 << 16
 
 // recurrence is the carried values of one loop that the model evaluates.
 type recurrence struct {
-	loop        int      // the loop's index in the access's Loops
-	iter        string   // its iteration symbol
-	keys        []string // the carried symbols
+	loop        int              // the loop's index in the access's Loops
+	iter        symbolic.SymID   // its iteration symbol
+	keys        []symbolic.SymID // the carried symbols
 	entry, next []symbolic.Expr
 	// seq[t] holds the values at iteration t, computed as needed.
 	seq   [][]int64
@@ -34,14 +34,10 @@ type recurrence struct {
 
 // launchBind binds the launch's block and grid sizes and the parameter
 // values it gives.
-func launchBind(cfg *launch.Config) map[string]symbolic.Expr {
-	bind := map[string]symbolic.Expr{}
-	for d, axis := range []string{"x", "y", "z"} {
-		bind["blockDim."+axis] = symbolic.Const(cfg.Block[d])
-		bind["gridDim."+axis] = symbolic.Const(cfg.Grid[d])
-	}
-	for name, v := range cfg.Params {
-		bind[name] = symbolic.Const(v)
+func launchBind(cfg *launch.Config) map[symbolic.SymID]symbolic.Expr {
+	bind := map[symbolic.SymID]symbolic.Expr{}
+	for id, v := range cfg.Values() {
+		bind[id] = symbolic.Const(v)
 	}
 	return bind
 }
@@ -50,7 +46,7 @@ func launchBind(cfg *launch.Config) map[string]symbolic.Expr {
 // under the launch: start and step read nothing but the loop's own
 // carried values, its iteration, and sizes the launch gives or that are
 // assumed (AssumedValue, with an assumption).
-func recurrencesOf(a *interp.Access, cfg *launch.Config, params map[string]bool) ([]*recurrence, []Assumption) {
+func recurrencesOf(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool) ([]*recurrence, []Assumption) {
 	var out []*recurrence
 	var notes []Assumption
 	bind := launchBind(cfg)
@@ -59,7 +55,7 @@ func recurrencesOf(a *interp.Access, cfg *launch.Config, params map[string]bool)
 			continue
 		}
 		r := &recurrence{loop: i, iter: l.Iter}
-		own := map[string]bool{l.Iter: true}
+		own := map[symbolic.SymID]bool{l.Iter: true}
 		for _, c := range l.Carried {
 			own[c.Sym.Key()] = true
 		}
@@ -91,22 +87,11 @@ func recurrencesOf(a *interp.Access, cfg *launch.Config, params map[string]bool)
 
 // bindAssumed binds e with bind, and parameters no launch gives with
 // AssumedValue (saying so).
-func bindAssumed(e symbolic.Expr, bind map[string]symbolic.Expr, params map[string]bool) (symbolic.Expr, []Assumption) {
-	e = symbolic.Subst(e, bind)
-	assumed := map[string]symbolic.Expr{}
-	symbolic.Symbols(e, func(v *symbolic.Var) {
-		if params[v.Key()] {
-			assumed[v.Key()] = symbolic.Const(AssumedValue)
-		}
-	})
-	var notes []Assumption
-	for _, name := range sortedKeys(assumed) {
-		notes = append(notes, Assumption{Kind: AssumedParam, Name: name, Value: AssumedValue})
-	}
-	return symbolic.Subst(e, assumed), notes
+func bindAssumed(e symbolic.Expr, bind map[symbolic.SymID]symbolic.Expr, params map[symbolic.SymID]bool) (symbolic.Expr, []Assumption) {
+	return assumeParams(symbolic.Subst(e, bind), params)
 }
 
-func onlyOwn(e symbolic.Expr, own map[string]bool) bool {
+func onlyOwn(e symbolic.Expr, own map[symbolic.SymID]bool) bool {
 	ok := true
 	symbolic.Symbols(e, func(v *symbolic.Var) { ok = ok && own[v.Key()] })
 	return ok
@@ -172,7 +157,7 @@ func (r *recurrence) at(t int64) ([]int64, bool) {
 // valuesAt binds the carried symbols of recurrences rs at iteration t of
 // loop li, for a copy of the loop body the compiler makes; false when
 // they cannot be evaluated there.
-func valuesAt(rs []*recurrence, li int, t int64, bind map[string]symbolic.Expr) bool {
+func valuesAt(rs []*recurrence, li int, t int64, bind map[symbolic.SymID]symbolic.Expr) bool {
 	for _, r := range rs {
 		if r.loop != li {
 			continue
@@ -189,7 +174,7 @@ func valuesAt(rs []*recurrence, li int, t int64, bind map[string]symbolic.Expr) 
 }
 
 // isCarried reports whether key is a symbol of one of rs.
-func isCarried(rs []*recurrence, key string) bool {
+func isCarried(rs []*recurrence, key symbolic.SymID) bool {
 	for _, r := range rs {
 		for _, k := range r.keys {
 			if k == key {

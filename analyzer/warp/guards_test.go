@@ -43,9 +43,9 @@ func TestGuards(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var params map[string]bool
+			var params map[symbolic.SymID]bool
 			if tt.unknown {
-				params = map[string]bool{"n": true}
+				params = map[symbolic.SymID]bool{symbolic.ParamID("n"): true}
 			}
 			p := Predict(access(f32, adjacent, tt.guard), config(grid8, block32, tt.params), params)
 			if !p.Known {
@@ -81,7 +81,7 @@ func TestGuards(t *testing.T) {
 // assumption; an ordinary bounds check gets nothing.
 func TestUnknownGuardIsAssumed(t *testing.T) {
 	t.Skip("bug: a guard on an unknown size is dropped as true without an assumption, so Facts.Bounded is true although the figures rest on n >= 256")
-	p := Predict(access(typ(t, "float"), mul(c(4), globalX()), lt(globalX(), param("n"))), config(dim(8, 1), dim(32, 1), nil), map[string]bool{"n": true})
+	p := Predict(access(typ(t, "float"), mul(c(4), globalX()), lt(globalX(), param("n"))), config(dim(8, 1), dim(32, 1), nil), map[symbolic.SymID]bool{symbolic.ParamID("n"): true})
 	if p.Facts.Bounded {
 		t.Errorf("bounded with assumptions %v; want an assumption on n", p.Assumptions)
 	}
@@ -111,7 +111,7 @@ func TestTailGuard(t *testing.T) {
 	n := param("n")
 	full := mul(symbolic.Binary(symbolic.OpDiv, n, c(32)), c(32))
 	a := access(typ(t, "float"), mul(c(4), sum(full, tid(0))), lt(sum(full, tid(0)), n))
-	p := Predict(a, config(dim(1, 1), dim(256, 1), nil), map[string]bool{"n": true})
+	p := Predict(a, config(dim(1, 1), dim(256, 1), nil), map[symbolic.SymID]bool{symbolic.ParamID("n"): true})
 	if !p.Known || !near(p.Sectors, 1) || !near(p.Ideal, 1) {
 		t.Fatalf("known %v, sectors %v, ideal %v; want 1 sector of 3 lanes", p.Known, p.Sectors, p.Ideal)
 	}
@@ -121,7 +121,7 @@ func TestTailGuard(t *testing.T) {
 	// The bound check alone is no tail: every lane passes at 4096, and
 	// the 8 warps read 4 sectors each.
 	b := access(typ(t, "float"), mul(c(4), tid(0)), lt(tid(0), n))
-	q := Predict(b, config(dim(1, 1), dim(256, 1), nil), map[string]bool{"n": true})
+	q := Predict(b, config(dim(1, 1), dim(256, 1), nil), map[symbolic.SymID]bool{symbolic.ParamID("n"): true})
 	if _, ok := hasAssumption(q, TailGuard, "n"); ok || !near(q.Sectors, 4) {
 		t.Errorf("bounds check: sectors %v, assumptions %v; want 4 and no tail", q.Sectors, q.Assumptions)
 	}
@@ -134,7 +134,7 @@ func TestTailCandidate(t *testing.T) {
 	cfg := config(dim(4, 1), dim(256, 1), nil)
 	assumedGrid := config(dim(4, 1), dim(256, 1), nil)
 	assumedGrid.GridKnown[0] = false
-	params := map[string]bool{"n": true}
+	params := map[symbolic.SymID]bool{symbolic.ParamID("n"): true}
 	n := param("n")
 	tests := []struct {
 		name string
@@ -165,7 +165,7 @@ func TestTailCandidate(t *testing.T) {
 func TestTailGuardNoLane(t *testing.T) {
 	n := param("n")
 	a := access(typ(t, "float"), mul(c(4), tid(0)), lt(sum(tid(0), n), c(0)))
-	p := Predict(a, config(dim(1, 1), dim(256, 1), nil), map[string]bool{"n": true})
+	p := Predict(a, config(dim(1, 1), dim(256, 1), nil), map[symbolic.SymID]bool{symbolic.ParamID("n"): true})
 	if !p.Known || !near(p.Sectors, 4) {
 		t.Errorf("known %v, sectors %v; want 4, every lane counted", p.Known, p.Sectors)
 	}

@@ -11,14 +11,10 @@ import (
 	"github.com/cudalint/cudalint/symbolic"
 )
 
-// Every builtin symbol the tests build goes through builtin: what a
-// builtin is made of (name, kind, axis) is written in this one place.
+// Every builtin symbol the tests build goes through builtin, in this
+// one place: symbolic's typed constructors.
 func builtin(kind symbolic.SymKind, axis int) symbolic.Expr {
-	c := symbolic.Uniform
-	if kind == symbolic.KindThreadIdx {
-		c = symbolic.Lane
-	}
-	return symbolic.NewSym(symbolic.Var{Name: kind.String() + "." + "xyz"[axis:axis+1], Class: c, Kind: kind, Axis: int8(axis)})
+	return symbolic.Builtin{Kind: kind, Axis: symbolic.Axis(axis)}.Sym()
 }
 
 func tid(axis int) symbolic.Expr  { return builtin(symbolic.KindThreadIdx, axis) }
@@ -42,7 +38,7 @@ func loaded(of string, class symbolic.Class) symbolic.Expr {
 	return symbolic.NewSym(symbolic.Var{Name: of, Class: class, Kind: symbolic.KindUnknown, Cause: symbolic.CauseLoadedValue, Of: of, Site: symbolic.Site{Line: 7, Col: 3}, ID: 1})
 }
 
-func keyOf(e symbolic.Expr) string {
+func keyOf(e symbolic.Expr) symbolic.SymID {
 	v, _ := symbolic.AsVar(e)
 	return v.Key()
 }
@@ -78,7 +74,7 @@ func typ(t *testing.T, name string) *ctype.Type {
 
 // access is a global load of type ty at addr, lanes passing guards.
 func access(ty *ctype.Type, addr symbolic.Expr, guards ...symbolic.Expr) *interp.Access {
-	return &interp.Access{Op: interp.Load, Space: interp.Global, Base: "in", Addr: addr, Type: ty, Guards: guards}
+	return &interp.Access{Op: interp.Load, Space: interp.Global, Base: interp.Alloc{Kind: interp.AllocParam, Name: "in"}, Addr: addr, Type: ty, Guards: guards}
 }
 
 // shared is access in shared memory.

@@ -12,7 +12,7 @@ import (
 // [0, 3], bx in [0, 7], i in [0, 3], j in [0, 0].
 func TestIntervalBounds(t *testing.T) {
 	i, j := loopIter("i"), loopIter("j")
-	rg := launchRanges(dim(32, 4), dim(8, 1), []string{keyOf(i), keyOf(j)}, []int64{4, 0})
+	rg := launchRanges(dim(32, 4), dim(8, 1), []symbolic.SymID{keyOf(i), keyOf(j)}, []int64{4, 0})
 	tx, ty := tid(0), tid(1)
 	bin := func(k symbolic.OpKind, a, b symbolic.Expr) symbolic.Expr { return symbolic.Binary(k, a, b) }
 	tests := []struct {

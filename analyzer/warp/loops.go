@@ -76,7 +76,7 @@ type splitLoop struct {
 // predictUnrolled predicts an access inside loops the compiler unrolls,
 // copy by copy; false when there are none (or more copies than the model
 // claims costs for).
-func predictUnrolled(a *interp.Access, cfg *launch.Config, params map[string]bool, s sampling) (*Prediction, bool) {
+func predictUnrolled(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool, s sampling) (*Prediction, bool) {
 	plan, ok := unrollPlan(a, templateValues(a, cfg))
 	if !ok {
 		return nil, false
@@ -98,14 +98,14 @@ func predictUnrolled(a *interp.Access, cfg *launch.Config, params map[string]boo
 // templateValues binds the kernel's template value parameters to the
 // launch's arguments: constants when the compiler unrolls (r < R in
 // k<4>).
-func templateValues(a *interp.Access, cfg *launch.Config) map[string]symbolic.Expr {
-	bind := map[string]symbolic.Expr{}
+func templateValues(a *interp.Access, cfg *launch.Config) map[symbolic.SymID]symbolic.Expr {
+	bind := map[symbolic.SymID]symbolic.Expr{}
 	if a.Kernel == nil {
 		return bind
 	}
 	for _, tp := range a.Kernel.Template {
 		if v, ok := cfg.Params[tp.Name]; ok && !tp.IsType {
-			bind[tp.Name] = symbolic.Const(v)
+			bind[symbolic.ParamID(tp.Name)] = symbolic.Const(v)
 		}
 	}
 	return bind
@@ -113,7 +113,7 @@ func templateValues(a *interp.Access, cfg *launch.Config) map[string]symbolic.Ex
 
 // tripOf is loop l's trip count when the compiler knows it: constant in
 // the code, or through the instance's template values; 0 otherwise.
-func tripOf(l *interp.Loop, tmpl map[string]symbolic.Expr) int64 {
+func tripOf(l *interp.Loop, tmpl map[symbolic.SymID]symbolic.Expr) int64 {
 	if l.Trip > 0 || l.Cond == nil || len(tmpl) == 0 {
 		return l.Trip
 	}
@@ -124,8 +124,8 @@ func tripOf(l *interp.Loop, tmpl map[string]symbolic.Expr) int64 {
 // iteration the address or a guard reads (a copy that reads what the one
 // before read is one load), innermost first; false when none does or the
 // copies would pass maxCopies.
-func unrollPlan(a *interp.Access, tmpl map[string]symbolic.Expr) ([]splitLoop, bool) {
-	used := map[string]bool{}
+func unrollPlan(a *interp.Access, tmpl map[symbolic.SymID]symbolic.Expr) ([]splitLoop, bool) {
+	used := map[symbolic.SymID]bool{}
 	for _, e := range append([]symbolic.Expr{a.Addr}, a.Guards...) {
 		symbolic.Symbols(e, func(v *symbolic.Var) { used[v.Key()] = true })
 	}
@@ -203,12 +203,12 @@ func splitCopies(a *interp.Access, plan []splitLoop, recs []*recurrence) ([]*int
 
 // iterSymbols maps each loop's iteration symbol to itself as an
 // expression, found where the access mentions it.
-func iterSymbols(a *interp.Access) map[string]symbolic.Expr {
-	want := map[string]bool{}
+func iterSymbols(a *interp.Access) map[symbolic.SymID]symbolic.Expr {
+	want := map[symbolic.SymID]bool{}
 	for _, l := range a.Loops {
 		want[l.Iter] = true
 	}
-	out := map[string]symbolic.Expr{}
+	out := map[symbolic.SymID]symbolic.Expr{}
 	find := func(e symbolic.Expr) {
 		if e == nil {
 			return
@@ -229,9 +229,9 @@ func iterSymbols(a *interp.Access) map[string]symbolic.Expr {
 	return out
 }
 
-func copyAt(a *interp.Access, plan []splitLoop, js []int64, recs []*recurrence, iterExpr map[string]symbolic.Expr) *interp.Access {
-	iters := map[string]symbolic.Expr{}
-	values := map[string]symbolic.Expr{}
+func copyAt(a *interp.Access, plan []splitLoop, js []int64, recs []*recurrence, iterExpr map[symbolic.SymID]symbolic.Expr) *interp.Access {
+	iters := map[symbolic.SymID]symbolic.Expr{}
+	values := map[symbolic.SymID]symbolic.Expr{}
 	removed := map[int]bool{}
 	partial := map[int]splitLoop{}
 	for k, s := range plan {
@@ -364,7 +364,7 @@ func unrolledOf(a *interp.Access, cfg *launch.Config, plan []splitLoop, firsts [
 		ul := UnrolledLoop{Line: int(l.Pos.Line), Trip: s.trip, Copies: s.copies}
 		if l.VarAt != nil {
 			at := symbolic.Subst(l.VarAt, bind)
-			start, ok1 := symbolic.IsConst(symbolic.Subst(at, map[string]symbolic.Expr{l.Iter: symbolic.Const(0)}))
+			start, ok1 := symbolic.IsConst(symbolic.Subst(at, map[symbolic.SymID]symbolic.Expr{l.Iter: symbolic.Const(0)}))
 			step, ok2 := symbolic.Coefficient(at, l.Iter)
 			k, ok3 := symbolic.IsConst(step)
 			if ok1 && ok2 && ok3 {

@@ -118,7 +118,7 @@ func TestGridStrideLoop(t *testing.T) {
 
 	// n unknown: the condition is per lane and never evaluable, so the
 	// trip count is unknown: 8 iterations averaged, as it says.
-	p := Predict(mk(), config(cfg, dim(256, 1), nil), map[string]bool{"n": true})
+	p := Predict(mk(), config(cfg, dim(256, 1), nil), map[symbolic.SymID]bool{symbolic.ParamID("n"): true})
 	if !p.Known || !near(p.Sectors, 4) {
 		t.Errorf("n unknown: sectors %v, want 4", p.Sectors)
 	}

@@ -154,12 +154,19 @@ func (p *Prediction) Efficiency() float64 {
 	return p.Ideal / p.Sectors
 }
 
-var threadSyms = [3]string{"threadIdx.x", "threadIdx.y", "threadIdx.z"}
-var blockSyms = [3]string{"blockIdx.x", "blockIdx.y", "blockIdx.z"}
+// threadSyms and blockSyms are threadIdx and blockIdx along x, y and z.
+var threadSyms, blockSyms = builtinIDs(symbolic.ThreadIdx), builtinIDs(symbolic.BlockIdx)
+
+func builtinIDs(b func(symbolic.Axis) symbolic.Builtin) (out [3]symbolic.SymID) {
+	for _, a := range symbolic.Axes {
+		out[a] = b(a).ID()
+	}
+	return out
+}
 
 // Predict models access a under configuration cfg. params are the symbols
 // that stand for user-given values (they may be assumed).
-func Predict(a *interp.Access, cfg *launch.Config, params map[string]bool) *Prediction {
+func Predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool) *Prediction {
 	return predict(a, cfg, params, sampling{n: sampleCount})
 }
 
@@ -179,7 +186,7 @@ func (s sampling) copies(k, i int) sampling {
 }
 
 // predict is Predict sampling as s says.
-func predict(a *interp.Access, cfg *launch.Config, params map[string]bool, s sampling) *Prediction {
+func predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool, s sampling) *Prediction {
 	if p, ok := predictUnrolled(a, cfg, params, s); ok {
 		return p
 	}
@@ -215,7 +222,7 @@ func predict(a *interp.Access, cfg *launch.Config, params map[string]bool, s sam
 	// taken as true: bounds checks pass for full warps), except a tail
 	// guard, which only lanes past a bound pass (tail.go). The values loops
 	// carry that the model evaluates are set like iterations.
-	assumed := map[string]symbolic.Expr{}
+	assumed := map[string]int64{} // parameter -> value
 	var unresolved *symbolic.Var
 	usesCarried := false
 	collect := func(e symbolic.Expr) {
@@ -225,7 +232,7 @@ func predict(a *interp.Access, cfg *launch.Config, params map[string]bool, s sam
 			case isCarried(recs, v.Key()):
 				usesCarried = true
 			case params[v.Key()]:
-				assumed[v.Key()] = symbolic.Const(AssumedValue)
+				assumed[v.Of] = AssumedValue
 			case unresolved == nil:
 				unresolved = v
 			}
@@ -256,7 +263,7 @@ func predict(a *interp.Access, cfg *launch.Config, params map[string]bool, s sam
 	// evaluated at a size that lets some through (tail.go).
 	tails := findTails(a, cfg, params, guards, loops)
 	for name, v := range tails.values {
-		assumed[name] = symbolic.Const(v)
+		assumed[name] = v
 	}
 	if usesCarried {
 		for _, n := range recNotes {
@@ -264,19 +271,20 @@ func predict(a *interp.Access, cfg *launch.Config, params map[string]bool, s sam
 		}
 	}
 	for _, name := range sortedKeys(assumed) {
-		v, _ := symbolic.IsConst(assumed[name])
-		p.Assumptions = appendNew(p.Assumptions, Assumption{Kind: AssumedParam, Name: name, Value: v})
+		p.Assumptions = appendNew(p.Assumptions, Assumption{Kind: AssumedParam, Name: name, Value: assumed[name]})
 	}
 	p.Assumptions = append(p.Assumptions, tails.notes...)
-	for d, axis := range []string{"x", "y", "z"} {
-		if !cfg.GridKnown[d] && (symbolic.Mentions(addr, "blockIdx."+axis) || symbolic.Mentions(addr, "gridDim."+axis) || symbolic.Mentions(a.Addr, "gridDim."+axis)) {
-			p.Assumptions = append(p.Assumptions, Assumption{Kind: AssumedGrid, Name: axis, Value: grid[d]})
+	for _, ax := range symbolic.Axes {
+		grids := symbolic.GridDim(ax).ID()
+		if !cfg.GridKnown[ax] && (symbolic.Mentions(addr, symbolic.BlockIdx(ax).ID()) || symbolic.Mentions(addr, grids) || symbolic.Mentions(a.Addr, grids)) {
+			p.Assumptions = append(p.Assumptions, Assumption{Kind: AssumedGrid, Name: ax.String(), Value: grid[ax]})
 		}
 	}
-	addr = symbolic.Subst(addr, assumed)
+	assumedBind := bindParams(assumed)
+	addr = symbolic.Subst(addr, assumedBind)
 	for i := range loops {
 		if loops[i] != nil && !mentionsThreadOrBlock(loops[i]) {
-			loops[i] = symbolic.Subst(loops[i], assumed)
+			loops[i] = symbolic.Subst(loops[i], assumedBind)
 		}
 		loops[i] = tails.give(loops[i])
 	}
@@ -305,7 +313,7 @@ func predict(a *interp.Access, cfg *launch.Config, params map[string]bool, s sam
 
 // predictBlockTrips predicts an access inside loops whose trip count
 // depends on the block, one iteration at a time (see loops.go).
-func predictBlockTrips(a *interp.Access, cfg *launch.Config, params map[string]bool, plan []splitLoop, recs []*recurrence, s sampling) *Prediction {
+func predictBlockTrips(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool, plan []splitLoop, recs []*recurrence, s sampling) *Prediction {
 	copies, _ := splitCopies(a, plan, recs)
 	ps := make([]*Prediction, len(copies))
 	for i, c := range copies {
@@ -339,7 +347,32 @@ func dropUnknownLoops(loops []symbolic.Expr) []symbolic.Expr {
 
 // mentionsBlock reports whether e depends on the block index.
 func mentionsBlock(e symbolic.Expr) bool {
-	return e != nil && (symbolic.Mentions(e, "blockIdx.x") || symbolic.Mentions(e, "blockIdx.y") || symbolic.Mentions(e, "blockIdx.z"))
+	return e != nil && slices.ContainsFunc(blockSyms[:], func(id symbolic.SymID) bool { return symbolic.Mentions(e, id) })
+}
+
+// bindParams binds parameters, given by name, to their values, for Subst.
+func bindParams(values map[string]int64) map[symbolic.SymID]symbolic.Expr {
+	bind := make(map[symbolic.SymID]symbolic.Expr, len(values))
+	for name, v := range values {
+		bind[symbolic.ParamID(name)] = symbolic.Const(v)
+	}
+	return bind
+}
+
+// assumeParams gives the parameters in e no launch gives (params)
+// AssumedValue, with a note for each, sorted by name.
+func assumeParams(e symbolic.Expr, params map[symbolic.SymID]bool) (symbolic.Expr, []Assumption) {
+	assumed := map[string]int64{}
+	symbolic.Symbols(e, func(v *symbolic.Var) {
+		if params[v.Key()] {
+			assumed[v.Of] = AssumedValue
+		}
+	})
+	var notes []Assumption
+	for _, name := range sortedKeys(assumed) {
+		notes = append(notes, Assumption{Kind: AssumedParam, Name: name, Value: AssumedValue})
+	}
+	return symbolic.Subst(e, bindParams(assumed)), notes
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -495,7 +528,7 @@ func (m *warpModel) addCond(c symbolic.Expr, f symbolic.Func) {
 // addGuards adds the access's guards, leaving out those that hold for
 // every thread of the launch.
 func (m *warpModel) addGuards(a *interp.Access, guards []symbolic.Expr) {
-	iters := make([]string, len(a.Loops))
+	iters := make([]symbolic.SymID, len(a.Loops))
 	for i, l := range a.Loops {
 		iters[i] = l.Iter
 	}
@@ -843,7 +876,7 @@ func mentionsThread(e symbolic.Expr) bool {
 // with constant c and precomputes each warp's lane offsets.
 func (m *warpModel) setupAffine(addr symbolic.Expr) {
 	var c [3]int64
-	zero := map[string]symbolic.Expr{}
+	zero := map[symbolic.SymID]symbolic.Expr{}
 	for d, s := range threadSyms {
 		coeff, ok := symbolic.Coefficient(addr, s)
 		if !ok {

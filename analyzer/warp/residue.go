@@ -30,16 +30,16 @@ type uniformTerm struct {
 
 // residueTerms decomposes base into its constant and uniform terms; ok is
 // false when base is not of that form.
-func (m *warpModel) residueTerms(base symbolic.Expr, loopIters []string) (int64, []uniformTerm, bool) {
-	ranges := map[string]int64{}
+func (m *warpModel) residueTerms(base symbolic.Expr, loopIters []symbolic.SymID) (int64, []uniformTerm, bool) {
+	ranges := map[symbolic.SymID]int64{}
 	for d, s := range blockSyms {
 		ranges[s] = m.grid[d]
 	}
 	for i, name := range loopIters {
 		ranges[name] = m.trips[i]
 	}
-	zero := map[string]symbolic.Expr{}
-	coef := map[string]int64{}
+	zero := map[symbolic.SymID]symbolic.Expr{}
+	coef := map[symbolic.SymID]int64{}
 	ok := true
 	symbolic.Symbols(base, func(v *symbolic.Var) {
 		if _, done := zero[v.Key()]; done {
@@ -87,10 +87,10 @@ func (m *warpModel) residueTerms(base symbolic.Expr, loopIters []string) (int64,
 // loopTerm is loop i's part of the base: k times its iteration, plus its
 // carried values times their coefficients, counted iteration by
 // iteration; false when they cannot be evaluated.
-func (m *warpModel) loopTerm(i int, k int64, coef map[string]int64) (uniformTerm, bool) {
+func (m *warpModel) loopTerm(i int, k int64, coef map[symbolic.SymID]int64) (uniformTerm, bool) {
 	t := uniformTerm{k: k, n: m.trips[i]}
 	for _, r := range m.recs {
-		if r.loop != i || !slices.ContainsFunc(r.keys, func(key string) bool { return coef[key] != 0 }) {
+		if r.loop != i || !slices.ContainsFunc(r.keys, func(key symbolic.SymID) bool { return coef[key] != 0 }) {
 			continue
 		}
 		if t.counts == nil {
@@ -218,7 +218,7 @@ func mentionsThreadOrBlock(e symbolic.Expr) bool {
 // runClosedForm computes the exact average by residue classes; it reports
 // false when the access is not of the closed form's shape.
 func (m *warpModel) runClosedForm(p *Prediction, a *interp.Access, base symbolic.Expr) bool {
-	iters := make([]string, len(a.Loops))
+	iters := make([]symbolic.SymID, len(a.Loops))
 	for i, l := range a.Loops {
 		iters[i] = l.Iter
 	}

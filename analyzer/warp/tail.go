@@ -62,7 +62,7 @@ type tail struct {
 // parameters no launch gives; a tail's parameters are then given the
 // tried size that lets the most lanes through (the assumed one when it
 // lets any), so that the access is priced with the lanes that run it.
-func findTails(a *interp.Access, cfg *launch.Config, params map[string]bool, guards, loops []symbolic.Expr) tail {
+func findTails(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool, guards, loops []symbolic.Expr) tail {
 	t := tail{values: map[string]int64{}}
 	// A guard is judged as it stands: one that depends on a loop's
 	// iteration (index + i >= len in a loop over i) may let whole warps
@@ -80,7 +80,7 @@ func findTails(a *interp.Access, cfg *launch.Config, params map[string]bool, gua
 		if l == nil {
 			continue
 		}
-		first := map[string]symbolic.Expr{a.Loops[i].Iter: symbolic.Const(0)}
+		first := map[symbolic.SymID]symbolic.Expr{a.Loops[i].Iter: symbolic.Const(0)}
 		for _, c := range conjuncts(l) {
 			parts = append(parts, candidate{c, symbolic.Subst(c, first)})
 		}
@@ -136,21 +136,19 @@ type tailCount struct{ pass, of int }
 // else (a loop's iteration, a loaded value, a carried one), nor the
 // block index along an axis whose grid is assumed (an assumed grid says
 // nothing about where the bound falls). names are its parameters.
-func tailCandidate(part symbolic.Expr, cfg *launch.Config, params map[string]bool) ([]string, bool) {
+func tailCandidate(part symbolic.Expr, cfg *launch.Config, params map[symbolic.SymID]bool) ([]string, bool) {
 	var names []string
 	index, ok := false, true
 	symbolic.Symbols(part, func(v *symbolic.Var) {
 		switch {
 		case v.IsLaneOrBlockIndex():
 			index = true
-			for d, s := range blockSyms {
-				if v.Key() == s && !cfg.GridKnown[d] {
-					ok = false
-				}
+			if v.Kind == symbolic.KindBlockIdx && !cfg.GridKnown[v.Axis] {
+				ok = false
 			}
 		case params[v.Key()] && v.Class != symbolic.Data:
-			if !slices.Contains(names, v.Key()) {
-				names = append(names, v.Key())
+			if !slices.Contains(names, v.Of) {
+				names = append(names, v.Of)
 			}
 		default:
 			ok = false
@@ -165,21 +163,21 @@ func tailCandidate(part symbolic.Expr, cfg *launch.Config, params map[string]boo
 // when it depends on the block, the last and some drawn at random). ok
 // is false when it cannot be evaluated.
 func tailCounts(part symbolic.Expr, cfg *launch.Config, names []string) ([]tailCount, bool) {
-	var tries []map[string]symbolic.Expr
+	var tries []map[symbolic.SymID]symbolic.Expr
 	for _, size := range tailSizes {
-		at := map[string]symbolic.Expr{}
+		at := map[string]int64{}
 		for _, n := range names {
-			at[n] = symbolic.Const(size)
+			at[n] = size
 		}
-		tries = append(tries, at)
+		tries = append(tries, bindParams(at))
 	}
 	for _, huge := range names {
-		at := map[string]symbolic.Expr{}
+		at := map[string]int64{}
 		for _, n := range names {
-			at[n] = symbolic.Const(AssumedValue)
+			at[n] = AssumedValue
 		}
-		at[huge] = symbolic.Const(tailHuge)
-		tries = append(tries, at)
+		at[huge] = tailHuge
+		tries = append(tries, bindParams(at))
 	}
 	blocks := []int64{0}
 	if mentionsBlock(part) {
@@ -250,11 +248,7 @@ func (t tail) give(c symbolic.Expr) symbolic.Expr {
 		return c
 	}
 	if slices.Contains(t.parts, c) {
-		at := map[string]symbolic.Expr{}
-		for n, size := range t.values {
-			at[n] = symbolic.Const(size)
-		}
-		return symbolic.Subst(c, at)
+		return symbolic.Subst(c, bindParams(t.values))
 	}
 	if op, ok := c.(*symbolic.Op); ok && op.Kind == symbolic.OpLAnd {
 		return symbolic.Binary(symbolic.OpLAnd, t.give(op.X), t.give(op.Y))

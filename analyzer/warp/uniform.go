@@ -37,9 +37,9 @@ func uniformUnknowns(addr symbolic.Expr, recs []*recurrence) []*symbolic.Var {
 // the same: lanes a sector or more apart, no lane term); otherwise the
 // prediction says it is the mean over residues. ok is false when a value
 // enters the address other than linearly with a constant coefficient.
-func predictResidues(a *interp.Access, cfg *launch.Config, params map[string]bool, us []*symbolic.Var, s sampling) (*Prediction, bool) {
+func predictResidues(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool, us []*symbolic.Var, s sampling) (*Prediction, bool) {
 	bind := launchBind(cfg)
-	zero := map[string]symbolic.Expr{}
+	zero := map[symbolic.SymID]symbolic.Expr{}
 	var notes []Assumption
 	g := int64(SectorBytes)
 	for _, u := range us {
@@ -51,18 +51,11 @@ func predictResidues(a *interp.Access, cfg *launch.Config, params map[string]boo
 		k, ok := symbolic.IsConst(c)
 		if !ok {
 			// A size no launch gives, assumed large as Predict does.
-			assumed := map[string]symbolic.Expr{}
-			symbolic.Symbols(c, func(v *symbolic.Var) {
-				if params[v.Key()] {
-					assumed[v.Key()] = symbolic.Const(AssumedValue)
-				}
-			})
-			if k, ok = symbolic.IsConst(symbolic.Subst(c, assumed)); !ok {
+			assumedC, assumed := assumeParams(c, params)
+			if k, ok = symbolic.IsConst(assumedC); !ok {
 				return nil, false
 			}
-			for _, name := range sortedKeys(assumed) {
-				notes = append(notes, Assumption{Kind: AssumedParam, Name: name, Value: AssumedValue})
-			}
+			notes = append(notes, assumed...)
 		}
 		if k < 0 {
 			k = -k
@@ -130,12 +123,12 @@ func predictResidues(a *interp.Access, cfg *launch.Config, params map[string]boo
 // out) and no launch gives as set, as the code usually runs: a guard on
 // them counts as passed, and so does a selection in an address.
 func assumeSet(addr symbolic.Expr) (symbolic.Expr, []Assumption) {
-	set := map[string]symbolic.Expr{}
+	set := map[symbolic.SymID]symbolic.Expr{}
 	var notes []Assumption
 	symbolic.Symbols(addr, func(v *symbolic.Var) {
-		if name, ok := interp.NonNullOf(v); ok && set[v.Key()] == nil {
+		if v.Kind == symbolic.KindNonNull && set[v.Key()] == nil {
 			set[v.Key()] = symbolic.Const(1)
-			notes = append(notes, Assumption{Kind: AssumedNonNull, Name: name})
+			notes = append(notes, Assumption{Kind: AssumedNonNull, Name: v.Of})
 		}
 	})
 	if len(set) == 0 {

@@ -14,7 +14,7 @@ func TestUnknownAddress(t *testing.T) {
 	tests := []struct {
 		name   string
 		addr   symbolic.Expr
-		params map[string]bool
+		params map[symbolic.SymID]bool
 		cause  symbolic.UnknownCause
 		of     string
 		reason string // a part of Reason()
@@ -44,7 +44,7 @@ func TestUnknownAddress(t *testing.T) {
 // (AssumedValue, a multiple of 32) and the prediction says so. in[tx*n]
 // with n = 4096 floats puts lanes 16 KiB apart: 32 sectors.
 func TestAssumedParam(t *testing.T) {
-	p := Predict(access(typ(t, "float"), mul(c(4), tid(0), param("n"))), config(dim(1, 1), dim(32, 1), nil), map[string]bool{"n": true})
+	p := Predict(access(typ(t, "float"), mul(c(4), tid(0), param("n"))), config(dim(1, 1), dim(32, 1), nil), map[symbolic.SymID]bool{symbolic.ParamID("n"): true})
 	if !p.Known || !near(p.Sectors, 32) || !near(p.Ideal, 4) {
 		t.Errorf("sectors %v, ideal %v; want 32, 4", p.Sectors, p.Ideal)
 	}

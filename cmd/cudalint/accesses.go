@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,7 +44,7 @@ func (o *options) execute(stdin io.Reader, stdout, stderr io.Writer) int {
 	return o.writeReport(stdout, stderr, func(w io.Writer, color bool) int {
 		status := o.report(w, stderr, in, color)
 		if len(in.files) == 0 {
-			reportError(stderr, errors.New("nothing to analyze: no .cu or .cuh file among the paths given"))
+			reportError(stderr, errNothingToAnalyze)
 			status = exitError
 		}
 		return status
@@ -221,7 +220,7 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 	row := accessJSON{
 		File: a.Pos.File, Line: int(a.Pos.Line), Column: int(a.Pos.Col), Kernel: escape(a.Kernel.Name), Op: a.Op.String(),
 		Expr: excerpt(a.Expr), ElementBytes: a.Type.Size, Instructions: p.Pieces, LaneStrideBytes: p.LaneStride,
-		Block: cfg.Block, BlockSource: cfg.BlockSource, Exact: p.Exact, Requests: p.Requests,
+		Block: cfg.Block, BlockSource: cfg.BlockSource.String(), Exact: p.Exact, Requests: p.Requests,
 	}
 	for _, c := range a.Via {
 		name := "lambda"

@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"go/token"
 	"io"
@@ -53,13 +55,13 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 	}
 	// A file --fix could not write is an error (exit 2), but the other
 	// files are still fixed and what remains is still reported.
-	fixFailed := false
+	var fixErrs []error
 	if o.fix || o.diff {
 		fr := o.applyFixes(out, stderr, rep)
 		if o.diff {
 			return o.diffStatus(stderr, rep, fr)
 		}
-		fixFailed = len(fr.Errors) > 0
+		fixErrs = fr.Errors
 		if len(fr.Changed()) > 0 {
 			rep = driver.Run(opts)
 		}
@@ -71,30 +73,32 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 	// An internal error fails the run even where only new findings are
 	// reported: it is about the tool, not the change.
 	internalError := hasInternalError(rep)
+	recorded := len(rep.Findings) // what --write-baseline writes
 	fps, err := o.onlyNew(rep, stderr)
 	if err != nil {
 		reportError(stderr, err)
 		return exitError
 	}
+	inv := o.invocation(rep, in, fixErrs, internalError, recorded)
 	switch o.format {
 	case "json":
 		err = writeFindingsJSON(out, rep)
 	case "sarif":
-		err = writeSARIFWith(out, rep, fps)
+		err = writeSARIFWith(out, rep, fps, inv)
 	case "github":
 		err = writeGitHub(out, rep)
 	default:
-		err = writeFindingsText(out, rep, textStyle{color: color, snippets: !o.noSnippet})
+		err = writeFindingsText(out, rep, textStyle{color: color, snippets: !o.noSnippet}, inv)
 	}
 	if err == nil && o.sarifOutput != "" {
-		err = writeSARIFFile(o.sarifOutput, rep, fps)
+		err = writeSARIFFile(o.sarifOutput, rep, fps, inv)
 	}
 	if err != nil {
 		reportError(stderr, err)
 		return exitError
 	}
 	switch {
-	case len(rep.Errors) > 0 || fixFailed || internalError:
+	case inv.failed():
 		return exitError
 	case !o.exitZero && o.fails(rep.Findings):
 		return exitFindings
@@ -132,14 +136,55 @@ func explain(args []string, stdout, stderr io.Writer) int {
 	}
 	page := docs.Rule(args[0])
 	if page == "" {
-		reportError(stderr, fmt.Errorf("unknown rule %q (cudalint rules lists them)", args[0]))
+		reportError(stderr, fmt.Errorf("unknown rule %q%s (cudalint rules lists them)", args[0], driver.DidYouMean(args[0], ruleIDs())))
 		return exitError
 	}
 	fmt.Fprint(stdout, page)
 	return exitOK
 }
 
-func listRules(stdout io.Writer) int {
+// ruleIDs are the IDs users may write.
+func ruleIDs() []string {
+	var ids []string
+	for _, r := range rules.All {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+// ruleJSON is one rule in cudalint rules --format json.
+type ruleJSON struct {
+	ID        string   `json:"id"`
+	Title     string   `json:"title"`
+	Severity  string   `json:"severity"`
+	Tags      []string `json:"tags"`
+	Precision string   `json:"precision"`
+	Summary   string   `json:"summary"`
+	URL       string   `json:"url"`
+}
+
+// listRules is cudalint rules [--format text|json].
+func listRules(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	format := fs.String("format", "text", "text or json")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || (*format != "text" && *format != "json") {
+		fmt.Fprintln(stderr, "cudalint: usage: cudalint rules [--format text|json]")
+		return exitError
+	}
+	if *format == "json" {
+		out := []ruleJSON{}
+		for _, r := range rules.All {
+			out = append(out, ruleJSON{r.ID, r.Title, r.Severity.String(), r.Tags, r.Precision, r.Summary(), r.URL()})
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out); err != nil {
+			return exitError
+		}
+		return exitOK
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	defer tw.Flush()
 	fmt.Fprintln(tw, "RULE\tSEVERITY\tSUMMARY")
@@ -190,7 +235,7 @@ var severityColor = map[lint.Severity]string{lint.Error: "\x1b[1;31m", lint.Warn
 // shows its source snippet, warp picture, fix and notes.
 type textStyle struct{ color, snippets bool }
 
-func writeFindingsText(w io.Writer, rep *driver.Report, style textStyle) error {
+func writeFindingsText(w io.Writer, rep *driver.Report, style textStyle, inv *invocation) error {
 	paint := func(code, s string) string {
 		if !style.color {
 			return s
@@ -223,7 +268,7 @@ func writeFindingsText(w io.Writer, rep *driver.Report, style textStyle) error {
 			fmt.Fprintf(w, "    %s %s: %s\n", paint(ansiDim, "note:"), lineStart(rep.Fset.Position(r.Pos).String()), message(r.Message))
 		}
 	}
-	_, err := fmt.Fprintln(w, summary(rep))
+	_, err := fmt.Fprintln(w, inv.summary(rep))
 	return err
 }
 
@@ -320,13 +365,13 @@ func sortByImpact(fs []*lint.Finding) {
 // writeSARIFFile writes the findings as SARIF to path, beside the report
 // in another format: one analysis, two reports. A file that cannot be
 // written whole is an error.
-func writeSARIFFile(path string, rep *driver.Report, fps []string) error {
+func writeSARIFFile(path string, rep *driver.Report, fps []string, inv *invocation) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("--sarif-output: %w", err)
 	}
 	w := bufio.NewWriter(f)
-	err = writeSARIFWith(w, rep, fps)
+	err = writeSARIFWith(w, rep, fps, inv)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}

@@ -79,16 +79,18 @@ func (m multiFlag) Set(s string) error { return m.set(s) }
 // usageHead is the top of --help.
 const usageHead = `usage: cudalint [flags] PATH...
        cudalint explain RULE
-       cudalint rules
+       cudalint rules [--format text|json]
        cudalint lsp [--log FILE]
+       cudalint help
 
 PATH is a .cu/.cuh file or a folder searched for them; - reads standard
 input (name it with --stdin-filename). -- ends the flags.
 
 commands:
   explain RULE   print a rule's documentation (explain picture: the warp picture)
-  rules          list the rules
+  rules          list the rules (--format json: with titles, tags and pages)
   lsp            run the language server on stdin/stdout (docs/editors.md)
+  help           print this
 
 ` + pictureLegend + `
 flags:

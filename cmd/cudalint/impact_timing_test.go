@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
 )
 
 const (
@@ -135,8 +135,8 @@ func estimatedSpeedups(t *testing.T) map[string]float64 {
 func TestPairEstimates(t *testing.T) {
 	// The bank conflict: 8 sectors of global traffic per warp and row,
 	// 1 + 32 wavefronts as it is, 1 + 1 padded.
-	global := 8 * 32 / accesses.GlobalBytesPerSecond
-	conflict := (global + 33/accesses.SharedWavefrontsPerSecond) / (global + 2/accesses.SharedWavefrontsPerSecond)
+	global := 8 * 32 / impact.GlobalBytesPerSecond
+	conflict := (global + 33/impact.SharedWavefrontsPerSecond) / (global + 2/impact.SharedWavefrontsPerSecond)
 	want := map[string]float64{
 		"transpose_slow":     (32.0 + 4) / (4 + 4), // the column store
 		"bank_conflict_slow": conflict,

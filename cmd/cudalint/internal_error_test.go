@@ -27,7 +27,7 @@ func TestInternalErrorIsReportedEverywhere(t *testing.T) {
 	rep.Findings = append(rep.Findings, driver.InternalErrorFindings(rep.Result)...)
 
 	writers := map[string]func(io.Writer) error{
-		"text":   func(w io.Writer) error { return writeFindingsText(w, rep, textStyle{snippets: true}) },
+		"text":   func(w io.Writer) error { return writeFindingsText(w, rep, textStyle{snippets: true}, nil) },
 		"json":   func(w io.Writer) error { return writeFindingsJSON(w, rep) },
 		"sarif":  func(w io.Writer) error { return writeSARIF(w, rep) },
 		"github": func(w io.Writer) error { return writeGitHub(w, rep) },
@@ -43,7 +43,7 @@ func TestInternalErrorIsReportedEverywhere(t *testing.T) {
 		}
 	}
 	var text bytes.Buffer
-	writeFindingsText(&text, rep, textStyle{snippets: true})
+	writeFindingsText(&text, rep, textStyle{snippets: true}, nil)
 	if !strings.Contains(text.String(), "k.cu:1:17: error:") {
 		t.Errorf("text output does not put the error at the kernel:\n%s", text.String())
 	}
@@ -65,10 +65,11 @@ func TestNoInternalErrorOnCleanKernel(t *testing.T) {
 	}
 }
 
-// No only-new filter hides an internal error: an empty patch drops every
-// finding but the kernel cudalint failed on.
+// No only-new filter hides an internal error: a patch that touches no
+// line of the kernel drops every finding but the kernel cudalint failed
+// on.
 func TestOnlyNewKeepsInternalErrors(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"k.cu": copyKernel, "empty.patch": ""})
+	dir := writeFiles(t, map[string]string{"k.cu": copyKernel, "other.patch": "--- a/other.cu\n+++ b/other.cu\n@@ -1 +1 @@\n-x\n+y\n"})
 	rep := driver.Run(driver.Options{Paths: []string{filepath.Join(dir, "k.cu")}})
 	k := rep.Result.Analysis.Kernels[0]
 	rep.Result.Analysis.InternalErrors = []analyzer.InternalError{{Kernel: "copy", Pos: k.Func.P, Panic: "boom"}}
@@ -76,11 +77,11 @@ func TestOnlyNewKeepsInternalErrors(t *testing.T) {
 	if len(rep.Findings) < 2 {
 		t.Fatalf("want the copy's finding and the internal error, got %d", len(rep.Findings))
 	}
-	o := &options{newFromPatch: filepath.Join(dir, "empty.patch")}
+	o := &options{newFromPatch: filepath.Join(dir, "other.patch")}
 	if _, err := o.onlyNew(rep, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if len(rep.Findings) != 1 || rep.Findings[0].Rule != rules.InternalError {
-		t.Errorf("after an empty patch: %d findings, want only the internal error", len(rep.Findings))
+		t.Errorf("after a patch of another file: %d findings, want only the internal error", len(rep.Findings))
 	}
 }

@@ -32,7 +32,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "explain":
 			return buffered(stdout, stderr, func(w io.Writer) int { return explain(args[1:], w, stderr) })
 		case "rules":
-			return buffered(stdout, stderr, listRules)
+			return buffered(stdout, stderr, func(w io.Writer) int { return listRules(args[1:], w, stderr) })
+		case "help":
+			// As git and go do: "help" is the usage, not a file named help.
+			return buffered(stdout, stderr, func(w io.Writer) int { writeUsage(w); return exitOK })
 		case "lsp":
 			return serveLSP(args[1:], stdin, stdout, stderr)
 		}

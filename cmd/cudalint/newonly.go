@@ -3,6 +3,7 @@ package main
 import (
 	findingreport "github.com/cudalint/cudalint/internal/report"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/sources"
 
 	"bufio"
 	"bytes"
@@ -38,6 +39,7 @@ func parseUnifiedDiff(r io.Reader, base string) (changedLines, error) {
 	out := changedLines{}
 	var lines map[int]bool
 	next, oldLeft, newLeft := 0, 0, 0
+	sawFile := false
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -70,7 +72,7 @@ func parseUnifiedDiff(r io.Reader, base string) (changedLines, error) {
 					name = unq
 				}
 			}
-			lines = nil
+			lines, sawFile = nil, true
 			if name == "/dev/null" {
 				continue
 			}
@@ -100,8 +102,16 @@ func parseUnifiedDiff(r io.Reader, base string) (changedLines, error) {
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
+	if !sawFile {
+		return out, errNoDiff
+	}
 	return out, nil
 }
+
+// errNoDiff: the text names no file. From git that is a change that
+// touches nothing; from a patch file given by the user it is a diff step
+// that failed or wrote something else, which must not pass for one.
+var errNoDiff = errors.New("holds no unified diff (no +++ line): check the step that wrote it")
 
 // hunkRange reads "start[,count]" (count 1 when absent).
 func hunkRange(s string) (start, count int, err error) {
@@ -160,6 +170,9 @@ func gitChanges(root, rev string) (changedLines, error) {
 		return nil, fmt.Errorf("--new-from-rev: %v", err)
 	}
 	changed, err := parseUnifiedDiff(bytes.NewReader(diff), base)
+	if err == errNoDiff {
+		err = nil // nothing changed since the revision
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--new-from-rev: %v", err)
 	}
@@ -211,12 +224,13 @@ func (o *options) newChanges(root string) (changedLines, error) {
 	case o.newFromRev != "":
 		return gitChanges(root, o.newFromRev)
 	case o.newFromPatch != "":
-		f, err := os.Open(o.newFromPatch)
+		// Read as sources are: a regular file, bounded (a link to
+		// /dev/zero or a FIFO must not hang or exhaust the run).
+		patch, err := sources.ReadFile(o.newFromPatch)
 		if err != nil {
 			return nil, fmt.Errorf("--new-from-patch: %v", err)
 		}
-		defer f.Close()
-		c, err := parseUnifiedDiff(f, root)
+		c, err := parseUnifiedDiff(bytes.NewReader(patch), root)
 		if err != nil {
 			return nil, fmt.Errorf("--new-from-patch %s: %v", o.newFromPatch, err)
 		}
@@ -272,7 +286,8 @@ func writeBaselineFile(path string, rep *driver.Report, fps []string) error {
 }
 
 func readBaseline(path string) (map[string]bool, error) {
-	data, err := os.ReadFile(path)
+	data, err := sources.ReadFile(path) // a regular file, bounded
+
 	if err != nil {
 		return nil, fmt.Errorf("--baseline: %v", err)
 	}

@@ -29,7 +29,7 @@ const srcRoot = "%SRCROOT%"
 // PropertyBag.Add panics), so every object is filled in field by field
 // and written with Write.
 func writeSARIF(w io.Writer, rep *driver.Report) error {
-	return writeSARIFWith(w, rep, fingerprints(rep))
+	return writeSARIFWith(w, rep, fingerprints(rep), nil)
 }
 
 // sarifBase is the folder SARIF URIs are relative to: the run's root.
@@ -43,8 +43,9 @@ func sarifBase(rep *driver.Report) string {
 
 // writeSARIFWith writes the log with the fingerprints given, one a
 // finding: those of the run before --baseline or --new-from-rev dropped
-// some, so that a finding keeps its fingerprint whatever is dropped.
-func writeSARIFWith(w io.Writer, rep *driver.Report, fps []string) error {
+// some, so that a finding keeps its fingerprint whatever is dropped. A
+// failed run's log says so in its invocation (inv, nil when none).
+func writeSARIFWith(w io.Writer, rep *driver.Report, fps []string, inv *invocation) error {
 	report, err := sarif.New(sarif.Version210, false)
 	if err != nil {
 		return err
@@ -104,6 +105,7 @@ func writeSARIFWith(w io.Writer, rep *driver.Report, fps []string) error {
 	if run.Results == nil {
 		run.Results = []*sarif.Result{}
 	}
+	run.Invocations = inv.sarif(base)
 	report.AddRun(run)
 	return report.Write(w)
 }

@@ -68,7 +68,51 @@ func unknownLabel(c symbolic.UnknownCause) string {
 	return c.String()
 }
 
-// cause folds a note into its kind: numbers, quoted text and
+// noteLabels name the kinds of notes, for grouping: one line per kind.
+// They are the labels the kinds' messages had when --stats folded notes
+// by their text; the kinds left out name a subject in their label (the
+// function whose parameter, the #error's text), which noteLabel still
+// folds from the message, as it does for the analyzer's untyped remarks.
+var noteLabels = map[lex.NoteKind]string{
+	lex.NoteIncludeOutsideRoot:      "#include … not read",
+	lex.NoteIncludeRefused:          "#include … not read",
+	lex.NoteUnterminatedComment:     "unterminated comment",
+	lex.NoteUnterminatedString:      "unterminated string literal",
+	lex.NoteUnterminatedChar:        "unterminated character literal",
+	lex.NoteTokenLimit:              "this file and its includes produce more than N tokens; the rest is not read",
+	lex.NoteExpansionLimit:          "macro expansion produced more than N tokens; expansion stopped",
+	lex.NoteUnterminatedIf:          "unterminated #if",
+	lex.NoteElseAfterElse:           "#else after #else",
+	lex.NoteIfNotEvaluable:          "cannot evaluate #if expression …; taken as false",
+	lex.NoteUnterminatedMacroArgs:   "unterminated argument list invoking macro …",
+	lex.NoteDefineWithoutName:       "#define needs a macro name",
+	lex.NoteBadMacroParam:           "unexpected … in macro parameters",
+	lex.NoteUnterminatedMacroParams: "unterminated macro parameter list",
+	lex.NoteIncludeNotFound:         "cannot open include file …",
+	lex.NoteIncludeDepth:            "#include nested more than N deep …; … skipped",
+	lex.NoteIncludeCount:            "this file expands more than N includes; no more are read",
+	lex.NoteUnmatched:               "unmatched …",
+	lex.NoteDeclarationEnd:          "unexpected end of input in declaration",
+	lex.NoteNamelessFunction:        "function definition without a name; skipped",
+	lex.NoteNestingLimit:            "blocks nested more than N deep; skipped",
+	lex.NoteCondition:               "condition not understood",
+	lex.NoteForHeader:               "for header not understood; loop variables are unknown",
+	lex.NoteForInit:                 "for initialiser not understood",
+	lex.NoteForCondition:            "for condition not understood",
+	lex.NoteForStep:                 "for step not understood",
+	lex.NoteCaseValue:               "case value not understood",
+}
+
+// noteLabel is the --stats line a note is counted under: its kind's
+// label, or its folded message where the kind has none.
+func noteLabel(n parser.Note) string {
+	if l, ok := noteLabels[n.Kind]; ok {
+		return l
+	}
+	return cause(n.Msg)
+}
+
+// cause folds a note's message into a label: numbers, quoted text and
 // parenthesised detail removed.
 func cause(msg string) string {
 	msg = quoted.ReplaceAllString(msg, "…")
@@ -126,7 +170,7 @@ func collectStats(in *inputs, res *analyzer.Result) *stats {
 		}
 	}
 	for _, n := range allNotes(res) {
-		s.Notes[cause(n.Msg)]++
+		s.Notes[noteLabel(n)]++
 	}
 	return s
 }

@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 // --stats counts what a code base's analysis reached, by cause.
@@ -75,6 +78,38 @@ __global__ void copy(const float* in, float* out) { out[threadIdx.x] = in[thread
 	} {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("no line matching %s:\n%s", want, out)
+		}
+	}
+}
+
+// A note of a labelled kind counts under the label its message folds to:
+// the labels are those --stats printed when it folded every note's text.
+func TestNoteLabelsAreTheFoldedMessages(t *testing.T) {
+	sources := []string{
+		"#include \"missing.h\"\n#define\n#define F(a 1) a\n#define G(a\n#if 1 +\n#endif\n#else\n#if 1\n#else\n#else\n#endif\n",
+		"__global__ void k(float *a, int n) {\n if (n ?) a[0] = 1;\n for (int i = 0 ?; i < n; i++) a[i] = 0;\n" +
+			" for (int j = 0; j < 4 ?: 3; j += ?) a[j] = 0;\n switch (n) { case ?: break; }\n for (auto x : n) a[0] = x;\n}\n",
+		"template <> __global__ void k<int>(float *a) { a[0] = 0; }\n__global__ void u(float *a) { a[0] = (1; }\n",
+		"__global__ void s() { char c = 'x; }\n",
+		"__global__ void s() { const char *c = \"x; }\n",
+		"/* never closed",
+	}
+	seen := map[lex.NoteKind]bool{}
+	for _, src := range sources {
+		f := parser.Parse("t.cu", []byte(src), parser.Config{})
+		for _, n := range f.Notes {
+			seen[n.Kind] = true
+			if l, ok := noteLabels[n.Kind]; ok && cause(n.Msg) != l {
+				t.Errorf("%q (kind %d) folds to %q, its kind's label is %q", n.Msg, n.Kind, cause(n.Msg), l)
+			}
+		}
+	}
+	for _, k := range []lex.NoteKind{lex.NoteIncludeNotFound, lex.NoteDefineWithoutName, lex.NoteBadMacroParam,
+		lex.NoteIfNotEvaluable, lex.NoteElseAfterElse, lex.NoteCondition, lex.NoteForInit, lex.NoteForCondition,
+		lex.NoteForStep, lex.NoteCaseValue, lex.NoteForHeader, lex.NoteNamelessFunction, lex.NoteUnterminatedComment,
+		lex.NoteUnterminatedString, lex.NoteUnterminatedChar} {
+		if !seen[k] {
+			t.Errorf("no note of kind %d: the test sources no longer produce it", k)
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/parser"
-	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
 )
 
@@ -23,6 +23,13 @@ func summary(rep *driver.Report) string {
 	}
 	files := countFiles(rep.Fset, rep.Reported)
 	fmt.Fprintf(&b, " in %d file%s", files, plural(files))
+	return b.String() + summaryGaps(rep)
+}
+
+// summaryGaps ends the summary: what was not analyzed, and the finding
+// that wastes the most.
+func summaryGaps(rep *driver.Report) string {
+	var b strings.Builder
 	var gaps []string
 	if n := countKind(rep, lint.ToolFailure); n > 0 {
 		gaps = append(gaps, fmt.Sprintf("%d internal error%s (a kernel not analyzed)", n, plural(n)))
@@ -136,7 +143,7 @@ func wasteText(imp *lint.Impact) string {
 	if imp.ExcessWavefrontsPerLaunch > 0 {
 		parts = append(parts, countText(imp.ExcessWavefrontsPerLaunch)+" shared-memory wavefronts")
 	}
-	return strings.Join(parts, " and ") + " per launch, up to " + accesses.SpeedupText(imp.EstimatedSpeedup) + "x for the kernel"
+	return strings.Join(parts, " and ") + " per launch, up to " + impact.SpeedupText(imp.EstimatedSpeedup) + "x for the kernel"
 }
 
 // countText writes a count as people read it: 15.7 million.

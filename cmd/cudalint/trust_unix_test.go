@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // Devices, FIFOs and sockets are never read, whether named, walked,
@@ -56,6 +57,39 @@ func TestSpecialFilesNeverBlock(t *testing.T) {
 		} {
 			if !strings.Contains(out, want) {
 				t.Errorf("cudalint %v: output lacks %s:\n%s", args, want, out)
+			}
+		}
+	}
+}
+
+// --baseline and --new-from-patch are read as sources are: a link to
+// /dev/zero or a FIFO is refused at once, never read without end.
+func TestBaselineAndPatchReadsAreBounded(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"k.cu": copyKernel})
+	zero := filepath.Join(dir, "zero")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Skip(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	for _, flag := range []string{"--baseline", "--new-from-patch"} {
+		for _, path := range []string{zero, fifo} {
+			done := make(chan int, 1)
+			var errs string
+			go func() {
+				var code int
+				code, _, errs = runCLI("--root", dir, flag, path, dir)
+				done <- code
+			}()
+			select {
+			case code := <-done:
+				if code != exitError || !strings.Contains(errs, flag) {
+					t.Errorf("%s %s: exit %d, stderr %s", flag, path, code, errs)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("%s %s: still reading after 20 s", flag, path)
 			}
 		}
 	}

@@ -260,7 +260,7 @@ func (p *Preprocessor) NextToken() (lex.Token, bool) {
 		return t.Token, false
 	}
 	if p.budget.tokens++; p.budget.tokens > p.cfg.Limits.Tokens {
-		p.out.Notes.Add(t.Pos, "this file and its includes produce more than %d tokens; the rest is not read", p.cfg.Limits.Tokens)
+		p.out.Notes.AddKind(lex.NoteTokenLimit, t.Pos, "this file and its includes produce more than %d tokens; the rest is not read", p.cfg.Limits.Tokens)
 		p.budget.tokensOut = true
 		return lex.Token{}, false
 	}
@@ -277,7 +277,7 @@ func (p *Preprocessor) Finish() *Preprocessed {
 		return &p.out
 	}
 	for _, c := range p.conds {
-		p.out.Notes.Add(c.pos, "unterminated #if")
+		p.out.Notes.AddKind(lex.NoteUnterminatedIf, c.pos, "unterminated #if")
 	}
 	return &p.out
 }
@@ -395,7 +395,7 @@ func (p *Preprocessor) expand(t ptok, m *macro) bool {
 	body := p.substitute(m, args, hs, t)
 	p.produced += len(body)
 	if p.produced > maxExpandedTokens {
-		p.out.Notes.Add(t.Pos, "macro expansion produced more than %d tokens; expansion stopped", maxExpandedTokens)
+		p.out.Notes.AddKind(lex.NoteExpansionLimit, t.Pos, "macro expansion produced more than %d tokens; expansion stopped", maxExpandedTokens)
 		p.limitHit = true
 	}
 	p.unread(body)
@@ -419,7 +419,7 @@ func (p *Preprocessor) collectArgs(name ptok) ([][]ptok, ptok, bool) {
 	for {
 		t, ok := p.read()
 		if !ok {
-			p.out.Notes.Add(name.Pos, "unterminated argument list invoking macro %q", name.Text)
+			p.out.Notes.AddKind(lex.NoteUnterminatedMacroArgs, name.Pos, "unterminated argument list invoking macro %q", name.Text)
 			return nil, ptok{}, false
 		}
 		switch t.Text {
@@ -647,7 +647,7 @@ func (p *Preprocessor) directive(f *fileFrame) {
 	case "elif", "else", "endif":
 		p.touchCond()
 		if len(p.conds) == 0 {
-			p.out.Notes.Add(hash.Pos, "#%s without #if", name)
+			p.out.Notes.AddKind(lex.NoteWithoutIf, hash.Pos, "#%s without #if", name)
 			return
 		}
 		c := &p.conds[len(p.conds)-1]
@@ -656,7 +656,7 @@ func (p *Preprocessor) directive(f *fileFrame) {
 			p.conds = p.conds[:len(p.conds)-1]
 		case "else":
 			if c.sawElse {
-				p.out.Notes.Add(hash.Pos, "#else after #else")
+				p.out.Notes.AddKind(lex.NoteElseAfterElse, hash.Pos, "#else after #else")
 			}
 			c.sawElse = true
 			c.active = c.parentActive && !c.taken
@@ -691,7 +691,7 @@ func (p *Preprocessor) directive(f *fileFrame) {
 			p.unroll = p.unrollOf(rest[1:])
 		}
 	case "error":
-		p.out.Notes.Add(hash.Pos, "#error %s", joinTokens(rest))
+		p.out.Notes.AddKind(lex.NoteErrorDirective, hash.Pos, "#error %s", joinTokens(rest))
 	}
 }
 
@@ -729,7 +729,7 @@ func joinTokens(ts []lex.Token) string {
 
 func (p *Preprocessor) define(rest []lex.Token, pos lex.Pos) {
 	if len(rest) == 0 || rest[0].Kind != lex.KIdent {
-		p.out.Notes.Add(pos, "#define needs a macro name")
+		p.out.Notes.AddKind(lex.NoteDefineWithoutName, pos, "#define needs a macro name")
 		return
 	}
 	m := &macro{name: rest[0].Text}
@@ -745,11 +745,11 @@ func (p *Preprocessor) define(rest []lex.Token, pos lex.Pos) {
 			case t.Kind == lex.KIdent:
 				m.params = append(m.params, t.Text)
 			default:
-				p.out.Notes.Add(t.Pos, "unexpected %q in macro parameters", t.Text)
+				p.out.Notes.AddKind(lex.NoteBadMacroParam, t.Pos, "unexpected %q in macro parameters", t.Text)
 			}
 		}
 		if i >= len(body) {
-			p.out.Notes.Add(pos, "unterminated macro parameter list")
+			p.out.Notes.AddKind(lex.NoteUnterminatedMacroParams, pos, "unterminated macro parameter list")
 			return
 		}
 		body = body[i+1:]
@@ -770,14 +770,14 @@ func (p *Preprocessor) include(f *fileFrame, rest []lex.Token, pos lex.Pos) {
 	var refused *RefusedError
 	switch {
 	case errors.As(err, &refused):
-		kind := lex.NoteRemark
+		kind := lex.NoteIncludeRefused
 		if refused.OutsideRoot {
 			kind = lex.NoteIncludeOutsideRoot
 		}
 		p.out.Notes.AddKind(kind, rest[0].Pos, "#include %q not read: %s", name, refused.Reason)
 		return
 	case err != nil && !angled:
-		p.out.Notes.Add(rest[0].Pos, "cannot open include file %q", name)
+		p.out.Notes.AddKind(lex.NoteIncludeNotFound, rest[0].Pos, "cannot open include file %q", name)
 		return
 	case err != nil:
 		// <name> the project does not have (projects build with -I.:
@@ -829,7 +829,7 @@ func (p *Preprocessor) noteTooDeep(at lex.Pos, path string) {
 		p.budget.deepNoted = map[lex.Pos]bool{}
 	}
 	p.budget.deepNoted[at] = true
-	p.out.Notes.Add(at, "#include nested more than %d deep (an include cycle?); %q skipped", maxIncludeDepth, filepath.Base(path))
+	p.out.Notes.AddKind(lex.NoteIncludeDepth, at, "#include nested more than %d deep (an include cycle?); %q skipped", maxIncludeDepth, filepath.Base(path))
 }
 
 // spend charges one include of n bytes to the unit's budget; it reports
@@ -843,9 +843,9 @@ func (p *Preprocessor) spend(at lex.Pos, n int) bool {
 	b.bytes += int64(n)
 	switch {
 	case b.includes > lim.Includes:
-		p.out.Notes.Add(at, "this file expands more than %d includes; no more are read", lim.Includes)
+		p.out.Notes.AddKind(lex.NoteIncludeCount, at, "this file expands more than %d includes; no more are read", lim.Includes)
 	case b.bytes > lim.IncludedBytes:
-		p.out.Notes.Add(at, "this file includes more than %s; no more is read", sizeText(lim.IncludedBytes))
+		p.out.Notes.AddKind(lex.NoteIncludeBytes, at, "this file includes more than %s; no more is read", sizeText(lim.IncludedBytes))
 	default:
 		return true
 	}
@@ -918,7 +918,7 @@ func (p *Preprocessor) evalCond(ts []lex.Token, pos lex.Pos) bool {
 	e := condEval{toks: toks}
 	v, ok := e.parse(0)
 	if !ok || e.i < len(e.toks) {
-		p.out.Notes.Add(pos, "cannot evaluate #if expression %q; taken as false", joinTokens(ts))
+		p.out.Notes.AddKind(lex.NoteIfNotEvaluable, pos, "cannot evaluate #if expression %q; taken as false", joinTokens(ts))
 		return false
 	}
 	return v != 0

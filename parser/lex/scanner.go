@@ -199,7 +199,7 @@ func (s *Scanner) blockComment() {
 	if end >= 0 && !bytes.Contains(body[:end+1], []byte("\\\n")) && !bytes.Contains(body[:end+1], []byte("\\\r\n")) {
 		s.moveTo(s.off + 2 + end + 2)
 	} else if !s.blockCommentSlow() {
-		s.notes.Add(p, "unterminated comment")
+		s.notes.AddKind(NoteUnterminatedComment, p, "unterminated comment")
 	}
 	s.directive(p, s.src[start:s.off])
 	s.space = true
@@ -402,7 +402,11 @@ func (s *Scanner) quoted(q byte) {
 			return
 		}
 	}
-	s.notes.Add(p, "unterminated %s literal", map[byte]string{'"': "string", '\'': "character"}[q])
+	if q == '"' {
+		s.notes.AddKind(NoteUnterminatedString, p, "unterminated string literal")
+	} else {
+		s.notes.AddKind(NoteUnterminatedChar, p, "unterminated character literal")
+	}
 }
 
 var puncts3 = []string{"<<<", ">>>", "<<=", ">>=", "...", "->*"}
@@ -441,7 +445,7 @@ func (s *Scanner) directive(p Pos, comment []byte) {
 		return
 	}
 	text = strings.TrimSuffix(strings.TrimSpace(text[i+len("cudalint:"):]), "*/")
-	*s.dirs = append(*s.dirs, Directive{Pos: p, Text: strings.TrimSpace(text)})
+	*s.dirs = append(*s.dirs, parseDirective(p, strings.TrimSpace(text)))
 }
 
 // CountKernelDefinitions counts __global__ function definitions in src by

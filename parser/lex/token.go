@@ -130,24 +130,20 @@ type Note struct {
 	Kind NoteKind
 }
 
-// NoteKind says what a note is about, where code acts on it (the summary
-// names includes refused for lying outside the root); most are remarks.
-type NoteKind uint8
-
-const (
-	NoteRemark NoteKind = iota
-	// NoteIncludeOutsideRoot: an #include was not read because the file
-	// lies outside the folders the run may read.
-	NoteIncludeOutsideRoot
-)
-
 func (n Note) Error() string { return n.Pos.String() + ": " + n.Msg }
 
 // Directive is a comment that speaks to cudalint ("cudalint:block 16x16",
-// "cudalint:ignore ..."): its position and the text after "cudalint:".
+// "cudalint:ignore ..."): its position, the text after "cudalint:", and
+// what that text asks, read once when the comment is scanned (see
+// parseDirective).
 type Directive struct {
 	Pos  Pos
 	Text string
+	Verb DirectiveVerb
+	// Rules are the rules an ignore or file-ignore names.
+	Rules []string
+	// Shape is a block directive's shape as written: "16x16".
+	Shape string
 }
 
 // Notes is a list of notes, in the order they were found.

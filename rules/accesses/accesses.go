@@ -1,8 +1,16 @@
 // Package accesses is the analyzer every cudalint rule requires: it parses
 // the CUDA files of the pass (Pass.OtherFiles), models every memory
 // access under every launch that reaches it, and hands the rules the
-// predictions, positions in the pass's token.FileSet, facts about the
-// predictions, and the preconditions several rules share.
+// predictions, their positions in the pass's token.FileSet (where a
+// finding is marked, its related places), and the facts computed once
+// per prediction (lane coefficients, element widths, assumed strides,
+// requests per launch, the figures of machine output, components the
+// compiler merges).
+//
+// What rules share beyond that lives beside it: rules/policy (the
+// preconditions and the severity policy), rules/wording (what messages
+// say), rules/spec (a rule made from its description and logic), and
+// rules/lint (what a rule is and what it finds).
 package accesses
 
 import (
@@ -65,8 +73,6 @@ type Result struct {
 	// vector components the compiler loads together with a sibling.
 	kernel map[*analyzer.Prediction][]*analyzer.Prediction
 	merged map[*analyzer.Prediction]bool
-	// costs holds each kernel's cost per launch configuration (impact.go).
-	costs map[costKey]*KernelCost
 }
 
 // Load models the CUDA files of pass.OtherFiles under opts.
@@ -102,7 +108,6 @@ func Load(pass *analysis.Pass, o Options) (*Result, error) {
 		res.files[path] = tf
 	}
 	res.computeFacts()
-	res.computeCosts()
 	return res, nil
 }
 

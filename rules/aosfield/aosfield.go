@@ -7,10 +7,13 @@ import (
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/policy"
+	"github.com/cudalint/cudalint/rules/spec"
+	"github.com/cudalint/cudalint/rules/wording"
 )
 
 // Rule reports one field of an array of structs read per lane.
-var Rule = accesses.NewRule(accesses.Spec{
+var Rule = spec.NewRule(spec.Spec{
 	Rule: lint.Rule{ID: "aos-field", Title: "Array-of-structs field access", Severity: lint.Warning, Tags: []string{"performance", "coalescing", "layout"}, Precision: "high", Folds: lint.FoldStructFields},
 	Name: "aosfield", Detect: Detect, Grade: Severity, Describe: describe})
 
@@ -22,18 +25,18 @@ var Analyzer = Rule.Analyzer
 // compiler loads the whole vector once.
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 	a := p.Access
-	return res.Uncoalesced(p) && a.Struct != nil && accesses.LaneStrideBytes(p) == a.Struct.Size && a.Type.Size < a.Struct.Size
+	return policy.Uncoalesced(res, p) && a.Struct != nil && accesses.LaneStrideBytes(p) == a.Struct.Size && a.Type.Size < a.Struct.Size
 }
 
 // Severity grades by cost.
-func Severity(p *analyzer.Prediction) lint.Severity { return accesses.CostSeverity(p) }
+func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
 	a := p.Access
 	if a.Struct.Kind == ctype.TVector {
 		return fmt.Sprintf("each lane uses %d of the %d bytes of its %s (component %s); load the whole %s once, or keep the components in separate arrays: %s",
-			a.Type.Size, a.Struct.Size, a.Struct.Name, a.Field, a.Struct.Name, accesses.Figures(p))
+			a.Type.Size, a.Struct.Size, a.Struct.Name, a.Field, a.Struct.Name, wording.Figures(p))
 	}
 	return fmt.Sprintf("each lane uses %d of the %d bytes of struct %s (field %s); use a structure of arrays, or a vector load when all fields are used: %s",
-		a.Type.Size, a.Struct.Size, a.Struct.Name, a.Field, accesses.Figures(p))
+		a.Type.Size, a.Struct.Size, a.Struct.Name, a.Field, wording.Figures(p))
 }

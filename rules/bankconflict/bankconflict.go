@@ -7,10 +7,13 @@ import (
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/policy"
+	"github.com/cudalint/cudalint/rules/spec"
+	"github.com/cudalint/cudalint/rules/wording"
 )
 
 // Rule reports shared-memory bank conflicts.
-var Rule = accesses.NewRule(accesses.Spec{
+var Rule = spec.NewRule(spec.Spec{
 	Rule: lint.Rule{ID: "shared-bank-conflict", Title: "Shared-memory bank conflict", Severity: lint.Warning, Tags: []string{"performance", "shared-memory"}, Precision: "high", Folds: lint.FoldSameStride},
 	Name: "bankconflict", Detect: Detect, Grade: Severity, Describe: describe})
 
@@ -26,7 +29,7 @@ func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
 func Severity(p *analyzer.Prediction) lint.Severity {
 	// Bank conflicts depend on which lanes share a warp: under a guessed
 	// block they are a hint, not a verdict (docs/severity.md).
-	if p.Sectors >= 4*p.Ideal && !accesses.OneBlock(p.Config) && !accesses.GuessedBlock(p.Config) && !accesses.UpperBound(p) && !accesses.Tail(p) {
+	if p.Sectors >= 4*p.Ideal && !policy.OneBlock(p.Config) && !policy.GuessedBlock(p.Config) && !policy.UpperBound(p) && !policy.Tail(p) {
 		return lint.Warning
 	}
 	return lint.Info
@@ -34,7 +37,7 @@ func Severity(p *analyzer.Prediction) lint.Severity {
 
 func describe(p *analyzer.Prediction) string {
 	return fmt.Sprintf("lanes hit the same bank at different words; %s: %s",
-		advice(p.Access), accesses.Figures(p))
+		advice(p.Access), wording.Figures(p))
 }
 
 // advice is the usual cure: padding for a 2D tile read down its columns;

@@ -8,11 +8,12 @@ import (
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/spec"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
 // Rule reports data-dependent addresses.
-var Rule = accesses.NewRule(accesses.Spec{
+var Rule = spec.NewRule(spec.Spec{
 	Rule: lint.Rule{ID: "indirect-access", Title: "Data-dependent access", Severity: lint.Info, Tags: []string{"performance", "gather"}, Precision: "medium"},
 	Name: "indirect", Detect: Detect, Grade: Severity, Describe: describe})
 

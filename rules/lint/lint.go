@@ -5,7 +5,7 @@
 // diagnostic with the prediction and the typed figures behind it.
 //
 // It knows nothing of how a rule decides; that is the rule's package
-// (see rules/accesses.Spec). Code outside a rule's package asks the Rule
+// (see rules/spec.Spec). Code outside a rule's package asks the Rule
 // what it is (its Kind, its Folds), never its ID.
 package lint
 

@@ -7,10 +7,13 @@ import (
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/policy"
+	"github.com/cudalint/cudalint/rules/spec"
+	"github.com/cudalint/cudalint/rules/wording"
 )
 
 // Rule reports contiguous accesses that use their sectors partly.
-var Rule = accesses.NewRule(accesses.Spec{
+var Rule = spec.NewRule(spec.Spec{
 	Rule: lint.Rule{ID: "misaligned-access", Title: "Misaligned access", Severity: lint.Warning, Tags: []string{"performance", "alignment"}, Precision: "high"},
 	Name: "misaligned", Detect: Detect, Grade: Severity, Describe: describe})
 
@@ -19,14 +22,14 @@ var Analyzer = Rule.Analyzer
 
 // Detect: lanes are contiguous, yet the request wastes sectors.
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
-	return res.Uncoalesced(p) && accesses.LaneStrideBytes(p) == accesses.ElemBytes(p.Access)
+	return policy.Uncoalesced(res, p) && accesses.LaneStrideBytes(p) == accesses.ElemBytes(p.Access)
 }
 
 // Severity grades by cost.
-func Severity(p *analyzer.Prediction) lint.Severity { return accesses.CostSeverity(p) }
+func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
-	return fmt.Sprintf("lanes are contiguous but %s: %s", why(p), accesses.Figures(p))
+	return fmt.Sprintf("lanes are contiguous but %s: %s", why(p), wording.Figures(p))
 }
 
 // why looks at where each run of contiguous lanes (a row) of the first

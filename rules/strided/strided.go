@@ -6,10 +6,13 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/policy"
+	"github.com/cudalint/cudalint/rules/spec"
+	"github.com/cudalint/cudalint/rules/wording"
 )
 
 // Rule reports strided accesses.
-var Rule = accesses.NewRule(accesses.Spec{
+var Rule = spec.NewRule(spec.Spec{
 	Rule: lint.Rule{ID: "strided-access", Title: "Strided access", Severity: lint.Warning, Tags: []string{"performance", "coalescing"}, Precision: "high", Folds: lint.FoldSameStride | lint.FoldSameLine},
 	Name: "strided", Detect: Detect, Grade: Severity, Describe: describe})
 
@@ -18,15 +21,15 @@ var Analyzer = Rule.Analyzer
 
 // Detect: neighbouring lanes are further apart than an element.
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
-	return res.Uncoalesced(p) && accesses.LaneStrideBytes(p) > accesses.ElemBytes(p.Access)
+	return policy.Uncoalesced(res, p) && accesses.LaneStrideBytes(p) > accesses.ElemBytes(p.Access)
 }
 
 // Severity grades by cost.
-func Severity(p *analyzer.Prediction) lint.Severity { return accesses.CostSeverity(p) }
+func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
 	return fmt.Sprintf("neighbouring lanes are %d bytes apart, so each request moves %.1fx the bytes it uses; %s: %s",
-		abs(*p.LaneStride), p.Sectors/p.Ideal, advice(p), accesses.Figures(p))
+		abs(*p.LaneStride), p.Sectors/p.Ideal, advice(p), wording.Figures(p))
 }
 
 // advice says what to change, by how far apart lanes are: a few

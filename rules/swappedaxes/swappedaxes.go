@@ -10,15 +10,19 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/policy"
+	"github.com/cudalint/cudalint/rules/spec"
+	"github.com/cudalint/cudalint/rules/wording"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
 // Rule reports swapped 2D axes, with a fix when the swap is safe.
-var Rule = accesses.NewRule(accesses.Spec{
+var Rule = spec.NewRule(spec.Spec{
 	Rule: lint.Rule{ID: "swapped-axes", Title: "Swapped 2D axes", Severity: lint.Warning, Tags: []string{"performance", "coalescing"}, Precision: "high", Folds: lint.FoldSameLine},
 	Name: "swappedaxes", Detect: Detect, Grade: Severity, Describe: describe, Fix: fix})
 
@@ -28,24 +32,24 @@ var Analyzer = Rule.Analyzer
 // Detect: threadIdx.y walks the unit-stride dimension while threadIdx.x
 // steps by a row.
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
-	if !res.Uncoalesced(p) || (p.Config.Block[1] == 1 && p.Config.Block[2] == 1) {
+	if !policy.Uncoalesced(res, p) || (p.Config.Block[1] == 1 && p.Config.Block[2] == 1) {
 		return false
 	}
 	elem := accesses.ElemBytes(p.Access)
-	cx, okx := accesses.Coefficient(p, "threadIdx.x")
-	cy, oky := accesses.Coefficient(p, "threadIdx.y")
+	cx, okx := accesses.Coefficient(p, symbolic.ThreadIdx(symbolic.X).ID())
+	cy, oky := accesses.Coefficient(p, symbolic.ThreadIdx(symbolic.Y).ID())
 	return okx && oky && accesses.Abs(cy) == elem && accesses.Abs(cx) >= 32 && accesses.Abs(cx) > elem
 }
 
 // Severity grades by cost.
-func Severity(p *analyzer.Prediction) lint.Severity { return accesses.CostSeverity(p) }
+func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
 	return fmt.Sprintf("threadIdx.x steps along rows while threadIdx.y walks the contiguous dimension; let threadIdx.x drive the column: %s",
-		accesses.Figures(p))
+		wording.Figures(p))
 }
 
-var builtins = map[string]bool{"threadIdx": true, "blockIdx": true, "blockDim": true, "gridDim": true}
+var builtins = interp.BuiltinNames()
 
 // fix swaps .x and .y of the thread and block builtins in the kernel. A
 // swap transposes the thread mapping, and nothing else, only when the

@@ -1,4 +1,8 @@
-package accesses
+// Package impact prices a finding against the kernel it sits in: every
+// kernel's predicted memory cost per launch, under each launch
+// configuration, and the share of it that a finding's fix removes, under
+// the time model of docs/severity.md.
+package impact
 
 import (
 	"fmt"
@@ -7,7 +11,10 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/warp"
+	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/policy"
+	"github.com/cudalint/cudalint/rules/wording"
 )
 
 // A finding is priced exactly per request, but whether it matters depends
@@ -60,21 +67,30 @@ type costKey struct {
 
 func keyOf(p *analyzer.Prediction) costKey { return costKey{p.Access.Kernel, p.Config} }
 
-// computeCosts sums, once, every kernel's cost per launch configuration.
-func (r *Result) computeCosts() {
-	r.costs = map[costKey]*KernelCost{}
-	for _, p := range r.Analysis.Predictions {
-		k := r.costs[keyOf(p)]
+// Costs are the kernels' costs of one pass, each kernel under each launch
+// configuration.
+type Costs struct {
+	res     *accesses.Result
+	kernels map[costKey]*KernelCost
+}
+
+// Of sums every kernel's cost per launch configuration, once for the
+// pass's predictions.
+func Of(res *accesses.Result) *Costs {
+	c := &Costs{res: res, kernels: map[costKey]*KernelCost{}}
+	for _, p := range res.Analysis.Predictions {
+		k := c.kernels[keyOf(p)]
 		if k == nil {
 			k = &KernelCost{}
-			r.costs[keyOf(p)] = k
+			c.kernels[keyOf(p)] = k
 		}
-		r.addTerm(k, p)
+		c.addTerm(k, p)
 	}
+	return c
 }
 
 // addTerm adds p's traffic per launch to its kernel's cost.
-func (r *Result) addTerm(k *KernelCost, p *analyzer.Prediction) {
+func (c *Costs) addTerm(k *KernelCost, p *analyzer.Prediction) {
 	if p.NoLane {
 		return
 	}
@@ -82,7 +98,7 @@ func (r *Result) addTerm(k *KernelCost, p *analyzer.Prediction) {
 	if !p.Known {
 		per = p.Ideal // 1 to 32 sectors, depending on the data: the least
 	}
-	units := per * r.requests(p)
+	units := per * c.requests(p)
 	if p.Access.Space == interp.Shared {
 		k.Wavefronts += units
 	} else {
@@ -94,9 +110,9 @@ func (r *Result) addTerm(k *KernelCost, p *analyzer.Prediction) {
 // requests is p's requests per launch, as instructions of its own: a
 // vector component the compiler loads with its siblings shares their one
 // instruction, so it counts for its part of the vector.
-func (r *Result) requests(p *analyzer.Prediction) float64 {
+func (c *Costs) requests(p *analyzer.Prediction) float64 {
 	n := p.RequestsPerLaunch()
-	if a := p.Access; r.MergedWithSibling(p) && a.Struct.Size > 0 {
+	if a := p.Access; c.res.MergedWithSibling(p) && a.Struct.Size > 0 {
 		n *= float64(a.Type.Size) / float64(a.Struct.Size)
 	}
 	return n
@@ -107,41 +123,41 @@ func (r *Result) requests(p *analyzer.Prediction) float64 {
 // data (an unknown address, a guard on loaded values).
 func termAssumed(p *analyzer.Prediction) bool {
 	c := p.Config
-	return !p.Known || len(p.Assumptions) > 0 || len(AssumedStride(p)) > 0 ||
-		c.GridKnown != [3]bool{true, true, true} || GuessedBlock(c)
+	return !p.Known || len(p.Assumptions) > 0 || len(accesses.AssumedStride(p)) > 0 ||
+		c.GridKnown != [3]bool{true, true, true} || policy.GuessedBlock(c)
 }
 
-// KernelCostOf is the cost per launch of p's kernel under p's launch
+// Kernel is the cost per launch of p's kernel under p's launch
 // configuration.
-func (r *Result) KernelCostOf(p *analyzer.Prediction) (KernelCost, bool) {
-	k := r.costs[keyOf(p)]
+func (c *Costs) Kernel(p *analyzer.Prediction) (KernelCost, bool) {
+	k := c.kernels[keyOf(p)]
 	if k == nil {
 		return KernelCost{}, false
 	}
 	return *k, true
 }
 
-// ImpactOf is what fixing p is worth to its kernel: false when p's cost
-// is not known (no ideal to fix it to) or its kernel moves nothing.
-func (r *Result) ImpactOf(p *analyzer.Prediction) (lint.Impact, bool) {
-	k, ok := r.KernelCostOf(p)
+// Impact is what fixing p is worth to its kernel: false when p's cost is
+// not known (no ideal to fix it to) or its kernel moves nothing.
+func (c *Costs) Impact(p *analyzer.Prediction) (lint.Impact, bool) {
+	k, ok := c.Kernel(p)
 	if !ok || !p.Known || p.NoLane || k.Seconds() == 0 {
 		return lint.Impact{}, false
 	}
-	excess := math.Max(p.Sectors-p.Ideal, 0) * r.requests(p)
+	excess := math.Max(p.Sectors-p.Ideal, 0) * c.requests(p)
 	var sectors, wavefronts float64
 	if p.Access.Space == interp.Shared {
 		wavefronts = excess
 	} else {
 		sectors = excess
 	}
-	return NewImpact(k, sectors, wavefronts, k.Assumed), true
+	return New(k, sectors, wavefronts, k.Assumed), true
 }
 
-// NewImpact prices removing the given excess global sectors and shared
+// New prices removing the given excess global sectors and shared
 // wavefronts from kernel k: the share of its memory time saved and the
 // speedup, the kernel's time as it is over its time without them.
-func NewImpact(k KernelCost, excessSectors, excessWavefronts float64, assumed bool) lint.Impact {
+func New(k KernelCost, excessSectors, excessWavefronts float64, assumed bool) lint.Impact {
 	asIs := k.Seconds()
 	fixed := MemorySeconds(math.Max(k.Sectors-excessSectors, 0), math.Max(k.Wavefronts-excessWavefronts, 0))
 	imp := lint.Impact{
@@ -162,11 +178,11 @@ func NewImpact(k KernelCost, excessSectors, excessWavefronts float64, assumed bo
 	return imp
 }
 
-// CombinedImpact is the impact of fixing several findings of one cause
+// Combined is the impact of fixing several findings of one cause
 // at once (the fields of a struct, one stride, one line): their excess
 // counts together against their kernel. Impacts of another kernel or
 // launch than the first's are left out; nil when the first has none.
-func CombinedImpact(imps []*lint.Impact) *lint.Impact {
+func Combined(imps []*lint.Impact) *lint.Impact {
 	if len(imps) == 0 || imps[0] == nil {
 		return nil
 	}
@@ -182,7 +198,7 @@ func CombinedImpact(imps []*lint.Impact) *lint.Impact {
 		wavefronts += float64(imp.ExcessWavefrontsPerLaunch)
 		assumed = assumed || imp.Assumed
 	}
-	imp := NewImpact(k, sectors, wavefronts, assumed)
+	imp := New(k, sectors, wavefronts, assumed)
 	return &imp
 }
 
@@ -207,12 +223,12 @@ func ShareSeverity(s lint.Severity, imp *lint.Impact) lint.Severity {
 // memory time.
 func SmallShare(imp *lint.Impact) bool { return imp != nil && imp.Share < MinShare }
 
-// ImpactText is the message's part about the kernel: "fixing it: up to
+// Text is the message's part about the kernel: "fixing it: up to
 // 4.3x for this kernel (77% of its memory time)", with "at the assumed
 // sizes" when the figures rest on them, and for a finding the share rule
 // made info, that the share is under what a warning needs. A folded
 // finding is one cause: "it" is the cause, its accesses fixed together.
-func ImpactText(imp *lint.Impact, demoted bool) string {
+func Text(imp *lint.Impact, demoted bool) string {
 	s := fmt.Sprintf("fixing it: up to %sx for this kernel (%s of its memory time", SpeedupText(imp.EstimatedSpeedup), percentText(imp.Share))
 	if demoted {
 		s += fmt.Sprintf(", under the %.0f%% a warning needs", 100*MinShare)
@@ -227,9 +243,9 @@ func ImpactText(imp *lint.Impact, demoted bool) string {
 // 1.5, 4.3.
 func SpeedupText(x float64) string {
 	if x < 1.1 {
-		return trim(x)
+		return wording.Trim(x)
 	}
-	return trim(math.Round(x*10) / 10)
+	return wording.Trim(math.Round(x*10) / 10)
 }
 
 // percentText writes a share as a percentage, below 1% as "under 1%"
@@ -240,3 +256,5 @@ func percentText(share float64) string {
 	}
 	return fmt.Sprintf("%.0f%%", 100*share)
 }
+
+func round(x float64) float64 { return math.Round(x*1000) / 1000 }

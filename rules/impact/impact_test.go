@@ -1,4 +1,4 @@
-package accesses
+package impact
 
 import (
 	"go/token"
@@ -9,21 +9,23 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
 )
 
-// loadSource models one CUDA file of source src.
-func loadSource(t *testing.T, src string) *Result {
+// loadSource models one CUDA file of source src and sums its kernels'
+// costs.
+func loadSource(t *testing.T, src string) (*accesses.Result, *Costs) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "k.cu")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Load(&analysis.Pass{Analyzer: Analyzer, Fset: token.NewFileSet(), OtherFiles: []string{path}}, Options{})
+	res, err := accesses.Load(&analysis.Pass{Analyzer: accesses.Analyzer, Fset: token.NewFileSet(), OtherFiles: []string{path}}, accesses.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res
+	return res, Of(res)
 }
 
 // A kernel's cost per launch, worked by hand: every access's requests
@@ -50,11 +52,11 @@ void h(float* a, float* b, int g) { k<<<g, 256>>>(a, b); }`, -1, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := loadSource(t, tt.src)
+			res, costs := loadSource(t, tt.src)
 			if len(res.Analysis.Predictions) == 0 {
 				t.Fatal("no predictions")
 			}
-			k, ok := res.KernelCostOf(res.Analysis.Predictions[0])
+			k, ok := costs.Kernel(res.Analysis.Predictions[0])
 			if !ok {
 				t.Fatal("no kernel cost")
 			}
@@ -71,11 +73,11 @@ void h(float* a, float* b, int g) { k<<<g, 256>>>(a, b); }`, -1, 0, true},
 // A finding's impact, worked by hand for a load of stride 4 and a
 // coalesced store, 512 requests each: the kernel moves 512 x (16 + 4)
 // sectors, the fix removes 512 x 12 of them: 60% of the time, 2.5x.
-func TestImpactOf(t *testing.T) {
-	res := loadSource(t, `__global__ void k(const float* a, float* b) { int i = blockIdx.x * blockDim.x + threadIdx.x; b[i] = a[4 * i]; }
+func TestImpact(t *testing.T) {
+	res, costs := loadSource(t, `__global__ void k(const float* a, float* b) { int i = blockIdx.x * blockDim.x + threadIdx.x; b[i] = a[4 * i]; }
 void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 	for _, p := range res.Analysis.Predictions {
-		imp, ok := res.ImpactOf(p)
+		imp, ok := costs.Impact(p)
 		if !ok {
 			t.Fatalf("%s: no impact", p.Access.Expr)
 		}
@@ -94,7 +96,7 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 // 32-way conflict beside a coalesced copy (512 requests each way, 4
 // sectors; 1 wavefront for the row store, 32 for the column load).
 func TestImpactOfSharedConflict(t *testing.T) {
-	res := loadSource(t, `__global__ void k(const float* a, float* b) {
+	res, costs := loadSource(t, `__global__ void k(const float* a, float* b) {
     __shared__ float t[32][32];
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     t[threadIdx.x / 32][threadIdx.x % 32] = a[i];
@@ -111,7 +113,7 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 			continue
 		}
 		found = true
-		imp, ok := res.ImpactOf(p)
+		imp, ok := costs.Impact(p)
 		if !ok {
 			t.Fatal("no impact")
 		}
@@ -131,23 +133,23 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 }
 
 // Findings of one cause count together against their kernel.
-func TestCombinedImpact(t *testing.T) {
+func TestCombined(t *testing.T) {
 	k := KernelCost{Sectors: 1000}
-	a, b := NewImpact(k, 300, 0, false), NewImpact(k, 200, 0, true)
-	got := CombinedImpact([]*lint.Impact{&a, &b})
+	a, b := New(k, 300, 0, false), New(k, 200, 0, true)
+	got := Combined([]*lint.Impact{&a, &b})
 	if got.Share != 0.5 || got.EstimatedSpeedup != 2 || !got.Assumed || got.ExcessBytesPerLaunch != 500*32 {
 		t.Errorf("combined %+v, want share 0.5, speedup 2, assumed, %d bytes", got, 500*32)
 	}
-	other := NewImpact(KernelCost{Sectors: 50}, 40, 0, false)
-	if got := CombinedImpact([]*lint.Impact{&a, &other}); got.Share != 0.3 {
+	other := New(KernelCost{Sectors: 50}, 40, 0, false)
+	if got := Combined([]*lint.Impact{&a, &other}); got.Share != 0.3 {
 		t.Errorf("another kernel's impact counted: share %v, want 0.3", got.Share)
 	}
-	if CombinedImpact([]*lint.Impact{nil, &a}) != nil {
+	if Combined([]*lint.Impact{nil, &a}) != nil {
 		t.Error("a first finding without impact got one")
 	}
 }
 
-func TestImpactText(t *testing.T) {
+func TestText(t *testing.T) {
 	tests := []struct {
 		imp     lint.Impact
 		demoted bool
@@ -158,7 +160,7 @@ func TestImpactText(t *testing.T) {
 		{lint.Impact{EstimatedSpeedup: 1, Share: 0.001, Assumed: true}, false, "fixing it: up to 1x for this kernel (under 1% of its memory time, at the assumed sizes)"},
 	}
 	for _, tt := range tests {
-		if got := ImpactText(&tt.imp, tt.demoted); got != tt.want {
+		if got := Text(&tt.imp, tt.demoted); got != tt.want {
 			t.Errorf("got  %q\nwant %q", got, tt.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package accesses
+package policy
 
 import (
 	"testing"

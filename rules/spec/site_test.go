@@ -1,4 +1,4 @@
-package accesses
+package spec
 
 import (
 	"go/token"
@@ -10,7 +10,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/wording"
 )
 
 // A rule's fix for an access in a helper may edit the kernel's own text
@@ -32,7 +35,7 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
-	res, err := Load(&analysis.Pass{Analyzer: Analyzer, Fset: fset, OtherFiles: []string{path}}, Options{})
+	res, err := accesses.Load(&analysis.Pass{Analyzer: accesses.Analyzer, Fset: fset, OtherFiles: []string{path}}, accesses.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +46,7 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 	// editAt fixes by replacing the text at the access, or at the place
 	// the finding marks.
 	editAt := func(atSite bool) Fix {
-		return func(res *Result, p *analyzer.Prediction) ([]analysis.SuggestedFix, string) {
+		return func(res *accesses.Result, p *analyzer.Prediction) ([]analysis.SuggestedFix, string) {
 			pos, end := res.Range(p.Access)
 			if atSite {
 				pos, end = res.SiteRange(p.Access)
@@ -69,7 +72,7 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 				t.Fatalf("no prediction of %s", tt.expr)
 			}
 			d := NewRule(Spec{Rule: lint.Rule{ID: "test"}, Name: "test", Grade: func(*analyzer.Prediction) lint.Severity { return lint.Info },
-				Describe: Subject, Fix: editAt(tt.atSite)}).finding(res, p)
+				Describe: wording.Subject, Fix: editAt(tt.atSite)}).finding(res, impact.Of(res), p)
 			if line := fset.Position(d.Pos).Line; line != tt.line {
 				t.Errorf("marked at line %d, want %d", line, tt.line)
 			}

@@ -1,0 +1,54 @@
+package lex
+
+// NoteKind says what a note is about, set where the note is made: code
+// that acts on notes (the summary names includes refused for lying
+// outside the root, --stats counts notes by kind) reads the kind, never
+// the message. NoteRemark is a note of no particular kind (the analyzer's
+// notes about calls it does not follow, for one).
+type NoteKind uint8
+
+const (
+	NoteRemark NoteKind = iota
+	// NoteIncludeOutsideRoot: an #include was not read because the file
+	// lies outside the folders the run may read.
+	NoteIncludeOutsideRoot
+
+	// The scanner's.
+	NoteUnterminatedComment
+	NoteUnterminatedString
+	NoteUnterminatedChar
+
+	// The preprocessor's.
+	NoteTokenLimit     // the file and its includes produce too many tokens
+	NoteExpansionLimit // one macro expansion produced too many tokens
+	NoteUnterminatedIf // an #if without its #endif
+	NoteWithoutIf      // #elif, #else or #endif without #if
+	NoteElseAfterElse  // a second #else
+	NoteErrorDirective // an #error in code that is compiled
+	NoteIfNotEvaluable // an #if expression it cannot evaluate
+	NoteUnterminatedMacroArgs
+	NoteDefineWithoutName
+	NoteBadMacroParam // an unexpected token among a macro's parameters
+	NoteUnterminatedMacroParams
+	NoteIncludeRefused  // an #include refused for another reason than the root
+	NoteIncludeNotFound // an #include "file" that is not found
+	NoteIncludeDepth    // includes nested too deep (a cycle?)
+	NoteIncludeCount    // too many includes for one file
+	NoteIncludeBytes    // too many bytes included for one file
+
+	// The parser's.
+	NoteUnmatched         // an unmatched bracket
+	NoteDeclarationEnd    // input ends inside a declaration
+	NoteNamelessFunction  // a function definition without a name
+	NoteParameter         // a parameter it cannot read
+	NoteStructMember      // a struct member it cannot read
+	NoteMemberInitializer // a constructor's member initializer it cannot read
+	NoteNestingLimit      // blocks nested too deep
+	NoteStatement         // a statement it cannot read, skipped
+	NoteCondition         // an if, while or switch condition it cannot read
+	NoteForHeader         // a for header it cannot split (a range-based for)
+	NoteForInit           // a for initialiser it cannot read
+	NoteForCondition      // a for condition it cannot read
+	NoteForStep           // a for loop's step it cannot read
+	NoteCaseValue         // a case value it cannot read
+)

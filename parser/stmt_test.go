@@ -1,0 +1,41 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+)
+
+// A part of a statement the parser cannot read is never dropped in
+// silence: a for loop that loses its condition, or a switch that loses a
+// case value, is analyzed differently, and the note says so where it
+// happened.
+func TestUnreadStatementPartsAreNoted(t *testing.T) {
+	tests := []struct {
+		name, stmt string
+		col        int32 // where the note must be, on line 2
+		msg        string
+	}{
+		{"for condition", "for (int j = 0; j < 4 ?: 3; j++) a[j] = 0;", 21, "for condition not understood: "},
+		{"for step", "for (int j = 0; j < 4; j += ?) a[j] = 0;", 28, "for step not understood: "},
+		{"case value", "switch (n) { case ?: a[0] = 1; break; }", 23, "case value not understood: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := parse(t, "__global__ void k(float *a, int n) {\n    "+tt.stmt+"\n}\n")
+			for _, n := range f.Notes {
+				if n.Pos.Line == 2 && n.Pos.Col == tt.col && strings.HasPrefix(n.Msg, tt.msg) {
+					return
+				}
+			}
+			t.Errorf("%s: notes %v, want %q... at 2:%d", tt.stmt, f.Notes, tt.msg, tt.col)
+		})
+	}
+}
+
+// Host code is skipped by design: what it cannot read is not noted.
+func TestUnreadHostStatementPartsAreNotNoted(t *testing.T) {
+	f := parse(t, "void h(float *a) {\n    for (int j = 0; j < 4 ?: 3; j += ?) a[j] = 0;\n}\n")
+	if len(f.Notes) != 0 {
+		t.Errorf("notes in host code: %v", f.Notes)
+	}
+}

@@ -1,0 +1,107 @@
+// Package spec makes a rule from its description and its logic: a
+// rule's package defines a Spec (the lint.Rule it is, with its Detect
+// predicate, Grade severity policy, Describe message and Fix) and New
+// gives it the analyzer that reports its findings.
+package spec
+
+import (
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/docs"
+	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
+	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/wording"
+)
+
+// Detect is a rule's own predicate: does the prediction show the problem
+// the rule is about? It says nothing of other rules: when several detect
+// one access, the registry's precedence list picks the one reported.
+type Detect func(res *accesses.Result, p *analyzer.Prediction) bool
+
+// Grade is a rule's severity policy for one prediction it detects.
+type Grade func(p *analyzer.Prediction) lint.Severity
+
+// Describe writes a rule's part of the message for one prediction: what
+// follows the access it names ("load in[i * 2]: ...").
+type Describe func(p *analyzer.Prediction) string
+
+// Fix proposes edits for one prediction, or none and why not: a reason
+// is appended to the finding's message ("not fixed: ..."), so that a user
+// who expected --fix to act learns what stopped it.
+type Fix func(res *accesses.Result, p *analyzer.Prediction) (fixes []analysis.SuggestedFix, whyNot string)
+
+// Spec is a rule whose findings come from predictions: its description
+// and its logic, in the rule's own package. NewRule makes it a rule.
+type Spec struct {
+	lint.Rule
+	Name     string // the analyzer's name
+	Detect   Detect
+	Grade    Grade
+	Describe Describe
+	Fix      Fix // nil when the rule has none
+}
+
+// Findings is the result of a rule's analyzer: what it reported, each
+// with the prediction behind it, its severity and figures.
+type Findings []*lint.Finding
+
+// NewRule completes s with its analyzer, which reports, through
+// pass.Report, every prediction the rule detects and returns them as
+// Findings.
+func NewRule(s Spec) *Spec {
+	r := &s
+	r.Kind = lint.FromPredictions
+	r.Analyzer = &analysis.Analyzer{
+		Name:       s.Name,
+		Doc:        docs.Summary(s.ID),
+		URL:        lint.DocsURL(s.ID),
+		Requires:   []*analysis.Analyzer{accesses.Analyzer},
+		ResultType: reflect.TypeOf(Findings(nil)),
+		Run:        r.run,
+	}
+	return r
+}
+
+func (s *Spec) run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[accesses.Analyzer].(*accesses.Result)
+	costs := impact.Of(res)
+	out := Findings{}
+	for _, p := range res.Analysis.Predictions {
+		if s.Detect(res, p) {
+			f := s.finding(res, costs, p)
+			pass.Report(f.Diagnostic)
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// finding is the rule's finding about p: the diagnostic marked at the
+// access's site, its severity by the rule's policy, and its figures, with
+// what fixing it is worth to its kernel (costs: the pass's kernels').
+func (s *Spec) finding(res *accesses.Result, costs *impact.Costs, p *analyzer.Prediction) *lint.Finding {
+	start, end := res.SiteRange(p.Access)
+	f := &lint.Finding{Rule: &s.Rule, Severity: s.Grade(p), Prediction: p, Detail: s.Describe(p), Figures: accesses.FiguresOf(p)}
+	if imp, ok := costs.Impact(p); ok {
+		f.Figures.Impact = &imp
+	}
+	f.Diagnostic = analysis.Diagnostic{Pos: start, End: end, Category: s.ID, URL: lint.DocsURL(s.ID), Related: res.Related(p)}
+	if s.Fix != nil {
+		var why string
+		f.SuggestedFixes, why = s.Fix(res, p)
+		if len(f.SuggestedFixes) > 0 {
+			if helper := res.EditsHelper(p.Access, f.SuggestedFixes); helper != "" {
+				f.SuggestedFixes, why = nil, "the fix would edit "+helper+", which is not the kernel's code: every call of it would change"
+			}
+		}
+		if len(f.SuggestedFixes) == 0 && why != "" {
+			f.Detail += "; not fixed: " + why
+		}
+	}
+	f.Message = wording.Subject(p) + ": " + f.Detail
+	return f
+}
