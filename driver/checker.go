@@ -146,13 +146,16 @@ func dropInvalidFixes(fset *token.FileSet, rule string, d *analysis.Diagnostic) 
 func access(f *lint.Finding) *analyzer.Prediction { return f.Prediction }
 
 // winners keeps, per access, the findings of the rule that ranks first in
-// rules.Precedence: one access gets one finding.
+// rules.Precedence: one access gets one finding. A finding that covers
+// other accesses (a vector's other lanes) ranks for them too.
 func winners(fs []*lint.Finding) []*lint.Finding {
 	best := map[*analyzer.Prediction]int{}
 	for _, f := range fs {
-		k, rank := access(f), rules.Rank(f.Rule)
-		if b, ok := best[k]; !ok || rank < b {
-			best[k] = rank
+		rank := rules.Rank(f.Rule)
+		for _, k := range append([]*analyzer.Prediction{access(f)}, f.Covers...) {
+			if b, ok := best[k]; !ok || rank < b {
+				best[k] = rank
+			}
 		}
 	}
 	var out []*lint.Finding

@@ -63,6 +63,27 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 }
 void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 `, []string{"store out[2 * t]", "load in[8 * t]"}, 1},
+		{"a float4 read float by float is one finding, no stride left", `__global__ void k(const float* a, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = a[4 * i] + a[4 * i + 1] + a[4 * i + 2] + a[4 * i + 3];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
+`, []string{"load a[4 * i]: this thread also loads the 3 floats after it"}, 4},
+		{"a float4 copied float by float is two vectors, not one line", `__global__ void k(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[4 * i] = in[4 * i];
+    out[4 * i + 1] = in[4 * i + 1];
+    out[4 * i + 2] = in[4 * i + 2];
+    out[4 * i + 3] = in[4 * i + 3];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
+`, []string{"store out[4 * i]: this thread also stores", "load in[4 * i]: this thread also loads"}, 4},
+		{"three floats of four are still a stride", `__global__ void k(const float* a, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = a[4 * i] + a[4 * i + 1] + a[4 * i + 2];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
+`, []string{"load a[4 * i]: neighbouring lanes are 16 bytes apart"}, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,7 +92,7 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 			rep := Run(Options{Paths: []string{dir}})
 			var got []*lint.Finding
 			for _, f := range rep.Findings {
-				if f.Rule.ID == "aos-field" || f.Rule.ID == "strided-access" {
+				if f.Rule.ID == "aos-field" || f.Rule.ID == "strided-access" || f.Rule.ID == "vectorizable-access" {
 					got = append(got, f)
 				}
 			}

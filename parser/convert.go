@@ -223,8 +223,14 @@ func (u *unit) endOf(i int) Pos {
 
 func (u *unit) unary(g *gUnary) Expr {
 	x := u.primary(g.Prim)
+	// A postfix expression starts where its primary is written: at the
+	// parenthesis of (in + 1)[i], which has no node of its own.
+	start := x.Start()
+	if g.Prim.Paren != nil {
+		start = u.pos(g.Prim.Pos)
+	}
 	for _, p := range g.Post {
-		pos := x.Start()
+		pos := start
 		end := u.endOf(p.End)
 		switch {
 		case p.Index != nil:

@@ -15,6 +15,7 @@ import (
 	"github.com/cudalint/cudalint/rules/swappedaxes"
 	"github.com/cudalint/cudalint/rules/transpose"
 	"github.com/cudalint/cudalint/rules/vectorcast"
+	"github.com/cudalint/cudalint/rules/vectorizable"
 )
 
 // The driver's own rules: findings it reports itself, not a rule's
@@ -33,7 +34,7 @@ var (
 // access gets one finding: when several rules report the same access
 // (under the same launch), only the earliest rule here is kept. A fault
 // outranks a cost; a diagnosis that names the cure (a transpose, swapped
-// axes, an AoS field) outranks the symptom it explains (a stride, a
+// axes, an AoS field, a vector) outranks the symptom it explains (a stride, a
 // misalignment).
 var Precedence = []*spec.Spec{
 	bankconflict.Rule,
@@ -42,6 +43,7 @@ var Precedence = []*spec.Spec{
 	transpose.Rule,
 	swappedaxes.Rule,
 	aosfield.Rule,
+	vectorizable.Rule,
 	strided.Rule,
 	misaligned.Rule,
 }
@@ -59,6 +61,9 @@ var All = []*lint.Rule{
 	&bankconflict.Rule.Rule,
 	UnusedIgnore,
 	InternalError,
+	// Rules added since are appended: a SARIF result names its rule by
+	// its index in this list, which must not move under existing results.
+	&vectorizable.Rule.Rule,
 }
 
 // Rank is a rule's place in Precedence; rules not listed rank after all.

@@ -105,6 +105,13 @@ void h(float2* v, float* o) { k<<<1, 32>>>(v, o); }`, "v[threadIdx.x].x",
 __global__ void k(const float2* v, float* o) { o[threadIdx.x] = v[threadIdx.x].x; }
 void h(float2* v, float* o) { k<<<1, 32>>>(v, o); }`, "v[threadIdx.x].x",
 			[]string{"aos-field", "strided-access"}, "aos-field"},
+		{"a float4 read float by float is also a stride", `
+__global__ void k(const float* a, float* o) {
+    int i = threadIdx.x;
+    o[i] = a[4 * i] + a[4 * i + 1] + a[4 * i + 2] + a[4 * i + 3];
+}
+void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "a[4 * i]",
+			[]string{"vectorizable-access", "strided-access"}, "vectorizable-access"},
 		{"an unaligned vector access is also misaligned", `
 __global__ void k(const float* in, float* o) {
     float2 v = reinterpret_cast<const float2*>(in + 1)[threadIdx.x];

@@ -117,8 +117,20 @@ type Prediction struct {
 }
 
 // Merge folds q, an access at the same position, into p: averages per
-// instruction, unknown if either is.
+// instruction, unknown if either is. An access no lane performs issues no
+// request and adds nothing (as combine skips such copies of a loop body).
 func (p *Prediction) Merge(q *Prediction) {
+	switch {
+	case q.NoLane: // its instructions are there, and issue nothing
+		p.Count += q.Count
+		p.Pieces += q.Pieces
+		return
+	case p.NoLane:
+		a, n, pieces := p.Access, p.Count, p.Pieces
+		*p = *q
+		p.Access, p.Count, p.Pieces = a, n+q.Count, pieces+q.Pieces
+		return
+	}
 	switch {
 	case !p.Known:
 	case !q.Known:

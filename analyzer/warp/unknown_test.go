@@ -102,10 +102,9 @@ func TestMerge(t *testing.T) {
 // branch its sizes rule out) issues no request, so merged with one at
 // the same position it adds nothing: the line costs what the executed
 // access costs, 4 sectors. combine (loops.go) skips such copies the
-// same way. Merge instead takes the NoLane prediction's Known = false
-// for an unknown, in either order, and the line loses its number.
+// same way. (Merge once took the NoLane prediction's Known = false for an
+// unknown, in either order, and the line lost its number.)
 func TestMergeNoLane(t *testing.T) {
-	t.Skip("bug: Prediction.Merge treats a NoLane prediction as unknown: merging it with a known one makes the position 'no lane performs this access', though one access runs")
 	cfg := config(dim(1, 1), dim(32, 1), nil)
 	known := func() *Prediction { return Predict(access(typ(t, "float"), mul(c(4), tid(0))), cfg, nil) }
 	none := func() *Prediction { return Predict(access(typ(t, "float"), mul(c(4), tid(0)), c(0)), cfg, nil) }

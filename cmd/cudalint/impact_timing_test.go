@@ -146,7 +146,7 @@ func TestPairEstimates(t *testing.T) {
 		"stride32_slow":      (32.0 + 4) / (4 + 4),
 		"aos_slow":           (16.0 + 4) / (4 + 4),
 		"misaligned_slow":    (5.0 + 4) / (4 + 4),
-		"vector_slow":        (4*16.0 + 4) / (4*4 + 4), // four loads folded into one cause
+		"vector_slow":        (4*16.0 + 4) / (4*4 + 4), // one float4 load for the four scalars the finding covers
 	}
 	got := estimatedSpeedups(t)
 	for kernel, w := range want {

@@ -137,19 +137,26 @@ func (c *Costs) Kernel(p *analyzer.Prediction) (KernelCost, bool) {
 	return *k, true
 }
 
-// Impact is what fixing p is worth to its kernel: false when p's cost is
-// not known (no ideal to fix it to) or its kernel moves nothing.
-func (c *Costs) Impact(p *analyzer.Prediction) (lint.Impact, bool) {
+// Impact is what fixing p is worth to its kernel, with the accesses
+// covered by the same fix (the other lanes of one vector, under the same
+// launch) fixed too: false when p's cost is not known (no ideal to fix it
+// to) or its kernel moves nothing.
+func (c *Costs) Impact(p *analyzer.Prediction, covered ...*analyzer.Prediction) (lint.Impact, bool) {
 	k, ok := c.Kernel(p)
 	if !ok || !p.Known || p.NoLane || k.Seconds() == 0 {
 		return lint.Impact{}, false
 	}
-	excess := math.Max(p.Sectors-p.Ideal, 0) * c.requests(p)
 	var sectors, wavefronts float64
-	if p.Access.Space == interp.Shared {
-		wavefronts = excess
-	} else {
-		sectors = excess
+	for _, q := range append([]*analyzer.Prediction{p}, covered...) {
+		if keyOf(q) != keyOf(p) || !q.Known || q.NoLane {
+			continue
+		}
+		excess := math.Max(q.Sectors-q.Ideal, 0) * c.requests(q)
+		if q.Access.Space == interp.Shared {
+			wavefronts += excess
+		} else {
+			sectors += excess
+		}
 	}
 	return New(k, sectors, wavefronts, k.Assumed), true
 }

@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
 )
@@ -188,5 +190,30 @@ func TestShareSeverity(t *testing.T) {
 		if got := ShareSeverity(tt.by, tt.imp); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// A fix that covers several accesses (four scalar loads that one float4
+// load replaces) removes their excess together: 512 requests each of 16
+// sectors where 4 would do, beside a coalesced store: (64 + 4) / (16 + 4).
+func TestImpactWithCovered(t *testing.T) {
+	res, costs := loadSource(t, `__global__ void k(const float* a, float* b) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    b[i] = a[4 * i] + a[4 * i + 1] + a[4 * i + 2] + a[4 * i + 3];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
+	var loads []*analyzer.Prediction
+	for _, p := range res.Analysis.Predictions {
+		if p.Access.Op == interp.Load {
+			loads = append(loads, p)
+		}
+	}
+	if len(loads) != 4 {
+		t.Fatalf("%d loads, want 4", len(loads))
+	}
+	one, _ := costs.Impact(loads[0])
+	all, _ := costs.Impact(loads[0], loads[1:]...)
+	if one.EstimatedSpeedup != 1.214 || all.EstimatedSpeedup != 3.4 || all.ExcessBytesPerLaunch != 4*512*12*32 {
+		t.Errorf("one load %+v, all four %+v; want 1.214x and 3.4x", one, all)
 	}
 }

@@ -18,6 +18,10 @@ type Finding struct {
 	// Prediction is the access under one launch the finding is about; nil
 	// for findings about comments and for internal errors.
 	Prediction *analyzer.Prediction
+	// Covers are the other accesses (under the same launch) the finding
+	// is about, the other lanes of one vector: precedence counts the
+	// finding as theirs too, so no other rule reports them apart.
+	Covers []*analyzer.Prediction
 	// Detail is the rule's own part of the message, after the access it
 	// names ("load in[i * 2]: ..."): a finding folded with others renames
 	// the access (a load and a store of one statement) and keeps this.

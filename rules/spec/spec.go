@@ -5,6 +5,7 @@
 package spec
 
 import (
+	"go/token"
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
@@ -43,7 +44,14 @@ type Spec struct {
 	Grade    Grade
 	Describe Describe
 	Fix      Fix // nil when the rule has none
+	// Covers, when set, are the other accesses a finding about p stands
+	// for (a vector's other lanes): named as related locations, and
+	// counted as the finding's by precedence.
+	Covers Covers
 }
+
+// Covers lists the other predictions one finding is about.
+type Covers func(res *accesses.Result, p *analyzer.Prediction) []*analyzer.Prediction
 
 // Findings is the result of a rule's analyzer: what it reported, each
 // with the prediction behind it, its severity and figures.
@@ -86,10 +94,14 @@ func (s *Spec) run(pass *analysis.Pass) (any, error) {
 func (s *Spec) finding(res *accesses.Result, costs *impact.Costs, p *analyzer.Prediction) *lint.Finding {
 	start, end := res.SiteRange(p.Access)
 	f := &lint.Finding{Rule: &s.Rule, Severity: s.Grade(p), Prediction: p, Detail: s.Describe(p), Figures: accesses.FiguresOf(p)}
-	if imp, ok := costs.Impact(p); ok {
+	f.Diagnostic = analysis.Diagnostic{Pos: start, End: end, Category: s.ID, URL: lint.DocsURL(s.ID), Related: res.Related(p)}
+	if s.Covers != nil {
+		f.Covers = s.Covers(res, p)
+		f.Related = append(f.Related, coveredRelated(res, f.Covers)...)
+	}
+	if imp, ok := costs.Impact(p, f.Covers...); ok { // one fix for the accesses it covers
 		f.Figures.Impact = &imp
 	}
-	f.Diagnostic = analysis.Diagnostic{Pos: start, End: end, Category: s.ID, URL: lint.DocsURL(s.ID), Related: res.Related(p)}
 	if s.Fix != nil {
 		var why string
 		f.SuggestedFixes, why = s.Fix(res, p)
@@ -104,4 +116,15 @@ func (s *Spec) finding(res *accesses.Result, costs *impact.Costs, p *analyzer.Pr
 	}
 	f.Message = wording.Subject(p) + ": " + f.Detail
 	return f
+}
+
+// coveredRelated points at the other accesses a finding stands for.
+func coveredRelated(res *accesses.Result, qs []*analyzer.Prediction) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	for _, q := range qs {
+		if start, end := res.SiteRange(q.Access); start != token.NoPos {
+			out = append(out, analysis.RelatedInformation{Pos: start, End: end, Message: wording.Subject(q) + " is part of the same finding"})
+		}
+	}
+	return out
 }

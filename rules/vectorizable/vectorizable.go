@@ -1,0 +1,380 @@
+package vectorizable
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/launch"
+	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/policy"
+	"github.com/cudalint/cudalint/rules/spec"
+	"github.com/cudalint/cudalint/rules/wording"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Rule reports scalar accesses of one thread that together make one
+// aligned vector. Its findings are one per vector and fold nothing
+// else: two vectors are two casts to write.
+var Rule = spec.NewRule(spec.Spec{
+	Rule: lint.Rule{ID: "vectorizable-access", Title: "Scalar accesses that make a vector", Severity: lint.Warning,
+		Tags: []string{"performance", "coalescing", "vectorization"}, Precision: "high"},
+	Name: "vectorizable", Detect: Detect, Grade: Severity, Describe: describe, Covers: covers})
+
+// Analyzer is the rule's analyzer, for go/analysis drivers and tests.
+var Analyzer = Rule.Analyzer
+
+// Detect: p is the first element of a vector its thread reads (or
+// writes) element by element.
+func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
+	_, ok := find(res, p)
+	return ok
+}
+
+// Severity grades the scalar access by its cost, as strided-access
+// would: the same waste, now with a cure named.
+func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
+
+// covers are the vector's other elements, which the finding names.
+func covers(res *accesses.Result, p *analyzer.Prediction) []*analyzer.Prediction {
+	others, _ := find(res, p)
+	return others
+}
+
+// shape is a vector type of the element: n elements, width bytes.
+type shape struct {
+	n, width int64
+	name     string // the CUDA type: float4
+}
+
+// find reports whether p is the first of n adjacent scalar elements of
+// one thread that make one naturally aligned vector: neighbouring lanes
+// step by the whole vector (so one vector access per lane is
+// contiguous), and p's address is a multiple of the vector's width for
+// every lane and value. The other elements are other accesses (others),
+// or the other iterations of an unrolled loop around p (others nil).
+func find(res *accesses.Result, p *analyzer.Prediction) (others []*analyzer.Prediction, ok bool) {
+	if !scalarCandidate(res, p) {
+		return nil, false
+	}
+	s, ok := shapeOf(p)
+	if !ok {
+		return nil, false
+	}
+	if loop := vectorLoop(p, s); loop != nil {
+		first := symbolic.Subst(p.Access.Addr, map[symbolic.SymID]symbolic.Expr{loop.Iter: symbolic.Const(0)})
+		return nil, aligned(p, first, s.width)
+	}
+	others = adjacent(res, p, s)
+	return others, others != nil && aligned(p, p.Access.Addr, s.width)
+}
+
+// scalarCandidate: a known, wasteful global access of a scalar, not a
+// member of a struct or vector (aos-field's, or already a vector).
+func scalarCandidate(res *accesses.Result, p *analyzer.Prediction) bool {
+	a := p.Access
+	return policy.Uncoalesced(res, p) && a.Struct == nil && a.Type != nil &&
+		(a.Type.Kind == ctype.TInt || a.Type.Kind == ctype.TFloat) && a.Op != interp.Atomic
+}
+
+// shapeOf is the vector the lane stride makes of p's element: lanes
+// 16 bytes apart over floats make float4s.
+func shapeOf(p *analyzer.Prediction) (shape, bool) {
+	elem, stride := p.Access.Type.Size, accesses.LaneStrideBytes(p)
+	if elem <= 0 || stride <= elem || stride%elem != 0 || (stride != 8 && stride != 16) {
+		return shape{}, false
+	}
+	n := stride / elem
+	name := vectorName(p.Access.Type, n)
+	return shape{n: n, width: stride, name: name}, name != ""
+}
+
+// vectorName is the CUDA vector type of n elements of t, or "" when
+// vector_types.h has none of that width (no half4; half2 is 4 bytes).
+func vectorName(t *ctype.Type, n int64) string {
+	var base string
+	switch {
+	case t.Kind == ctype.TFloat && t.Size == 4 && t.Name == "float":
+		base = "float"
+	case t.Kind == ctype.TFloat && t.Size == 8 && t.Name == "double":
+		base = "double"
+	case t.Kind == ctype.TInt && t.Size == 2:
+		base = "short"
+	case t.Kind == ctype.TInt && t.Size == 4:
+		base = "int"
+	case t.Kind == ctype.TInt && t.Size == 8:
+		base = "longlong"
+	default:
+		return ""
+	}
+	if t.Kind == ctype.TInt && unsigned(t.Name) {
+		base = "u" + base
+	}
+	if n*t.Size > 16 || (n != 2 && n != 4) {
+		return ""
+	}
+	return fmt.Sprintf("%s%d", base, n)
+}
+
+func unsigned(name string) bool {
+	return strings.Contains(name, "unsigned") || strings.HasPrefix(name, "u") || name == "size_t"
+}
+
+// vectorLoop is the loop around p whose iterations are the vector's
+// elements: fully unrolled, of n iterations, each one element further.
+func vectorLoop(p *analyzer.Prediction, s shape) *interp.Loop {
+	if p.Unrolled == nil {
+		return nil
+	}
+	for _, l := range p.Access.Loops {
+		c, ok := symbolic.Coefficient(p.Access.Addr, l.Iter)
+		if step, isConst := symbolic.IsConst(c); !ok || !isConst || step != p.Access.Type.Size || l.Trip != s.n {
+			continue
+		}
+		for _, u := range p.Unrolled.Loops {
+			if u.Line == int(l.Pos.Line) && u.Trip == s.n && u.Copies == s.n {
+				return l
+			}
+		}
+	}
+	return nil
+}
+
+// adjacent are the accesses of the vector's other elements, in address
+// order, or nil when one is missing.
+func adjacent(res *accesses.Result, p *analyzer.Prediction, s shape) []*analyzer.Prediction {
+	elem := p.Access.Type.Size
+	var out []*analyzer.Prediction
+	for k := int64(1); k < s.n; k++ {
+		q := elementAt(res, p, k*elem)
+		if q == nil {
+			return nil
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// elementAt is the kernel's access, under p's launch, that does what p
+// does offset bytes further on, under the same conditions.
+func elementAt(res *accesses.Result, p *analyzer.Prediction, offset int64) *analyzer.Prediction {
+	for _, q := range res.Kernel(p) {
+		if q == p || q.Config != p.Config || !sameKind(p.Access, q.Access) || !policy.GlobalKnown(q) {
+			continue
+		}
+		if d, ok := symbolic.IsConst(symbolic.Sub(q.Access.Addr, p.Access.Addr)); ok && d == offset {
+			return q
+		}
+	}
+	return nil
+}
+
+// sameKind: b is a's operation on the same allocation, element type,
+// conditions, loops and inlined calls: what one vector access can do
+// for both.
+func sameKind(a, b *interp.Access) bool {
+	return a.Base == b.Base && a.Op == b.Op && a.Space == b.Space && b.Struct == nil &&
+		b.Type != nil && b.Type.Name == a.Type.Name && b.Type.Size == a.Type.Size &&
+		sameExprs(a.Guards, b.Guards) && sameLoops(a.Loops, b.Loops) && sameCalls(a.Via, b.Via)
+}
+
+func sameExprs(a, b []symbolic.Expr) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if symbolic.Key(a[i]) != symbolic.Key(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameLoops(a, b []*interp.Loop) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && a[i].Iter != b[i].Iter {
+			return false
+		}
+	}
+	return true
+}
+
+func sameCalls(a, b []interp.CallSite) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Pos != b[i].Pos || a[i].Func != b[i].Func {
+			return false
+		}
+	}
+	return true
+}
+
+// aligned: addr is a multiple of width for every lane, block and value
+// of the symbols, with what p's launch gives bound.
+func aligned(p *analyzer.Prediction, addr symbolic.Expr, width int64) bool {
+	return symbolic.Divisor(addr, divisorFacts(p.Config)) >= width
+}
+
+// divisorFacts are what a launch says of the symbols of an address: the
+// values it gives, and pointers it passes as allocated. Anything else
+// may be odd.
+func divisorFacts(c *analyzer.LaunchConfig) func(*symbolic.Var) int64 {
+	values := c.Values()
+	return func(v *symbolic.Var) int64 {
+		switch v.Kind {
+		case symbolic.KindBase:
+			return baseDivisor(c, v.Of)
+		case symbolic.KindParam:
+			if x, ok := values[v.Key()]; ok {
+				return symbolic.DivisorOf(x)
+			}
+		case symbolic.KindBlockDim:
+			if blockGiven(c, v.Axis) {
+				return symbolic.DivisorOf(c.Block[v.Axis])
+			}
+		case symbolic.KindGridDim:
+			if c.GridKnown[v.Axis] {
+				return symbolic.DivisorOf(c.Grid[v.Axis])
+			}
+		}
+		return 1
+	}
+}
+
+// baseDivisor is what divides the offset at which pointer parameter
+// param points into its allocation: the launch's offset when it is a
+// constant (0 for a pointer passed as allocated); nothing when the launch
+// adds an offset it does not give (a + n). A pointer no launch passes, or
+// one the model does not follow (a member, a call's result), is taken at
+// its allocation's start, as the whole model takes it: the message says
+// the pointer must be aligned, as cudaMalloc's are.
+func baseDivisor(c *analyzer.LaunchConfig, param string) int64 {
+	if off, ok := c.Bases[param]; ok {
+		return symbolic.DivisorOf(off)
+	}
+	if _, offset := c.NonNull[param]; offset {
+		return 1 // the launch passes a pointer with an offset, not a constant one
+	}
+	return symbolic.MaxDivisor
+}
+
+// blockGiven: the block's extent along axis is the launch's or the
+// user's, not a guess.
+func blockGiven(c *analyzer.LaunchConfig, axis symbolic.Axis) bool {
+	switch c.BlockSource {
+	case launch.FromLaunch, launch.FromAnnotation, launch.FromConfig:
+		return true
+	case launch.FromUnresolved:
+		return c.BlockKnown[axis]
+	}
+	return false
+}
+
+func describe(p *analyzer.Prediction) string {
+	s, _ := shapeOf(p)
+	a := p.Access
+	loop := vectorLoop(p, s)
+	return fmt.Sprintf("%s, one %d-byte-aligned %s, and neighbouring lanes are one %s apart, so each scalar %s moves %.1fx the bytes it uses; %s the %s in one instruction instead: %s (%s must be %d-byte aligned, as cudaMalloc's pointers are): %s",
+		elements(a, s, loop), s.width, s.name, s.name, a.Op, p.Sectors/p.Ideal, a.Op, s.name,
+		castExample(a, s, loop), alignedPointer(a), s.width, wording.Figures(p))
+}
+
+// elements says which accesses make the vector: "this thread also loads
+// the 3 floats after it: 4 adjacent floats", or the unrolled loop's.
+func elements(a *interp.Access, s shape, loop *interp.Loop) string {
+	elem := a.Type.Name
+	if loop != nil {
+		return fmt.Sprintf("the unrolled loop at line %d %ss %d adjacent %ss per thread", loop.Pos.Line, a.Op, s.n, elem)
+	}
+	after := fmt.Sprintf("the %d %ss after it", s.n-1, elem)
+	if s.n == 2 {
+		after = "the " + elem + " after it"
+	}
+	return fmt.Sprintf("this thread also %ss %s: %d adjacent %ss", a.Op, after, s.n, elem)
+}
+
+// alignedPointer names the pointer whose alignment the cast relies on:
+// the one indexed, when a name, else the allocation's parameter.
+func alignedPointer(a *interp.Access) string {
+	if base := baseText(a); identifier.MatchString(base) {
+		return base
+	}
+	return a.Base.String()
+}
+
+// baseText is the pointer the access indexes, as written.
+func baseText(a *interp.Access) string {
+	if a.BaseExpr != "" {
+		return a.BaseExpr
+	}
+	return a.Base.String()
+}
+
+// castExample is the vector access the user can write in place of the
+// scalar ones: float4 v = reinterpret_cast<const float4*>(a)[i].
+func castExample(a *interp.Access, s shape, loop *interp.Loop) string {
+	ref := vectorRef(a, s, loop)
+	if a.Op == interp.Store {
+		args := []string{"x", "y", "z", "w"}[:s.n]
+		return fmt.Sprintf("%s = make_%s(%s)", ref, s.name, strings.Join(args, ", "))
+	}
+	return fmt.Sprintf("%s v = %s", s.name, ref)
+}
+
+// vectorRef is the vector as an lvalue: the base pointer cast and
+// indexed in vectors when the access indexes a named pointer once
+// (a[4 * i] is vector i), else the first element's address cast
+// (*reinterpret_cast<float2*>(&xy[t][0])), which holds for any layout.
+func vectorRef(a *interp.Access, s shape, loop *interp.Loop) string {
+	ptr := s.name + "*"
+	if a.Op == interp.Load {
+		ptr = "const " + ptr
+	}
+	if base := baseText(a); a.Subscripts <= 1 && identifier.MatchString(base) {
+		return fmt.Sprintf("reinterpret_cast<%s>(%s)[%s]", ptr, base, vectorIndex(a.IndexExpr, s.n, loop))
+	}
+	ref := fmt.Sprintf("*reinterpret_cast<%s>(&%s)", ptr, a.Expr)
+	if loop != nil && loop.Var != "" {
+		ref += fmt.Sprintf(" with %s = %d", loop.Var, 0)
+	}
+	return ref
+}
+
+var identifier = regexp.MustCompile(`^[A-Za-z_]\w*$`)
+
+// vectorIndex is the index, in vectors, of the element at index: "4 * i"
+// is vector i; a loop's variable ("4 * i + k") is the element within it,
+// which the integer division of any other index drops.
+func vectorIndex(index string, n int64, loop *interp.Loop) string {
+	if loop != nil && loop.Var != "" {
+		index = strings.TrimSuffix(index, " + "+loop.Var)
+		index = strings.TrimPrefix(index, loop.Var+" + ")
+	}
+	if index == "" {
+		return "i"
+	}
+	if m := scaled.FindStringSubmatch(index); m != nil {
+		if m[1] == fmt.Sprint(n) {
+			return m[2]
+		}
+		if m[4] == fmt.Sprint(n) {
+			return m[3]
+		}
+	}
+	if !identifier.MatchString(index) {
+		index = "(" + index + ")"
+	}
+	return fmt.Sprintf("%s / %d", index, n)
+}
+
+// scaled matches "4 * i" and "i * 4" (one or the other number set).
+var scaled = regexp.MustCompile(`^(?:(\d+) \* ([\w.]+|\(.*\))|([\w.]+|\(.*\)) \* (\d+))$`)
