@@ -165,6 +165,7 @@ func Run(opts Options) *Report {
 	rep := &Report{Fset: fset, Result: ar, Errors: d.errs, Root: d.root}
 	rep.Findings = d.suppress(ar, found)
 	rep.Findings = group(rep.Findings, fset)
+	applyImpact(rep.Findings)
 	rep.Findings = d.filter(rep.Findings, fset)
 	if len(d.configErrs) > 0 { // a configuration found only for an included header
 		return d.failed()

@@ -155,6 +155,7 @@ func mergeAccess(worst *lint.Finding, m []*lint.Finding) *lint.Finding {
 	if n := len(configs) - 1; n > 0 {
 		f.Message += fmt.Sprintf("; the same under %d other launch configuration%s or template instance%s", n, plural(n), plural(n))
 	}
+	combineImpact(&f, worst, m)
 	f.Figures.Grouped = len(m)
 	return &f
 }
@@ -238,6 +239,7 @@ func mergeCalls(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 			f.Message += fmt.Sprintf(" (calls at line%s %s)", plural(len(lines)), strings.Join(lines, ", "))
 		}
 	}
+	combineImpact(&f, m[0], m)
 	f.Figures.Grouped = len(m)
 	return &f
 }
@@ -312,6 +314,7 @@ func mergeCause(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 	}
 	f.Message += fmt.Sprintf("; %d more %s in this kernel (%s): together %s sectors per request where %s would do",
 		n, what, strings.Join(lines, ", "), wording.Trim(sectors), wording.Trim(ideal))
+	combineImpact(&f, m[0], m)
 	f.Figures.Grouped = len(m)
 	return &f
 }
@@ -360,6 +363,7 @@ func mergeLine(m []*lint.Finding) *lint.Finding {
 	}
 	f.Message += fmt.Sprintf("; %s on this line step%s alike: together %s sectors per request where %s would do",
 		strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1], wording.Trim(sectors), wording.Trim(ideal))
+	combineImpact(&f, m[0], m)
 	f.Figures.Grouped = len(m)
 	return &f
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/internal/report"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
+	"github.com/cudalint/cudalint/rules/policy"
 )
 
 // hover describes the access under the cursor: for each launch
@@ -50,7 +53,7 @@ func (s *Server) hover(ctx context.Context, p *TextDocumentPositionParams) (*Hov
 		return nil, nil
 	}
 	r := res.text.rangeOf(bestStart, bestStart+best, s.enc)
-	return &Hover{Contents: MarkupContent{Kind: "markdown", Value: hoverText(hit)}, Range: &r}, nil
+	return &Hover{Contents: MarkupContent{Kind: "markdown", Value: hoverText(hit, res.rep.Result)}, Range: &r}, nil
 }
 
 // hoverRanges are the places hovering shows an access: the access, and
@@ -64,7 +67,11 @@ func hoverRanges(a *analyzer.Access) [][2]parser.Pos {
 	return out
 }
 
-func hoverText(ps []*analyzer.Prediction) string {
+func hoverText(ps []*analyzer.Prediction, r *accesses.Result) string {
+	var costs *impact.Costs
+	if r != nil {
+		costs = impact.Of(r)
+	}
 	a := ps[0].Access
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** `%s` — %s memory, %s (%d bytes)", a.Op, mdCode(a.Expr), a.Space, mdText(a.Type.String()), a.Type.Size)
@@ -99,6 +106,9 @@ func hoverText(ps []*analyzer.Prediction) string {
 				how = "exact"
 			}
 			fmt.Fprintf(&b, "- %d requests modelled (%s)\n", p.Requests, how)
+			if line := impactLine(costs, p); line != "" {
+				fmt.Fprintf(&b, "- %s\n", mdText(line))
+			}
 		}
 		for _, as := range p.Assumptions {
 			fmt.Fprintf(&b, "- assuming %s\n", mdText(as.String()))
@@ -108,6 +118,20 @@ func hoverText(ps []*analyzer.Prediction) string {
 		}
 	}
 	return b.String()
+}
+
+// impactLine is what fixing p is worth to its kernel, for an access that
+// moves more than its ideal: "fixing it: up to 4.5x for this kernel (78%
+// of its memory time)".
+func impactLine(costs *impact.Costs, p *analyzer.Prediction) string {
+	if costs == nil || !policy.Wasteful(p) {
+		return ""
+	}
+	imp, ok := costs.Impact(p)
+	if !ok {
+		return ""
+	}
+	return impact.Text(&imp, false)
 }
 
 // chainText writes a call chain: "get2(in, 3 * i) at k.cu:6 → get(a, i) at

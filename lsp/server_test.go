@@ -48,7 +48,9 @@ func TestSession(t *testing.T) {
 	if sw == nil {
 		t.Fatalf("no swapped-axes diagnostic: %+v", p.Diagnostics)
 	}
-	if sw.Source != "cudalint" || sw.Severity != SeverityWarning || sw.CodeDescription == nil ||
+	// The store runs once per thread beside the kernel's loop of loads:
+	// under 1% of its memory time, so info (docs/severity.md).
+	if sw.Source != "cudalint" || sw.Severity != SeverityInformation || sw.CodeDescription == nil ||
 		!strings.HasSuffix(sw.CodeDescription.Href, "swapped-axes.md") {
 		t.Errorf("diagnostic fields: %+v", sw)
 	}
@@ -68,7 +70,8 @@ func TestSession(t *testing.T) {
 	var h Hover
 	c.result("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": Position{13, 6}}, &h)
 	for _, want := range []string{"store", "C[row * N + col]", "sectors/request: **16.00**, ideal 4.00", "efficiency **25%**",
-		"lane stride: 4096 bytes", "block 16x16 from launch at matmul.cu:29", "first warp: ▂·▂"} {
+		"lane stride: 4096 bytes", "block 16x16 from launch at matmul.cu:29", "first warp: ▂·▂",
+		"fixing it: up to 1x for this kernel"} {
 		if !strings.Contains(h.Contents.Value, want) {
 			t.Errorf("hover lacks %q:\n%s", want, h.Contents.Value)
 		}

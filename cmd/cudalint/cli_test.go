@@ -238,7 +238,7 @@ func TestSummaryLine(t *testing.T) {
 	}
 }
 
-// --sort impact puts the finding that wastes the most bytes per launch
+// --sort impact puts the finding whose fix saves the most memory time per launch
 // first, whatever its place in the file; the summary names its kernel.
 func TestSortByImpact(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"k.cu": `__global__ void small(float* a) { a[4 * threadIdx.x] = 0; }

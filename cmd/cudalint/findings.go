@@ -19,7 +19,6 @@ import (
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/internal/report"
 	"github.com/cudalint/cudalint/rules"
-	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
 )
 
@@ -339,22 +338,28 @@ func foldedRelated(rep *driver.Report, f *lint.Finding) []analysis.RelatedInform
 	return out
 }
 
-// sortByImpact orders findings by the bytes they waste per launch,
-// largest first; findings whose waste is not known keep their order,
-// after the others.
+// sortByImpact orders findings by the memory time their fix saves per
+// launch, as the time model estimates it (a shared-memory conflict is
+// weighed against global bytes, not counted as bytes), largest first:
+// those counted at the code's own sizes, then those at assumed sizes;
+// findings without an impact keep their order, after the others.
 func sortByImpact(fs []*lint.Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, okA := impact(fs[i])
-		b, okB := impact(fs[j])
-		return okA && (!okB || a > b)
-	})
-}
-
-func impact(f *lint.Finding) (int64, bool) {
-	if f.Prediction == nil {
-		return 0, false
+	rank := func(f *lint.Finding) int {
+		switch imp := f.Figures.Impact; {
+		case imp == nil:
+			return 2
+		case imp.Assumed:
+			return 1
+		}
+		return 0
 	}
-	return accesses.ExcessBytesPerLaunch(f.Prediction)
+	sort.SliceStable(fs, func(i, j int) bool {
+		ri, rj := rank(fs[i]), rank(fs[j])
+		if ri != rj || ri == 2 {
+			return ri < rj
+		}
+		return fs[i].Figures.Impact.SavedSeconds > fs[j].Figures.Impact.SavedSeconds
+	})
 }
 
 // writeSARIFFile writes the findings as SARIF to path, beside the report

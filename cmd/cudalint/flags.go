@@ -117,7 +117,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif or github (sarif and github for findings only)")
 	fs.StringVar(&o.color, "color", "auto", "colour text output: `auto` (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&o.noSnippet, "no-snippet", false, "print each finding on one line, without the source snippet and the warp picture")
-	fs.StringVar(&o.sortBy, "sort", "position", "order findings by `position` in the files, or by impact: the bytes each wastes per launch, largest first")
+	fs.StringVar(&o.sortBy, "sort", "position", "order findings by `position` in the files, or by impact: the memory time per launch fixing each saves, by the time model, largest first")
 	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of standard output")
 	fs.StringVar(&o.sarifOutput, "sarif-output", "", "also write the findings as SARIF to `FILE`, from the same run (a CI step's annotations and code-scanning log at once)")
 	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes in place, then report what remains")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
 )
 
@@ -42,8 +43,8 @@ func summaryGaps(rep *driver.Report) string {
 	if len(gaps) > 0 {
 		fmt.Fprintf(&b, "; %s: see --stats", strings.Join(gaps, ", "))
 	}
-	if f, n, ok := costliest(rep); ok {
-		fmt.Fprintf(&b, "; most waste: kernel %s, %s per launch (--sort impact)", escape(f.Prediction.Access.Kernel.Name), bytesText(n))
+	if f, ok := costliest(rep); ok {
+		fmt.Fprintf(&b, "; most waste: kernel %s, %s (--sort impact)", escape(f.Prediction.Access.Kernel.Name), wasteText(f.Figures.Impact))
 	}
 	return b.String()
 }
@@ -115,16 +116,47 @@ func countKind(rep *driver.Report, kind lint.Kind) int {
 	return n
 }
 
-// costliest is the finding that wastes the most bytes per launch.
-func costliest(rep *driver.Report) (*lint.Finding, int64, bool) {
+// costliest is the finding whose fix saves the most memory time per
+// launch, by the time model, among those counted at the code's own sizes
+// (a figure at assumed sizes would rank the guess).
+func costliest(rep *driver.Report) (*lint.Finding, bool) {
 	var best *lint.Finding
-	var most int64
 	for _, f := range rep.Findings {
-		if n, ok := impact(f); ok && n > most {
-			best, most = f, n
+		imp := f.Figures.Impact
+		if imp == nil || imp.Assumed || imp.SavedSeconds <= 0 {
+			continue
+		}
+		if best == nil || imp.SavedSeconds > best.Figures.Impact.SavedSeconds {
+			best = f
 		}
 	}
-	return best, most, best != nil
+	return best, best != nil
+}
+
+// wasteText says what the costliest finding wastes: "1.9 GB per launch,
+// up to 4.5x for the kernel", its wavefronts for shared memory.
+func wasteText(imp *lint.Impact) string {
+	var parts []string
+	if imp.ExcessBytesPerLaunch > 0 {
+		parts = append(parts, bytesText(imp.ExcessBytesPerLaunch))
+	}
+	if imp.ExcessWavefrontsPerLaunch > 0 {
+		parts = append(parts, countText(imp.ExcessWavefrontsPerLaunch)+" shared-memory wavefronts")
+	}
+	return strings.Join(parts, " and ") + " per launch, up to " + impact.SpeedupText(imp.EstimatedSpeedup) + "x for the kernel"
+}
+
+// countText writes a count as people read it: 15.7 million.
+func countText(n int64) string {
+	units := []string{"", " thousand", " million", " billion"}
+	x, u := float64(n), 0
+	for x >= 1000 && u < len(units)-1 {
+		x, u = x/1000, u+1
+	}
+	if u == 0 {
+		return fmt.Sprint(n)
+	}
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.1f", x), "0"), ".") + units[u]
 }
 
 // bytesText writes a byte count as people read it: 15 GB, 12.6 MB.

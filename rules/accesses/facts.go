@@ -6,6 +6,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/symbolic"
@@ -236,4 +237,60 @@ func RequestsPerLaunch(p *analyzer.Prediction) (int64, bool) {
 		return int64(p.Requests), true
 	}
 	return int64(p.Requests) * blocks / p.BlocksEvaluated, true
+}
+
+// DivisorFacts are what a launch says of the symbols of an address, for
+// symbolic.Divisor (an alignment fact per value, as Triton's AxisInfo
+// divisibility): the values it gives, and pointers it passes as
+// allocated. Anything else may be odd.
+func DivisorFacts(c *analyzer.LaunchConfig) func(*symbolic.Var) int64 {
+	values := c.Values()
+	return func(v *symbolic.Var) int64 {
+		switch v.Kind {
+		case symbolic.KindBase:
+			return baseDivisor(c, v.Of)
+		case symbolic.KindParam:
+			if x, ok := values[v.Key()]; ok {
+				return symbolic.DivisorOf(x)
+			}
+		case symbolic.KindBlockDim:
+			if blockGiven(c, v.Axis) {
+				return symbolic.DivisorOf(c.Block[v.Axis])
+			}
+		case symbolic.KindGridDim:
+			if c.GridKnown[v.Axis] {
+				return symbolic.DivisorOf(c.Grid[v.Axis])
+			}
+		}
+		return 1
+	}
+}
+
+// baseDivisor is what divides the offset at which pointer parameter
+// param points into its allocation: the launch's offset when it is a
+// constant (0 for a pointer passed as allocated); nothing when the launch
+// adds an offset it does not give (a + n). A pointer no launch passes, or
+// one the model does not follow (a member, a call's result), is taken at
+// its allocation's start, as the whole model takes it: the message says
+// the pointer must be aligned, as cudaMalloc's are.
+func baseDivisor(c *analyzer.LaunchConfig, param string) int64 {
+	if off, ok := c.Bases[param]; ok {
+		return symbolic.DivisorOf(off)
+	}
+	if _, offset := c.NonNull[param]; offset {
+		return 1 // the launch passes a pointer with an offset, not a constant one
+	}
+	return symbolic.MaxDivisor
+}
+
+// blockGiven: the block's extent along axis is the launch's or the
+// user's, not a guess.
+func blockGiven(c *analyzer.LaunchConfig, axis symbolic.Axis) bool {
+	switch c.BlockSource {
+	case launch.FromLaunch, launch.FromAnnotation, launch.FromConfig:
+		return true
+	case launch.FromUnresolved:
+		return c.BlockKnown[axis]
+	}
+	return false
 }

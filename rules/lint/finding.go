@@ -43,6 +43,7 @@ type Figures struct {
 	ExcessBytesPerLaunch   *int64    `json:"excessBytesPerLaunch,omitempty"`
 	Grouped                int       `json:"grouped,omitempty"` // findings folded into this one, itself included
 	IdealSectorsPerRequest *float64  `json:"idealSectorsPerRequest,omitempty"`
+	Impact                 *Impact   `json:"impact,omitempty"`
 	Kernel                 string    `json:"kernel,omitempty"`
 	LaneStrideBytes        *int64    `json:"laneStrideBytes,omitempty"`
 	Op                     string    `json:"op,omitempty"`

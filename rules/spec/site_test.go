@@ -11,6 +11,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/wording"
 )
@@ -71,7 +72,7 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 				t.Fatalf("no prediction of %s", tt.expr)
 			}
 			d := NewRule(Spec{Rule: lint.Rule{ID: "test"}, Name: "test", Grade: func(*analyzer.Prediction) lint.Severity { return lint.Info },
-				Describe: wording.Subject, Fix: editAt(tt.atSite)}).finding(res, p)
+				Describe: wording.Subject, Fix: editAt(tt.atSite)}).finding(res, impact.Of(res), p)
 			if line := fset.Position(d.Pos).Line; line != tt.line {
 				t.Errorf("marked at line %d, want %d", line, tt.line)
 			}

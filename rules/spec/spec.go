@@ -13,6 +13,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/docs"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/wording"
 )
@@ -75,10 +76,11 @@ func NewRule(s Spec) *Spec {
 
 func (s *Spec) run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[accesses.Analyzer].(*accesses.Result)
+	costs := impact.Of(res)
 	out := Findings{}
 	for _, p := range res.Analysis.Predictions {
 		if s.Detect(res, p) {
-			f := s.finding(res, p)
+			f := s.finding(res, costs, p)
 			pass.Report(f.Diagnostic)
 			out = append(out, f)
 		}
@@ -87,14 +89,18 @@ func (s *Spec) run(pass *analysis.Pass) (any, error) {
 }
 
 // finding is the rule's finding about p: the diagnostic marked at the
-// access's site, its severity by the rule's policy, and its figures.
-func (s *Spec) finding(res *accesses.Result, p *analyzer.Prediction) *lint.Finding {
+// access's site, its severity by the rule's policy, and its figures, with
+// what fixing it is worth to its kernel (costs: the pass's kernels').
+func (s *Spec) finding(res *accesses.Result, costs *impact.Costs, p *analyzer.Prediction) *lint.Finding {
 	start, end := res.SiteRange(p.Access)
 	f := &lint.Finding{Rule: &s.Rule, Severity: s.Grade(p), Prediction: p, Detail: s.Describe(p), Figures: accesses.FiguresOf(p)}
 	f.Diagnostic = analysis.Diagnostic{Pos: start, End: end, Category: s.ID, URL: lint.DocsURL(s.ID), Related: res.Related(p)}
 	if s.Covers != nil {
 		f.Covers = s.Covers(res, p)
 		f.Related = append(f.Related, coveredRelated(res, f.Covers)...)
+	}
+	if imp, ok := costs.Impact(p, f.Covers...); ok { // one fix for the accesses it covers
+		f.Figures.Impact = &imp
 	}
 	if s.Fix != nil {
 		var why string

@@ -8,7 +8,6 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
-	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/policy"
@@ -226,62 +225,7 @@ func sameCalls(a, b []interp.CallSite) bool {
 // aligned: addr is a multiple of width for every lane, block and value
 // of the symbols, with what p's launch gives bound.
 func aligned(p *analyzer.Prediction, addr symbolic.Expr, width int64) bool {
-	return symbolic.Divisor(addr, divisorFacts(p.Config)) >= width
-}
-
-// divisorFacts are what a launch says of the symbols of an address: the
-// values it gives, and pointers it passes as allocated. Anything else
-// may be odd.
-func divisorFacts(c *analyzer.LaunchConfig) func(*symbolic.Var) int64 {
-	values := c.Values()
-	return func(v *symbolic.Var) int64 {
-		switch v.Kind {
-		case symbolic.KindBase:
-			return baseDivisor(c, v.Of)
-		case symbolic.KindParam:
-			if x, ok := values[v.Key()]; ok {
-				return symbolic.DivisorOf(x)
-			}
-		case symbolic.KindBlockDim:
-			if blockGiven(c, v.Axis) {
-				return symbolic.DivisorOf(c.Block[v.Axis])
-			}
-		case symbolic.KindGridDim:
-			if c.GridKnown[v.Axis] {
-				return symbolic.DivisorOf(c.Grid[v.Axis])
-			}
-		}
-		return 1
-	}
-}
-
-// baseDivisor is what divides the offset at which pointer parameter
-// param points into its allocation: the launch's offset when it is a
-// constant (0 for a pointer passed as allocated); nothing when the launch
-// adds an offset it does not give (a + n). A pointer no launch passes, or
-// one the model does not follow (a member, a call's result), is taken at
-// its allocation's start, as the whole model takes it: the message says
-// the pointer must be aligned, as cudaMalloc's are.
-func baseDivisor(c *analyzer.LaunchConfig, param string) int64 {
-	if off, ok := c.Bases[param]; ok {
-		return symbolic.DivisorOf(off)
-	}
-	if _, offset := c.NonNull[param]; offset {
-		return 1 // the launch passes a pointer with an offset, not a constant one
-	}
-	return symbolic.MaxDivisor
-}
-
-// blockGiven: the block's extent along axis is the launch's or the
-// user's, not a guess.
-func blockGiven(c *analyzer.LaunchConfig, axis symbolic.Axis) bool {
-	switch c.BlockSource {
-	case launch.FromLaunch, launch.FromAnnotation, launch.FromConfig:
-		return true
-	case launch.FromUnresolved:
-		return c.BlockKnown[axis]
-	}
-	return false
+	return symbolic.Divisor(addr, accesses.DivisorFacts(p.Config)) >= width
 }
 
 func describe(p *analyzer.Prediction) string {

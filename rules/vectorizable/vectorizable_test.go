@@ -113,7 +113,7 @@ func TestDivisorFacts(t *testing.T) {
 		{"a thread index", launched, &symbolic.Var{Kind: symbolic.KindThreadIdx}, 1},
 	}
 	for _, tt := range tests {
-		if got := divisorFacts(tt.cfg)(tt.v); got != tt.want {
+		if got := accesses.DivisorFacts(tt.cfg)(tt.v); got != tt.want {
 			t.Errorf("%s: %d, want %d", tt.name, got, tt.want)
 		}
 	}

@@ -1,0 +1,54 @@
+package driver
+
+import (
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/rules/impact"
+	"github.com/cudalint/cudalint/rules/lint"
+)
+
+// combineImpact gives a folded finding the impact of its whole cause:
+// fixing the cause fixes every access folded into it, so their excess
+// counts together against the kernel (impact.Combined). first is
+// the finding that stands for the group; it leads, so that accesses of
+// another kernel or launch configuration than its own are left out (the
+// same access under two launches is two costs, of which the first is the
+// worst). An address read again counts once, as the compiler emits it
+// (as in mergeCause).
+func combineImpact(f *lint.Finding, first *lint.Finding, m []*lint.Finding) {
+	imps := []*lint.Impact{first.Figures.Impact}
+	counted := map[string]bool{addressKey(first.Prediction): true}
+	for _, x := range m {
+		if !sameLaunch(x.Prediction, first.Prediction) {
+			continue
+		}
+		if k := addressKey(x.Prediction); !counted[k] {
+			counted[k] = true
+			imps = append(imps, x.Figures.Impact)
+		}
+	}
+	f.Figures.Impact = impact.Combined(imps)
+}
+
+// applyImpact grades each finding by its share of its kernel's memory
+// time (impact.ShareSeverity: a warning whose fix saves under 5% is
+// info) and ends its message with what fixing it is worth ("fixing it:
+// up to 4.3x for this kernel"). It runs once, after folding, so that a
+// folded cause is graded and priced by all its accesses together, and
+// before the severity filters.
+func applyImpact(fs []*lint.Finding) {
+	for _, f := range fs {
+		imp := f.Figures.Impact
+		if imp == nil {
+			continue
+		}
+		graded := impact.ShareSeverity(f.Severity, imp)
+		f.Message += "; " + impact.Text(imp, graded < f.Severity)
+		f.Severity = graded
+	}
+}
+
+// sameLaunch: p and q are accesses of one kernel under one launch
+// configuration, whose costs add up.
+func sameLaunch(p, q *analyzer.Prediction) bool {
+	return p.Access.Kernel == q.Access.Kernel && p.Config == q.Config
+}

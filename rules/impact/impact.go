@@ -1,0 +1,293 @@
+// Package impact prices a finding against the kernel it sits in: every
+// kernel's predicted memory cost per launch, under each launch
+// configuration, and the share of it that a finding's fix removes, under
+// the time model of docs/severity.md.
+package impact
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/warp"
+	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/policy"
+	"github.com/cudalint/cudalint/rules/wording"
+)
+
+// A finding is priced exactly per request, but whether it matters depends
+// on the kernel it sits in: a tile store that is 1% of its kernel's
+// traffic is real and not worth fixing. So every kernel, under each launch
+// configuration, gets its whole predicted memory cost per launch, and each
+// finding the share of it that its fix removes.
+
+// The time model (docs/severity.md): a kernel is memory-bound, its global
+// sectors move at the DRAM bandwidth and its shared-memory wavefronts at
+// the SMs' rate, one after the other. Only the ratio of the two rates
+// matters to a speedup; both are the model's assumptions for an H200
+// until the timings of testdata/truth/timing calibrate them.
+const (
+	// GlobalBytesPerSecond: the H200's HBM3e peak, about 4.8 TB/s
+	// (assumed, not measured).
+	GlobalBytesPerSecond = 4.8e12
+	// SharedWavefrontsPerSecond: one wavefront per clock per SM, 132 SMs
+	// at the 1.98 GHz boost clock (assumed, not measured).
+	SharedWavefrontsPerSecond = 132 * 1.98e9
+)
+
+// MemorySeconds is the model's memory time of a launch that moves the
+// given global sectors and shared-memory wavefronts.
+func MemorySeconds(sectors, wavefronts float64) float64 {
+	return sectors*warp.SectorBytes/GlobalBytesPerSecond + wavefronts/SharedWavefrontsPerSecond
+}
+
+// KernelCost is a kernel's predicted memory traffic in one launch of one
+// configuration: every access's requests per launch (warps, trip counts
+// and unrolled copies, as the model counts them) times its sectors per
+// request for global memory, its wavefronts per request for shared.
+type KernelCost struct {
+	Sectors    float64 // global sectors per launch
+	Wavefronts float64 // shared-memory wavefronts per launch
+	// Assumed: some term rests on a size, trip count, grid or block the
+	// code does not give, or on an access whose cost is not known (counted
+	// at its ideal): the figures hold at the assumed sizes.
+	Assumed bool
+}
+
+// Seconds is the kernel's memory time per launch under the time model.
+func (k KernelCost) Seconds() float64 { return MemorySeconds(k.Sectors, k.Wavefronts) }
+
+// costKey names one kernel under one launch configuration.
+type costKey struct {
+	kernel any
+	config *analyzer.LaunchConfig
+}
+
+func keyOf(p *analyzer.Prediction) costKey { return costKey{p.Access.Kernel, p.Config} }
+
+// Costs are the kernels' costs of one pass, each kernel under each launch
+// configuration.
+type Costs struct {
+	res     *accesses.Result
+	kernels map[costKey]*KernelCost
+	// repeats are the loads whose sectors an earlier load of the same
+	// thread brought into the L1 (see l1Repeats): they move no bytes of
+	// their own.
+	repeats map[*analyzer.Prediction]*analyzer.Prediction
+	// group lists, for a load that others repeat, those repeats.
+	group map[*analyzer.Prediction][]*analyzer.Prediction
+}
+
+// Of sums every kernel's cost per launch configuration, once for the
+// pass's predictions.
+func Of(res *accesses.Result) *Costs {
+	c := &Costs{res: res, kernels: map[costKey]*KernelCost{}, repeats: l1Repeats(res.Analysis.Predictions),
+		group: map[*analyzer.Prediction][]*analyzer.Prediction{}}
+	for q, p := range c.repeats {
+		c.group[p] = append(c.group[p], q)
+	}
+	for _, p := range res.Analysis.Predictions {
+		k := c.kernels[keyOf(p)]
+		if k == nil {
+			k = &KernelCost{}
+			c.kernels[keyOf(p)] = k
+		}
+		c.addTerm(k, p)
+	}
+	return c
+}
+
+// addTerm adds p's traffic per launch to its kernel's cost.
+func (c *Costs) addTerm(k *KernelCost, p *analyzer.Prediction) {
+	if p.NoLane {
+		return
+	}
+	units := c.traffic(p)
+	if p.Access.Space == interp.Shared {
+		k.Wavefronts += units
+	} else {
+		k.Sectors += units
+	}
+	k.Assumed = k.Assumed || termAssumed(p)
+}
+
+// traffic is what p moves per launch: its sectors (global) or
+// wavefronts (shared) per request times its requests; nothing for a load
+// the L1 serves.
+func (c *Costs) traffic(p *analyzer.Prediction) float64 {
+	if c.repeats[p] != nil {
+		return 0
+	}
+	per := p.Sectors
+	if !p.Known {
+		per = p.Ideal // 1 to 32 sectors, depending on the data: the least
+	}
+	return per * c.requests(p)
+}
+
+// requests is p's requests per launch, as instructions of its own: a
+// vector component the compiler loads with its siblings shares their one
+// instruction, so it counts for its part of the vector.
+func (c *Costs) requests(p *analyzer.Prediction) float64 {
+	n := p.RequestsPerLaunch()
+	if a := p.Access; c.res.MergedWithSibling(p) && a.Struct.Size > 0 {
+		n *= float64(a.Type.Size) / float64(a.Struct.Size)
+	}
+	return n
+}
+
+// termAssumed: p's part of the kernel's cost rests on what the code does
+// not give (a parameter, a trip count, the grid, the block's shape) or on
+// data (an unknown address, a guard on loaded values).
+func termAssumed(p *analyzer.Prediction) bool {
+	c := p.Config
+	return !p.Known || len(p.Assumptions) > 0 || len(accesses.AssumedStride(p)) > 0 ||
+		c.GridKnown != [3]bool{true, true, true} || policy.GuessedBlock(c)
+}
+
+// Kernel is the cost per launch of p's kernel under p's launch
+// configuration.
+func (c *Costs) Kernel(p *analyzer.Prediction) (KernelCost, bool) {
+	k := c.kernels[keyOf(p)]
+	if k == nil {
+		return KernelCost{}, false
+	}
+	return *k, true
+}
+
+// Impact is what fixing p is worth to its kernel, with the accesses
+// covered by the same fix (the other lanes of one vector, under the same
+// launch) fixed too: false when p's cost is not known (no ideal to fix it
+// to) or its kernel moves nothing.
+func (c *Costs) Impact(p *analyzer.Prediction, covered ...*analyzer.Prediction) (lint.Impact, bool) {
+	k, ok := c.Kernel(p)
+	if !ok || !p.Known || p.NoLane || k.Seconds() == 0 {
+		return lint.Impact{}, false
+	}
+	// The fix brings the accesses it covers together to their ideal: what
+	// they move as they are (an L1 repeat moves nothing) less that. The
+	// loads that repeat p's sectors come with it: p's bytes cannot drop
+	// below what they all use.
+	var sectors, wavefronts float64
+	seen := map[*analyzer.Prediction]bool{}
+	for _, q := range append(append([]*analyzer.Prediction{p}, covered...), c.group[p]...) {
+		if seen[q] || keyOf(q) != keyOf(p) || !q.Known || q.NoLane {
+			continue
+		}
+		seen[q] = true
+		excess := c.traffic(q) - q.Ideal*c.requests(q)
+		if q.Access.Space == interp.Shared {
+			wavefronts += excess
+		} else {
+			sectors += excess
+		}
+	}
+	return New(k, math.Max(sectors, 0), math.Max(wavefronts, 0), k.Assumed), true
+}
+
+// New prices removing the given excess global sectors and shared
+// wavefronts from kernel k: the share of its memory time saved and the
+// speedup, the kernel's time as it is over its time without them.
+func New(k KernelCost, excessSectors, excessWavefronts float64, assumed bool) lint.Impact {
+	asIs := k.Seconds()
+	fixed := MemorySeconds(math.Max(k.Sectors-excessSectors, 0), math.Max(k.Wavefronts-excessWavefronts, 0))
+	imp := lint.Impact{
+		Assumed:                   assumed,
+		ExcessBytesPerLaunch:      int64(math.Round(excessSectors * warp.SectorBytes)),
+		ExcessWavefrontsPerLaunch: int64(math.Round(excessWavefronts)),
+		KernelSectorsPerLaunch:    int64(math.Round(k.Sectors)),
+		KernelWavefrontsPerLaunch: int64(math.Round(k.Wavefronts)),
+		EstimatedSpeedup:          1,
+		SavedSeconds:              asIs - fixed,
+	}
+	if asIs > 0 {
+		imp.Share = round(1 - fixed/asIs)
+	}
+	if fixed > 0 {
+		imp.EstimatedSpeedup = math.Max(round(asIs/fixed), 1)
+	}
+	return imp
+}
+
+// Combined is the impact of fixing several findings of one cause
+// at once (the fields of a struct, one stride, one line): their excess
+// counts together against their kernel. Impacts of another kernel or
+// launch than the first's are left out; nil when the first has none.
+func Combined(imps []*lint.Impact) *lint.Impact {
+	if len(imps) == 0 || imps[0] == nil {
+		return nil
+	}
+	first := imps[0]
+	k := KernelCost{Sectors: float64(first.KernelSectorsPerLaunch), Wavefronts: float64(first.KernelWavefrontsPerLaunch)}
+	var sectors, wavefronts float64
+	assumed := false
+	for _, imp := range imps {
+		if imp == nil || imp.KernelSectorsPerLaunch != first.KernelSectorsPerLaunch || imp.KernelWavefrontsPerLaunch != first.KernelWavefrontsPerLaunch {
+			continue
+		}
+		sectors += float64(imp.ExcessBytesPerLaunch) / warp.SectorBytes
+		wavefronts += float64(imp.ExcessWavefrontsPerLaunch)
+		assumed = assumed || imp.Assumed
+	}
+	imp := New(k, sectors, wavefronts, assumed)
+	return &imp
+}
+
+// MinShare is the least share of its kernel's memory time a finding's
+// fix must save to be a warning (docs/severity.md): below it the waste is
+// real but not worth a change, such as a store run once per thread
+// beside a loop of loads.
+const MinShare = 0.05
+
+// ShareSeverity applies the share rule to a severity its rule gave by
+// cost: a warning whose fix would save less than MinShare of its
+// kernel's memory time is info. A finding without an impact, and any
+// other severity (an error is a fault, whatever it costs), stay.
+func ShareSeverity(s lint.Severity, imp *lint.Impact) lint.Severity {
+	if s == lint.Warning && SmallShare(imp) {
+		return lint.Info
+	}
+	return s
+}
+
+// SmallShare: the fix would save less than MinShare of the kernel's
+// memory time.
+func SmallShare(imp *lint.Impact) bool { return imp != nil && imp.Share < MinShare }
+
+// Text is the message's part about the kernel: "fixing it: up to
+// 4.3x for this kernel (77% of its memory time)", with "at the assumed
+// sizes" when the figures rest on them, and for a finding the share rule
+// made info, that the share is under what a warning needs. A folded
+// finding is one cause: "it" is the cause, its accesses fixed together.
+func Text(imp *lint.Impact, demoted bool) string {
+	s := fmt.Sprintf("fixing it: up to %sx for this kernel (%s of its memory time", SpeedupText(imp.EstimatedSpeedup), percentText(imp.Share))
+	if demoted {
+		s += fmt.Sprintf(", under the %.0f%% a warning needs", 100*MinShare)
+	}
+	if imp.Assumed {
+		s += ", at the assumed sizes"
+	}
+	return s + ")"
+}
+
+// SpeedupText writes a speedup with the digits that tell it from 1: 1.02,
+// 1.5, 4.3.
+func SpeedupText(x float64) string {
+	if x < 1.1 {
+		return wording.Trim(x)
+	}
+	return wording.Trim(math.Round(x*10) / 10)
+}
+
+// percentText writes a share as a percentage, below 1% as "under 1%"
+// (a finding's waste is never nothing, even where it rounds to it).
+func percentText(share float64) string {
+	if share < 0.005 {
+		return "under 1%"
+	}
+	return fmt.Sprintf("%.0f%%", 100*share)
+}
+
+func round(x float64) float64 { return math.Round(x*1000) / 1000 }

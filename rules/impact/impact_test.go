@@ -1,0 +1,224 @@
+package impact
+
+import (
+	"go/token"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/lint"
+)
+
+// loadSource models one CUDA file of source src and sums its kernels'
+// costs.
+func loadSource(t *testing.T, src string) (*accesses.Result, *Costs) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "k.cu")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := accesses.Load(&analysis.Pass{Analyzer: accesses.Analyzer, Fset: token.NewFileSet(), OtherFiles: []string{path}}, accesses.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, Of(res)
+}
+
+// A kernel's cost per launch, worked by hand: every access's requests
+// (blocks x warps x trips) times its sectors or wavefronts per request.
+func TestKernelCost(t *testing.T) {
+	tests := []struct {
+		name, src           string
+		sectors, wavefronts float64
+		assumed             bool
+	}{
+		// 64 blocks x 8 warps = 512 requests per access, 4 sectors each.
+		{"copy", `__global__ void k(const float* a, float* b) { int i = blockIdx.x * blockDim.x + threadIdx.x; b[i] = a[i]; }
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, 2 * 512 * 4, 0, false},
+		// A loop of 10 iterations: 5120 requests of 16 sectors.
+		{"strided loop", `__global__ void k(float* a) { for (int j = 0; j < 10; j++) a[4 * threadIdx.x + 1024 * j] = 0; }
+void h(float* a) { k<<<64, 256>>>(a); }`, 5120 * 16, 0, false},
+		// A column of a 32x32 tile: 512 requests of 32 wavefronts; the
+		// global load 512 requests of 4 sectors.
+		{"shared column", `__global__ void k(const float* a) { __shared__ float t[32][32]; int i = blockIdx.x * blockDim.x + threadIdx.x; t[threadIdx.x][threadIdx.x / 32] = a[i]; }
+void h(float* a) { k<<<64, 256>>>(a); }`, 512 * 4, 512 * 32, false},
+		// The grid comes from the host at run time: assumed.
+		{"grid at run time", `__global__ void k(const float* a, float* b) { int i = blockIdx.x * blockDim.x + threadIdx.x; b[i] = a[i]; }
+void h(float* a, float* b, int g) { k<<<g, 256>>>(a, b); }`, -1, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, costs := loadSource(t, tt.src)
+			if len(res.Analysis.Predictions) == 0 {
+				t.Fatal("no predictions")
+			}
+			k, ok := costs.Kernel(res.Analysis.Predictions[0])
+			if !ok {
+				t.Fatal("no kernel cost")
+			}
+			if tt.sectors >= 0 && k.Sectors != tt.sectors {
+				t.Errorf("sectors per launch %v, want %v", k.Sectors, tt.sectors)
+			}
+			if k.Wavefronts != tt.wavefronts || k.Assumed != tt.assumed {
+				t.Errorf("wavefronts %v, assumed %v; want %v, %v", k.Wavefronts, k.Assumed, tt.wavefronts, tt.assumed)
+			}
+		})
+	}
+}
+
+// A finding's impact, worked by hand for a load of stride 4 and a
+// coalesced store, 512 requests each: the kernel moves 512 x (16 + 4)
+// sectors, the fix removes 512 x 12 of them: 60% of the time, 2.5x.
+func TestImpact(t *testing.T) {
+	res, costs := loadSource(t, `__global__ void k(const float* a, float* b) { int i = blockIdx.x * blockDim.x + threadIdx.x; b[i] = a[4 * i]; }
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
+	for _, p := range res.Analysis.Predictions {
+		imp, ok := costs.Impact(p)
+		if !ok {
+			t.Fatalf("%s: no impact", p.Access.Expr)
+		}
+		want := lint.Impact{KernelSectorsPerLaunch: 512 * 20, EstimatedSpeedup: 1}
+		if p.Access.Expr == "a[4 * i]" {
+			want.ExcessBytesPerLaunch, want.Share, want.EstimatedSpeedup = 512*12*32, 0.6, 2.5
+		}
+		imp.SavedSeconds = 0
+		if imp != want {
+			t.Errorf("%s: impact %+v, want %+v", p.Access.Expr, imp, want)
+		}
+	}
+}
+
+// The time model weighs shared wavefronts against global bytes: a
+// 32-way conflict beside a coalesced copy (512 requests each way, 4
+// sectors; 1 wavefront for the row store, 32 for the column load).
+func TestImpactOfSharedConflict(t *testing.T) {
+	res, costs := loadSource(t, `__global__ void k(const float* a, float* b) {
+    __shared__ float t[32][32];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    t[threadIdx.x / 32][threadIdx.x % 32] = a[i];
+    __syncthreads();
+    b[i] = t[threadIdx.x % 32][threadIdx.x / 32];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
+	global := 2 * 512 * 4 * 32 / GlobalBytesPerSecond
+	asIs := global + 512*(1+32)/SharedWavefrontsPerSecond
+	fixed := global + 512*(1+1)/SharedWavefrontsPerSecond
+	found := false
+	for _, p := range res.Analysis.Predictions {
+		if p.Access.Expr != "t[threadIdx.x % 32][threadIdx.x / 32]" {
+			continue
+		}
+		found = true
+		imp, ok := costs.Impact(p)
+		if !ok {
+			t.Fatal("no impact")
+		}
+		if imp.KernelWavefrontsPerLaunch != 512*33 || imp.ExcessWavefrontsPerLaunch != 512*31 {
+			t.Errorf("wavefronts %d, excess %d; want %d, %d", imp.KernelWavefrontsPerLaunch, imp.ExcessWavefrontsPerLaunch, 512*33, 512*31)
+		}
+		if want := asIs / fixed; math.Abs(imp.EstimatedSpeedup-want) > 0.001 {
+			t.Errorf("speedup %v, want %.3f", imp.EstimatedSpeedup, want)
+		}
+		if want := 1 - fixed/asIs; math.Abs(imp.Share-want) > 0.001 {
+			t.Errorf("share %v, want %.3f", imp.Share, want)
+		}
+	}
+	if !found {
+		t.Fatal("no prediction for the column load")
+	}
+}
+
+// Findings of one cause count together against their kernel.
+func TestCombined(t *testing.T) {
+	k := KernelCost{Sectors: 1000}
+	a, b := New(k, 300, 0, false), New(k, 200, 0, true)
+	got := Combined([]*lint.Impact{&a, &b})
+	if got.Share != 0.5 || got.EstimatedSpeedup != 2 || !got.Assumed || got.ExcessBytesPerLaunch != 500*32 {
+		t.Errorf("combined %+v, want share 0.5, speedup 2, assumed, %d bytes", got, 500*32)
+	}
+	other := New(KernelCost{Sectors: 50}, 40, 0, false)
+	if got := Combined([]*lint.Impact{&a, &other}); got.Share != 0.3 {
+		t.Errorf("another kernel's impact counted: share %v, want 0.3", got.Share)
+	}
+	if Combined([]*lint.Impact{nil, &a}) != nil {
+		t.Error("a first finding without impact got one")
+	}
+}
+
+func TestText(t *testing.T) {
+	tests := []struct {
+		imp     lint.Impact
+		demoted bool
+		want    string
+	}{
+		{lint.Impact{EstimatedSpeedup: 4.321, Share: 0.769}, false, "fixing it: up to 4.3x for this kernel (77% of its memory time)"},
+		{lint.Impact{EstimatedSpeedup: 1.0204, Share: 0.02}, true, "fixing it: up to 1.02x for this kernel (2% of its memory time, under the 5% a warning needs)"},
+		{lint.Impact{EstimatedSpeedup: 1, Share: 0.001, Assumed: true}, false, "fixing it: up to 1x for this kernel (under 1% of its memory time, at the assumed sizes)"},
+	}
+	for _, tt := range tests {
+		if got := Text(&tt.imp, tt.demoted); got != tt.want {
+			t.Errorf("got  %q\nwant %q", got, tt.want)
+		}
+	}
+}
+
+// The share rule of docs/severity.md: a warning needs its fix to save at
+// least 5% of its kernel's memory time; errors and info stay.
+func TestShareSeverity(t *testing.T) {
+	share := func(s float64) *lint.Impact { return &lint.Impact{Share: s, EstimatedSpeedup: 1 / (1 - s)} }
+	tests := []struct {
+		name string
+		by   lint.Severity // the rule's grade by cost
+		imp  *lint.Impact
+		want lint.Severity
+	}{
+		{"a transpose's column store: most of the kernel", lint.Warning, share(0.78), lint.Warning},
+		{"at the bound", lint.Warning, share(0.05), lint.Warning},
+		{"just under the bound", lint.Warning, share(0.049), lint.Info},
+		{"an epilogue store beside a loop of loads", lint.Warning, share(0.001), lint.Info},
+		{"no impact known: the cost decides", lint.Warning, nil, lint.Warning},
+		{"a fault whatever it costs", lint.Error, share(0.01), lint.Error},
+		{"info stays info", lint.Info, share(0.9), lint.Info},
+	}
+	for _, tt := range tests {
+		if got := ShareSeverity(tt.by, tt.imp); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// A fix that covers several accesses (four scalar loads that one float4
+// load replaces) removes their excess together: 512 requests each of 16
+// sectors where 4 would do, beside a coalesced store: (64 + 4) / (16 + 4).
+func TestImpactWithCovered(t *testing.T) {
+	res, costs := loadSource(t, `__global__ void k(const float* a, float* b) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    b[i] = a[4 * i] + a[4 * i + 1] + a[4 * i + 2] + a[4 * i + 3];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
+	var loads []*analyzer.Prediction
+	for _, p := range res.Analysis.Predictions {
+		if p.Access.Op == interp.Load {
+			loads = append(loads, p)
+		}
+	}
+	if len(loads) != 4 {
+		t.Fatalf("%d loads, want 4", len(loads))
+	}
+	// The L1 serves a[4*i + 1..3] from the sectors a[4*i] brought in
+	// (measured: probes6, time6.txt): the kernel moves 16 + 4 sectors per
+	// request pair, the four loads together use 16 of them, so fixing the
+	// first alone or all four saves nothing.
+	one, _ := costs.Impact(loads[0])
+	all, _ := costs.Impact(loads[0], loads[1:]...)
+	k, _ := costs.Kernel(loads[0])
+	if k.Sectors != (16+4)*512 || one.EstimatedSpeedup != 1 || all.EstimatedSpeedup != 1 || all.ExcessBytesPerLaunch != 0 {
+		t.Errorf("kernel %+v, one load %+v, all four %+v; want 10240 sectors and 1x", k, one, all)
+	}
+}

@@ -1,0 +1,34 @@
+package lint
+
+// Impact is what fixing a finding is worth to its kernel, under the
+// memory-bound time model of rules/accesses (docs/severity.md): the
+// kernel's predicted memory traffic per launch, what the finding's
+// accesses move beyond their ideal, the share of the kernel's memory
+// time that removing it saves, and the speedup that follows. Fields are
+// in alphabetical order of their JSON names, as in Figures.
+type Impact struct {
+	// Assumed: some term rests on a size, trip count, grid or block the
+	// code does not give, or on an access whose cost is not known: the
+	// figures hold at the assumed sizes.
+	Assumed bool `json:"assumed,omitempty"`
+	// EstimatedSpeedup is the kernel's memory time as it is over the
+	// same with the finding's accesses at their ideal: 1 or more.
+	EstimatedSpeedup float64 `json:"estimatedSpeedup"`
+	// ExcessBytesPerLaunch are the global bytes moved beyond the ideal
+	// (sectors above it, 32 bytes each); ExcessWavefrontsPerLaunch the
+	// shared-memory wavefronts beyond it.
+	ExcessBytesPerLaunch      int64 `json:"excessBytesPerLaunch,omitempty"`
+	ExcessWavefrontsPerLaunch int64 `json:"excessWavefrontsPerLaunch,omitempty"`
+	// KernelSectorsPerLaunch and KernelWavefrontsPerLaunch are the
+	// kernel's predicted global sectors and shared wavefronts in one
+	// launch of this configuration, every access counted.
+	KernelSectorsPerLaunch    int64 `json:"kernelSectorsPerLaunch"`
+	KernelWavefrontsPerLaunch int64 `json:"kernelWavefrontsPerLaunch"`
+	// Share is the part of the kernel's memory time the fix removes, 0..1.
+	Share float64 `json:"share"`
+	// SavedSeconds is the model's memory time per launch the fix saves:
+	// what --sort impact and the summary rank by. Left out of the output:
+	// its scale rests on the model's bandwidths, which only the ratios
+	// above are checked against (testdata/truth/timing).
+	SavedSeconds float64 `json:"-"`
+}

@@ -1,0 +1,268 @@
+// Timing pairs for cudalint's estimated speedup (docs/severity.md): each
+// pair is a kernel with a finding and its twin with the finding fixed,
+// moving the same useful bytes. run.sh builds and times them on a GPU;
+// the Go test in cmd/cudalint (impact_timing_test.go) runs cudalint's
+// model on this file and compares each finding's estimatedSpeedup with
+// the measured ratio (as is over fixed).
+//
+// Output, on stdout, one CSV line per kernel timed:
+//   pair,variant,median_ms,bytes
+// variant is the kernel's name; the first line of a pair is the kernel
+// as it is (with the finding), the second its fixed twin. bytes is what
+// the pair must move at the ideal (the floats it reads and writes once
+// each), the same for both lines of a pair.
+//
+// Timing: CUDA events around each launch, 3 warm-up launches, the median
+// of 15. Every buffer is far larger than the L2 (256 MiB of useful data
+// per kernel), so the kernels are memory-bound.
+//
+// Every size is a constant the analyzer reads (no parameters), and every
+// kernel is launched from exactly one launcher, so cudalint sees each
+// kernel under one launch configuration with nothing assumed.
+
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+// N floats of useful data per kernel: 64 Mi floats, 256 MiB.
+#define N (64 << 20)
+// The transpose's square matrix: 8192 x 8192 floats = N.
+#define W 8192
+#define TILE 32
+#define ROWS 8
+#define THREADS 256
+#define WARMUPS 3
+#define RUNS 15
+
+#define CHECK(call) do { cudaError_t e = (call); if (e != cudaSuccess) { \
+    fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); exit(1); } } while (0)
+
+// ---- transpose: a column store and its shared-tile fix ----
+// block 32x8, each thread 4 rows of a 32x32 tile: the load walks rows (4
+// sectors per request), the store walks a column (32).
+__global__ void transpose_slow(const float* in, float* out) {
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS) {
+        out[x * W + (y + j)] = in[(y + j) * W + x];
+    }
+}
+
+// The fix: stage the tile in shared memory, padded to 33 columns so the
+// column read is conflict-free; both global sides walk rows.
+__global__ void transpose_fast(const float* in, float* out) {
+    __shared__ float tile[TILE][TILE + 1];
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS) {
+        tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * W + x];
+    }
+    __syncthreads();
+    x = blockIdx.y * TILE + threadIdx.x;
+    y = blockIdx.x * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS) {
+        out[(y + j) * W + x] = tile[threadIdx.x][threadIdx.y + j];
+    }
+}
+
+// ---- bank conflict: the same tile unpadded ----
+// tile[32][32]: the column read puts all 32 lanes on one bank (32-way);
+// its fixed twin is transpose_fast, padded to [32][33].
+__global__ void bank_conflict_slow(const float* in, float* out) {
+    __shared__ float tile[TILE][TILE];
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS) {
+        tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * W + x];
+    }
+    __syncthreads();
+    x = blockIdx.y * TILE + threadIdx.x;
+    y = blockIdx.x * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS) {
+        out[(y + j) * W + x] = tile[threadIdx.x][threadIdx.y + j];
+    }
+}
+
+// ---- strided reads: lanes S floats apart, and the contiguous copy ----
+// Each reads N floats, one per thread, and writes N contiguous floats:
+// the same useful bytes, over a region S times larger.
+__global__ void stride2_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    out[i] = in[i * 2];
+}
+
+__global__ void stride4_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    out[i] = in[i * 4];
+}
+
+__global__ void stride8_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    out[i] = in[i * 8];
+}
+
+__global__ void stride32_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    out[i] = in[i * 32];
+}
+
+// The fixed twin of every strided read and of the misaligned one.
+__global__ void copy_fast(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    out[i] = in[i];
+}
+
+// ---- an array of structs: one field per lane, and its SoA twin ----
+struct Particle {
+    float x, y, z, w;
+};
+
+// Lanes 16 bytes apart, 4 of them used: 16 sectors per request, ideal 4.
+__global__ void aos_slow(const Particle* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    out[i] = in[i].x;
+}
+
+// The same field stored as its own array.
+__global__ void aos_fast(const float* xs, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    out[i] = xs[i];
+}
+
+// ---- a read shifted by one float: 5 sectors per request, ideal 4 ----
+__global__ void misaligned_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    out[i] = in[i + 1];
+}
+
+// ---- four scalars of a float4 per thread, and one float4 load ----
+// Each thread sums 4 neighbouring floats: four loads with lanes 16 bytes
+// apart, or one 16-byte load.
+__global__ void vector_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float a = in[i * 4];
+    float b = in[i * 4 + 1];
+    float c = in[i * 4 + 2];
+    float d = in[i * 4 + 3];
+    out[i] = a + b + c + d;
+}
+
+__global__ void vector_fast(const float4* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float4 v = in[i];
+    out[i] = v.x + v.y + v.z + v.w;
+}
+
+// ---- launchers: one launch of each kernel, every size a constant ----
+typedef void (*Launcher)(float* in, float* out);
+
+static void launch_transpose_slow(float* in, float* out) {
+    dim3 grid(W / TILE, W / TILE);
+    dim3 block(TILE, ROWS);
+    transpose_slow<<<grid, block>>>(in, out);
+}
+
+static void launch_transpose_fast(float* in, float* out) {
+    dim3 grid(W / TILE, W / TILE);
+    dim3 block(TILE, ROWS);
+    transpose_fast<<<grid, block>>>(in, out);
+}
+
+static void launch_bank_conflict_slow(float* in, float* out) {
+    dim3 grid(W / TILE, W / TILE);
+    dim3 block(TILE, ROWS);
+    bank_conflict_slow<<<grid, block>>>(in, out);
+}
+
+static void launch_stride2_slow(float* in, float* out) { stride2_slow<<<N / THREADS, THREADS>>>(in, out); }
+static void launch_stride4_slow(float* in, float* out) { stride4_slow<<<N / THREADS, THREADS>>>(in, out); }
+static void launch_stride8_slow(float* in, float* out) { stride8_slow<<<N / THREADS, THREADS>>>(in, out); }
+static void launch_stride32_slow(float* in, float* out) { stride32_slow<<<N / THREADS, THREADS>>>(in, out); }
+static void launch_copy_fast(float* in, float* out) { copy_fast<<<N / THREADS, THREADS>>>(in, out); }
+
+static void launch_aos_slow(float* in, float* out) {
+    aos_slow<<<N / THREADS, THREADS>>>((const Particle*)in, out);
+}
+
+static void launch_aos_fast(float* in, float* out) { aos_fast<<<N / THREADS, THREADS>>>(in, out); }
+
+static void launch_misaligned_slow(float* in, float* out) { misaligned_slow<<<N / THREADS, THREADS>>>(in, out); }
+
+static void launch_vector_slow(float* in, float* out) { vector_slow<<<N / THREADS, THREADS>>>(in, out); }
+
+static void launch_vector_fast(float* in, float* out) {
+    vector_fast<<<N / THREADS, THREADS>>>((const float4*)in, out);
+}
+
+// ---- timing ----
+static cudaEvent_t start_event, stop_event;
+
+// median_ms launches WARMUPS times untimed, then RUNS times each between
+// two events, and returns the median of the RUNS times.
+static float median_ms(Launcher launch, float* in, float* out) {
+    for (int w = 0; w < WARMUPS; w++) {
+        launch(in, out);
+    }
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    float ms[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        CHECK(cudaEventRecord(start_event));
+        launch(in, out);
+        CHECK(cudaEventRecord(stop_event));
+        CHECK(cudaEventSynchronize(stop_event));
+        CHECK(cudaGetLastError());
+        CHECK(cudaEventElapsedTime(&ms[r], start_event, stop_event));
+    }
+    for (int a = 1; a < RUNS; a++) { // insertion sort: 15 values
+        float v = ms[a];
+        int b = a - 1;
+        while (b >= 0 && ms[b] > v) {
+            ms[b + 1] = ms[b];
+            b--;
+        }
+        ms[b + 1] = v;
+    }
+    return ms[RUNS / 2];
+}
+
+// time_pair prints the pair's two lines: the kernel as it is, then fixed.
+static void time_pair(const char* pair, const char* slow_name, Launcher slow,
+                      const char* fast_name, Launcher fast, float* in, float* out) {
+    // The useful bytes: N floats read and N written, once each.
+    long long bytes = 2LL * N * (long long)sizeof(float);
+    float slow_ms = median_ms(slow, in, out);
+    float fast_ms = median_ms(fast, in, out);
+    printf("%s,%s,%.6f,%lld\n", pair, slow_name, slow_ms, bytes);
+    printf("%s,%s,%.6f,%lld\n", pair, fast_name, fast_ms, bytes);
+    fflush(stdout);
+}
+
+int main() {
+    // in holds the widest walk, 32 floats per thread (8 GiB); out N floats.
+    const size_t in_words = (size_t)N * 32 + 64;
+    const size_t out_words = (size_t)N + 64;
+    float *in, *out;
+    CHECK(cudaMalloc(&in, in_words * sizeof(float)));
+    CHECK(cudaMalloc(&out, out_words * sizeof(float)));
+    CHECK(cudaMemset(in, 0, in_words * sizeof(float)));
+    CHECK(cudaMemset(out, 0, out_words * sizeof(float)));
+    CHECK(cudaEventCreate(&start_event));
+    CHECK(cudaEventCreate(&stop_event));
+
+    time_pair("transpose", "transpose_slow", launch_transpose_slow, "transpose_fast", launch_transpose_fast, in, out);
+    time_pair("bank_conflict", "bank_conflict_slow", launch_bank_conflict_slow, "transpose_fast", launch_transpose_fast, in, out);
+    time_pair("stride2", "stride2_slow", launch_stride2_slow, "copy_fast", launch_copy_fast, in, out);
+    time_pair("stride4", "stride4_slow", launch_stride4_slow, "copy_fast", launch_copy_fast, in, out);
+    time_pair("stride8", "stride8_slow", launch_stride8_slow, "copy_fast", launch_copy_fast, in, out);
+    time_pair("stride32", "stride32_slow", launch_stride32_slow, "copy_fast", launch_copy_fast, in, out);
+    time_pair("aos", "aos_slow", launch_aos_slow, "aos_fast", launch_aos_fast, in, out);
+    time_pair("misaligned", "misaligned_slow", launch_misaligned_slow, "copy_fast", launch_copy_fast, in, out);
+    time_pair("vector", "vector_slow", launch_vector_slow, "vector_fast", launch_vector_fast, in, out);
+
+    CHECK(cudaEventDestroy(start_event));
+    CHECK(cudaEventDestroy(stop_event));
+    CHECK(cudaFree(in));
+    CHECK(cudaFree(out));
+    return 0;
+}
