@@ -134,7 +134,7 @@ func (u *unit) memberInits(from, to int) []MemberInit {
 			x, err := u.parseExpr(arg[0], arg[1])
 			if err != nil {
 				mi.Args = nil
-				u.note(lex.NoteMemberInitializer, u.toks[a].Pos, "initializer of member %s not understood: %v", mi.Name, err)
+				u.noteAbout(lex.NoteMemberInitializer, mi.Name, u.toks[a].Pos, "initializer of member %s not understood: %v", mi.Name, err)
 				break
 			}
 			mi.Args = append(mi.Args, x)

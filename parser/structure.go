@@ -121,6 +121,11 @@ func (u *unit) note(k lex.NoteKind, p Pos, format string, args ...any) {
 	u.file.Notes.AddKind(k, p, format, args...)
 }
 
+// noteAbout adds a note about subject, which its kind's summary names.
+func (u *unit) noteAbout(k lex.NoteKind, subject string, p Pos, format string, args ...any) {
+	u.file.Notes.AddAbout(k, subject, p, format, args...)
+}
+
 // joinChevrons rejoins launch chevrons written with spaces, which nvcc
 // accepts: "k << < g, b >> > (a)" is k<<<g, b>>>(a). A "<<" followed by
 // "<" opens a launch; inside one, the first ">>" ">" (or ">" ">>", or
@@ -712,7 +717,7 @@ func (u *unit) fields(s *Struct, from, to int) {
 			}
 		} else if i < cut {
 			s.Incomplete = true
-			u.note(lex.NoteStructMember, u.toks[i].Pos, "struct %s: member not understood (%v); its layout is not used for findings", s.Name, err)
+			u.noteAbout(lex.NoteStructMember, s.Name, u.toks[i].Pos, "struct %s: member not understood (%v); its layout is not used for findings", s.Name, err)
 		}
 		i = end
 	}
@@ -887,7 +892,7 @@ func (u *unit) params(f *Func, from, to int) []*Param {
 		p, err := u.parseParam(sp[0], sp[1])
 		if err != nil {
 			if f.Global || f.Device {
-				u.note(lex.NoteParameter, u.toks[sp[0]].Pos, "parameter of %s not understood: %v", f.Name, err)
+				u.noteAbout(lex.NoteParameter, f.Name, u.toks[sp[0]].Pos, "parameter of %s not understood: %v", f.Name, err)
 			}
 			p = &Param{P: u.toks[sp[0]].Pos, Name: u.text(u.lastIdentBefore(sp[1] - 1))}
 		}

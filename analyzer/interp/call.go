@@ -5,6 +5,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -187,14 +188,14 @@ func (in *interp) notFollowed(e *parser.Call, name string, args []value) {
 	}
 	for _, a := range args {
 		if a.closure != nil && a.closure.lambda != nil {
-			in.note(e.Start(), "a lambda is passed to %s, which cudalint cannot find; its body is not followed", name)
+			in.note(lex.NoteLambdaNotFollowed, name, e.Start(), "a lambda is passed to %s, which cudalint cannot find; its body is not followed", name)
 			in.unresolved++
 			return
 		}
 	}
 	if id, ok := e.Fun.(*parser.Ident); ok {
 		if _, local := in.vars[id.Name]; local {
-			in.note(e.Start(), "call through %s, which holds no function or lambda cudalint knows; not followed", id.Name)
+			in.note(lex.NoteCallThroughValue, id.Name, e.Start(), "call through %s, which holds no function or lambda cudalint knows; not followed", id.Name)
 			in.unresolved++
 			return
 		}
@@ -208,7 +209,7 @@ func (in *interp) notFollowed(e *parser.Call, name string, args []value) {
 	}
 	for i, a := range args {
 		if a.kind == vPtr && a.ptr != nil && a.ptr.space == Global {
-			in.note(e.Start(), "call to %s, which cudalint does not follow, with a pointer to global memory (argument %d): the accesses it makes there are not modelled", name, i+1)
+			in.note(lex.NoteGlobalPointerPassed, name, e.Start(), "call to %s, which cudalint does not follow, with a pointer to global memory (argument %d): the accesses it makes there are not modelled", name, i+1)
 			in.unresolved++
 			return
 		}
@@ -254,7 +255,7 @@ func (in *interp) inlineIn(f *parser.Func, args []value, lvs []lvalue, site *par
 		return in.dataValue(symbolic.CauseNotModelled, "recursive call")
 	}
 	if len(in.calls) >= maxCallDepth {
-		in.note(site.Start(), "calls nested more than %d deep; %s not followed", maxCallDepth, f.Name)
+		in.note(lex.NoteCallDepth, f.Name, site.Start(), "calls nested more than %d deep; %s not followed", maxCallDepth, f.Name)
 		return in.dataValue(symbolic.CauseNotModelled, "deep call")
 	}
 	savedVars, savedRets, savedRefs, nguards := in.vars, in.rets, in.refs, len(in.guards)

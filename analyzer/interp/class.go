@@ -5,6 +5,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -194,7 +195,7 @@ func (in *interp) unresolvedMethod(e *parser.Call, what string, s *parser.Struct
 	if len(in.unit.candidates(calleeName(e.Fun), anyFunc)) > 0 {
 		return
 	}
-	in.note(e.Start(), "%s: no member function of %s with %d arguments; the call is not followed", what, s.Name, n)
+	in.note(lex.NoteNoMemberFunction, what, e.Start(), "%s: no member function of %s with %d arguments; the call is not followed", what, s.Name, n)
 	in.unresolved++
 }
 
@@ -568,7 +569,7 @@ func (in *interp) funcParam(e *parser.Call, name string) (string, bool) {
 		if f, ok := in.funcArgs[name]; ok {
 			return f, true
 		}
-		in.note(e.Start(), "%s: a function template parameter no launch binds; the call is not followed", name)
+		in.note(lex.NoteUnboundTemplate, name, e.Start(), "%s: a function template parameter no launch binds; the call is not followed", name)
 		in.unresolved++
 		return "", true
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -638,7 +639,7 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 	if len(in.accesses) >= maxAccesses {
 		if !in.capped {
 			in.capped = true
-			in.note(e.Start(), "more than %d memory accesses in one kernel; the rest are not modelled", maxAccesses)
+			in.note(lex.NoteAccessLimit, "", e.Start(), "more than %d memory accesses in one kernel; the rest are not modelled", maxAccesses)
 		}
 		return
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -165,8 +166,10 @@ func (in *interp) dim(e parser.Expr) int64 {
 	return in.unit.types.Dim(e)
 }
 
-func (in *interp) note(p parser.Pos, format string, args ...any) {
-	in.notes = append(in.notes, parser.Note{Pos: p, Msg: fmt.Sprintf(format, args...)})
+// note records a note of kind k about subject (the function it
+// concerns, which --stats names; "" for none).
+func (in *interp) note(k lex.NoteKind, subject string, p parser.Pos, format string, args ...any) {
+	in.notes = append(in.notes, parser.Note{Pos: p, Msg: fmt.Sprintf(format, args...), Kind: k, Subject: subject})
 }
 
 // ---- statements ----
@@ -205,7 +208,7 @@ func (in *interp) stmt(s parser.Stmt) {
 	in.steps++
 	if in.steps > maxStmtsPerFunc {
 		if in.steps == maxStmtsPerFunc+1 {
-			in.note(s.Start(), "function too large to model fully; the rest is skipped")
+			in.note(lex.NoteFunctionTooLarge, "", s.Start(), "function too large to model fully; the rest is skipped")
 		}
 		return
 	}

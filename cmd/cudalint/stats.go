@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -37,11 +36,6 @@ type stats struct {
 // maxSilentListed bounds the kernels --stats names.
 const maxSilentListed = 8
 
-var (
-	digits = regexp.MustCompile(`[0-9]+`)
-	quoted = regexp.MustCompile(`"[^"]*"|'[^']*'|\([^()]*\)`)
-)
-
 // unknownLabels name the causes of unknown predictions, for grouping:
 // one line per cause, whatever the variable or expression.
 var unknownLabels = map[symbolic.UnknownCause]string{
@@ -69,11 +63,8 @@ func unknownLabel(c symbolic.UnknownCause) string {
 }
 
 // noteLabels name the kinds of notes, for grouping: one line per kind.
-// They are the labels the kinds' messages had when --stats folded notes
-// by their text; the kinds left out name a subject in their label (the
-// function whose parameter, the #error's text), which noteLabel still
-// folds from the message, as it does for the analyzer's untyped remarks.
 var noteLabels = map[lex.NoteKind]string{
+	lex.NoteRemark:                  "other notes",
 	lex.NoteIncludeOutsideRoot:      "#include … not read",
 	lex.NoteIncludeRefused:          "#include … not read",
 	lex.NoteUnterminatedComment:     "unterminated comment",
@@ -83,6 +74,7 @@ var noteLabels = map[lex.NoteKind]string{
 	lex.NoteExpansionLimit:          "macro expansion produced more than N tokens; expansion stopped",
 	lex.NoteUnterminatedIf:          "unterminated #if",
 	lex.NoteElseAfterElse:           "#else after #else",
+	lex.NoteErrorDirective:          "#error",
 	lex.NoteIfNotEvaluable:          "cannot evaluate #if expression …; taken as false",
 	lex.NoteUnterminatedMacroArgs:   "unterminated argument list invoking macro …",
 	lex.NoteDefineWithoutName:       "#define needs a macro name",
@@ -91,36 +83,47 @@ var noteLabels = map[lex.NoteKind]string{
 	lex.NoteIncludeNotFound:         "cannot open include file …",
 	lex.NoteIncludeDepth:            "#include nested more than N deep …; … skipped",
 	lex.NoteIncludeCount:            "this file expands more than N includes; no more are read",
+	lex.NoteIncludeBytes:            "this file includes more than its budget of included bytes; no more is read",
 	lex.NoteUnmatched:               "unmatched …",
 	lex.NoteDeclarationEnd:          "unexpected end of input in declaration",
 	lex.NoteNamelessFunction:        "function definition without a name; skipped",
 	lex.NoteNestingLimit:            "blocks nested more than N deep; skipped",
+	lex.NoteStatement:               "statement not understood …; skipped",
 	lex.NoteCondition:               "condition not understood",
 	lex.NoteForHeader:               "for header not understood; loop variables are unknown",
 	lex.NoteForInit:                 "for initialiser not understood",
 	lex.NoteForCondition:            "for condition not understood",
 	lex.NoteForStep:                 "for step not understood",
 	lex.NoteCaseValue:               "case value not understood",
+	lex.NoteFunctionTooLarge:        "function too large to model fully; the rest is skipped",
+	lex.NoteAccessLimit:             "more than N memory accesses in one kernel; the rest are not modelled",
 }
 
-// noteLabel is the --stats line a note is counted under: its kind's
-// label, or its folded message where the kind has none.
+// subjectLabels are the lines of the kinds that name what the note is
+// about (its Subject): the function whose parameter, or whose call.
+var subjectLabels = map[lex.NoteKind]string{
+	lex.NoteParameter:           "parameter of %s not understood",
+	lex.NoteStructMember:        "struct %s: member not understood",
+	lex.NoteMemberInitializer:   "initializer of member %s not understood",
+	lex.NoteWithoutIf:           "#%s without #if",
+	lex.NoteLambdaNotFollowed:   "a lambda is passed to %s, which cudalint cannot find; its body is not followed",
+	lex.NoteCallThroughValue:    "call through %s, which holds no function or lambda cudalint knows; not followed",
+	lex.NoteGlobalPointerPassed: "call to %s, which cudalint does not follow, with a pointer to global memory …: the accesses it makes there are not modelled",
+	lex.NoteCallDepth:           "calls nested more than N deep; %s not followed",
+	lex.NoteNoMemberFunction:    "%s: no member function with those arguments; the call is not followed",
+	lex.NoteUnboundTemplate:     "%s: a function template parameter no launch binds; the call is not followed",
+}
+
+// noteLabel is the --stats line a note is counted under: its kind's, with
+// its subject where the kind names one.
 func noteLabel(n parser.Note) string {
+	if l, ok := subjectLabels[n.Kind]; ok {
+		return fmt.Sprintf(l, n.Subject)
+	}
 	if l, ok := noteLabels[n.Kind]; ok {
 		return l
 	}
-	return cause(n.Msg)
-}
-
-// cause folds a note's message into a label: numbers, quoted text and
-// parenthesised detail removed.
-func cause(msg string) string {
-	msg = quoted.ReplaceAllString(msg, "…")
-	msg = digits.ReplaceAllString(msg, "N")
-	if i := strings.Index(msg, ":"); i > 0 && i < 40 {
-		msg = msg[:i]
-	}
-	return strings.TrimSpace(msg)
+	return noteLabels[lex.NoteRemark]
 }
 
 func collectStats(in *inputs, res *analyzer.Result) *stats {

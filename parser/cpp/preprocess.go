@@ -647,7 +647,7 @@ func (p *Preprocessor) directive(f *fileFrame) {
 	case "elif", "else", "endif":
 		p.touchCond()
 		if len(p.conds) == 0 {
-			p.out.Notes.AddKind(lex.NoteWithoutIf, hash.Pos, "#%s without #if", name)
+			p.out.Notes.AddAbout(lex.NoteWithoutIf, name, hash.Pos, "#%s without #if", name)
 			return
 		}
 		c := &p.conds[len(p.conds)-1]

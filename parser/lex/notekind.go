@@ -3,8 +3,7 @@ package lex
 // NoteKind says what a note is about, set where the note is made: code
 // that acts on notes (the summary names includes refused for lying
 // outside the root, --stats counts notes by kind) reads the kind, never
-// the message. NoteRemark is a note of no particular kind (the analyzer's
-// notes about calls it does not follow, for one).
+// the message. NoteRemark is a note of no particular kind.
 type NoteKind uint8
 
 const (
@@ -51,4 +50,14 @@ const (
 	NoteForCondition      // a for condition it cannot read
 	NoteForStep           // a for loop's step it cannot read
 	NoteCaseValue         // a case value it cannot read
+
+	// The interpreter's (Subject: the function it concerns).
+	NoteLambdaNotFollowed   // a lambda passed to a function cudalint cannot find
+	NoteCallThroughValue    // a call through a variable that holds no function cudalint knows
+	NoteGlobalPointerPassed // a call not followed that is given a pointer to global memory
+	NoteCallDepth           // calls nested past the limit
+	NoteNoMemberFunction    // no member function with that many arguments
+	NoteUnboundTemplate     // a function template parameter no launch binds
+	NoteFunctionTooLarge    // a function too large to model fully
+	NoteAccessLimit         // more memory accesses in one kernel than the model keeps
 )

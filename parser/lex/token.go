@@ -128,6 +128,9 @@ type Note struct {
 	Pos  Pos
 	Msg  string
 	Kind NoteKind
+	// Subject is what the note is about where its kind's summary names it:
+	// the function whose parameter or call, the struct, the directive.
+	Subject string
 }
 
 func (n Note) Error() string { return n.Pos.String() + ": " + n.Msg }
@@ -149,13 +152,14 @@ type Directive struct {
 // Notes is a list of notes, in the order they were found.
 type Notes []Note
 
-func (ns *Notes) Add(p Pos, format string, args ...any) {
-	*ns = append(*ns, Note{Pos: p, Msg: fmt.Sprintf(format, args...)})
-}
-
 // AddKind adds a note of kind k.
 func (ns *Notes) AddKind(k NoteKind, p Pos, format string, args ...any) {
 	*ns = append(*ns, Note{Pos: p, Msg: fmt.Sprintf(format, args...), Kind: k})
+}
+
+// AddAbout adds a note of kind k about subject.
+func (ns *Notes) AddAbout(k NoteKind, subject string, p Pos, format string, args ...any) {
+	*ns = append(*ns, Note{Pos: p, Msg: fmt.Sprintf(format, args...), Kind: k, Subject: subject})
 }
 
 // ParseInt parses a C integer literal (decimal, hex, octal, binary; with
