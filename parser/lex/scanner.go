@@ -230,7 +230,18 @@ func (s *Scanner) token() Token {
 	}
 	t.Text = s.text(s.src[start:s.off])
 	t.End = int32(s.off)
+	if op, ok := alternativeTokens[t.Text]; ok && t.Kind == KIdent {
+		t.Kind, t.Text = KPunct, op
+	}
 	return t
+}
+
+// alternativeTokens are C++'s spellings of operators as words: `if (M >=
+// 128 and N >= 128)` is `&&`. They are operators, not identifiers, in
+// every C++ translation unit (and so in every CUDA one).
+var alternativeTokens = map[string]string{
+	"and": "&&", "or": "||", "not": "!", "not_eq": "!=", "bitand": "&", "bitor": "|",
+	"xor": "^", "compl": "~", "and_eq": "&=", "or_eq": "|=", "xor_eq": "^=",
 }
 
 // tokenFast reads an identifier, a number or an operator with no line

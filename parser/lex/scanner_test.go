@@ -57,3 +57,22 @@ func TestScanPositions(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", g, want)
 	}
 }
+
+// C++'s alternative tokens are the operators they spell, wherever they
+// are written; words that only begin like one stay names.
+func TestScanAlternativeTokens(t *testing.T) {
+	src := "if (M >= 128 and N or not x) y and_eq z; a not_eq b bitand c bitor d xor e compl f or_eq g xor_eq h; android oracle"
+	var notes Notes
+	var got []string
+	for _, tok := range Scan("p.cu", []byte(src), &notes) {
+		if tok.Kind == KPunct {
+			got = append(got, tok.Text)
+		} else {
+			got = append(got, "_")
+		}
+	}
+	want := "_ ( _ >= _ && _ || ! _ ) _ &= _ ; _ != _ & _ | _ ^ _ ~ _ |= _ ^= _ ; _ _"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("got  %s\nwant %s", g, want)
+	}
+}
