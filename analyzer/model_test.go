@@ -495,3 +495,22 @@ void h(float* a) { launched<<<4, 64>>>(a); }`, Options{})
 		}
 	}
 }
+
+// k<Tr<8>><<<...>>>: the >> that closes two template argument lists
+// before a launch's chevrons is two closers, not a shift, and the launch
+// gives the kernel its block.
+func TestLaunchAfterNestedTemplateArguments(t *testing.T) {
+	r := analyze(t, `template <int N> struct Tr { static constexpr int S = N; };
+template <typename T> __global__ void k(float* o) { o[threadIdx.x * T::S] = 0; }
+void run(float* o) { k<Tr<8>><<<1, 64>>>(o); }
+`, Options{})
+	var got []string
+	for _, k := range r.Kernels {
+		for _, c := range k.Configs {
+			got = append(got, c.Block.String()+" "+c.BlockSource.String())
+		}
+	}
+	if strings.Join(got, ",") != "64 launch" {
+		t.Errorf("configs %v, want the launch's block 64", got)
+	}
+}

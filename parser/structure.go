@@ -134,7 +134,7 @@ func joinChevrons(toks []Token) []Token {
 	is := func(i int, s string) bool { return i < len(toks) && toks[i].Kind == lex.KPunct && toks[i].Text == s }
 	spaced := false
 	for i := range toks {
-		if (is(i, "<<") && is(i+1, "<")) || ((is(i, ">") || is(i, ">>")) && (is(i+1, ">") || is(i+1, ">>"))) {
+		if (is(i, "<<") && is(i+1, "<")) || ((is(i, ">") || is(i, ">>")) && (is(i+1, ">") || is(i+1, ">>"))) || (is(i, ">>") && is(i+1, "<<<")) {
 			spaced = true
 			break
 		}
@@ -156,6 +156,14 @@ func joinChevrons(toks []Token) []Token {
 		case open && is(i, ">") && is(i+1, ">") && is(i+2, ">"):
 			t.Text, t.End = ">>>", toks[i+2].End
 			i += 2
+		case !open && is(i, ">>") && is(i+1, "<<<"):
+			// k<Tr<8>><<<g, b>>>: the >> closes two template argument
+			// lists, as a shift never stands before a launch.
+			first, second := t, t
+			first.Text, first.End = ">", t.End-1
+			second.Text, second.Pos.Col, second.Pos.Offset, second.Space, second.BOL = ">", t.Pos.Col+1, t.Pos.Offset+1, false, false
+			out = append(out, first)
+			t = second
 		}
 		switch t.Text {
 		case "<<<":
