@@ -413,6 +413,9 @@ type Struct struct {
 	P      Pos
 	Name   string
 	Union  bool
+	// Bases are the base classes, as named (struct Bwd : Base): their
+	// members come first in the layout.
+	Bases  []string
 	Fields []*Field
 	// Align is an explicit __align__(n) / alignas(n), or 0.
 	Align int64

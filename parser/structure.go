@@ -625,9 +625,7 @@ func (u *unit) structBody(tag, to int) *Struct {
 				continue
 			}
 		case u.isPunct(j, ":"): // base classes
-			for j < to && !u.isPunct(j, "{") {
-				j++
-			}
+			j = u.bases(s, j+1, to)
 			continue
 		case u.toks[j].Kind == lex.KIdent && s.Name == "" && !specKeywords[u.text(j)]:
 			s.Name = u.toks[j].Text
@@ -648,6 +646,56 @@ func (u *unit) structBody(tag, to int) *Struct {
 	u.fields(s, j+1, end-1)
 	u.file.Structs = append(u.file.Structs, s)
 	return s
+}
+
+// bases reads the base classes of s from j, up to its body's brace: each
+// a name, qualified or not, after any access specifier or virtual; a
+// base's template arguments are skipped (its layout is then the class
+// template's, as for any use of it).
+func (u *unit) bases(s *Struct, j, to int) int {
+	name := ""
+	flush := func() {
+		if name != "" {
+			s.Bases = append(s.Bases, name)
+		}
+		name = ""
+	}
+	for j < to && !u.isPunct(j, "{") {
+		switch t := u.text(j); {
+		case u.isPunct(j, ","):
+			flush()
+		case u.isPunct(j, "<"):
+			j = u.skipAngles(j, to)
+			continue
+		case u.isPunct(j, "::"):
+			name += "::"
+		case u.toks[j].Kind == lex.KIdent && t != "public" && t != "private" && t != "protected" && t != "virtual":
+			name += t
+		}
+		j++
+	}
+	flush()
+	return j
+}
+
+// skipAngles is the index after the > that closes the < at j (nested
+// lists counted; >> closes two), or to.
+func (u *unit) skipAngles(j, to int) int {
+	depth := 0
+	for ; j < to && !u.isPunct(j, "{"); j++ {
+		switch {
+		case u.isPunct(j, "<"):
+			depth++
+		case u.isPunct(j, ">"):
+			depth--
+		case u.isPunct(j, ">>"):
+			depth -= 2
+		}
+		if depth <= 0 {
+			return j + 1
+		}
+	}
+	return j
 }
 
 func (u *unit) fields(s *Struct, from, to int) {

@@ -377,7 +377,7 @@ func (ts *Types) dim(e parser.Expr, resolve func(*parser.TypeRef) *Type) int64 {
 // alignment, the size a multiple of the largest alignment.
 func (ts *Types) layout(s *parser.Struct) *Type {
 	t := &Type{Kind: TStruct, Name: s.Name, Align: 1, Union: s.Union}
-	var off int64
+	off := ts.baseLayout(t, s)
 	for _, f := range s.Fields {
 		ft := ts.resolve(f.Type)
 		for i := len(f.Dims) - 1; i >= 0; i-- {
@@ -398,11 +398,46 @@ func (ts *Types) layout(s *parser.Struct) *Type {
 		t.Align = s.Align
 	}
 	t.Size = roundUp(max(off, 1), t.Align)
-	if len(s.Fields) == 0 {
+	if len(s.Fields) == 0 && len(t.Fields) == 0 {
 		t.Kind = TUnknown // a class we did not read: no layout
 	}
 	t.Guessed = t.Guessed || s.Incomplete
 	return t
+}
+
+// baseLayout lays out s's base classes at the start of t, in order (as
+// the Itanium ABI does for non-virtual bases with data members; an empty
+// base takes no room), and returns the offset after them. A base cudalint
+// cannot resolve makes the layout a guess.
+func (ts *Types) baseLayout(t *Type, s *parser.Struct) int64 {
+	var off int64
+	for _, name := range s.Bases {
+		bt := ts.named([]string{name})
+		if bt.Kind != TStruct {
+			if !ts.emptyStruct(name) {
+				t.Guessed = true
+			}
+			continue
+		}
+		off = roundUp(off, bt.Align)
+		for _, f := range bt.Fields {
+			t.Fields = append(t.Fields, FieldLayout{Name: f.Name, Offset: off + f.Offset, Type: f.Type})
+		}
+		off += bt.Size
+		t.Align = max(t.Align, bt.Align)
+		t.Guessed = t.Guessed || bt.Guessed
+	}
+	return off
+}
+
+// emptyStruct reports whether name is a struct read whole with no data
+// member (a tag type, a base of methods only).
+func (ts *Types) emptyStruct(name string) bool {
+	if i := strings.LastIndex(name, "::"); i >= 0 && !ts.declaresStruct(name) {
+		name = name[i+2:]
+	}
+	s := ts.Struct(name)
+	return s != nil && len(s.Fields) == 0 && len(s.Bases) == 0 && !s.Incomplete
 }
 
 // Pieces splits an access of type t into the memory instructions the

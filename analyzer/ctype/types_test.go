@@ -1,6 +1,7 @@
 package ctype
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -75,5 +76,41 @@ func TestUnitTypes(t *testing.T) {
 	}
 	if unit.Struct("Pair") == nil || unit.Typedef("wide") == nil || unit.Typedef("floatX").Type.Words[0] != "__nv_bfloat16" {
 		t.Error("Struct and Typedef do not fall back to the program, or prefer it to the unit")
+	}
+}
+
+// A derived struct's layout starts with its bases' members, each base
+// at its alignment, an empty base taking no room; a base cudalint cannot
+// see makes the layout a guess. (mamba's SSMParamsBwd inherits its
+// pointers from SSMParamsBase: the accesses through them vanished.)
+func TestBaseClassLayout(t *testing.T) {
+	ts := NewTypes()
+	ts.Add(parser.Parse("a.cu", []byte(`struct Base { float* A; int stride; };
+struct Empty {};
+struct Bwd : public Base, private Empty { float* B; char c; };
+namespace ns { struct Inner { double d; }; }
+struct Q : ns::Inner { int i; };
+template <int N> struct Tmpl { int v[N]; };
+struct Lost : Missing { int i; };
+`), parser.Config{}))
+	tests := []struct {
+		name    string
+		size    int64
+		fields  string // name@offset, in order
+		guessed bool
+	}{
+		{"Bwd", 32, "A@0 stride@8 B@16 c@24", false},
+		{"Q", 16, "d@0 i@8", false},
+		{"Lost", 4, "i@0", true},
+	}
+	for _, tt := range tests {
+		got := ts.Resolve(&parser.TypeRef{Words: []string{tt.name}})
+		var fields []string
+		for _, f := range got.Fields {
+			fields = append(fields, fmt.Sprintf("%s@%d", f.Name, f.Offset))
+		}
+		if got.Size != tt.size || strings.Join(fields, " ") != tt.fields || got.Guessed != tt.guessed {
+			t.Errorf("%s: %d bytes, fields %v, guessed %v; want %d, %s, %v", tt.name, got.Size, fields, got.Guessed, tt.size, tt.fields, tt.guessed)
+		}
 	}
 }
