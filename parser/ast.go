@@ -410,9 +410,9 @@ type Field struct {
 
 // Struct is a struct, union or class with its data members.
 type Struct struct {
-	P      Pos
-	Name   string
-	Union  bool
+	P     Pos
+	Name  string
+	Union bool
 	// Bases are the base classes, as named (struct Bwd : Base): their
 	// members come first in the layout.
 	Bases  []string
