@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"math"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -153,11 +154,50 @@ func mergeAccess(worst *lint.Finding, m []*lint.Finding) *lint.Finding {
 		f.Message = wording.SubjectAs(f.Prediction, "load and store") + ": " + f.Detail
 	}
 	if n := len(configs) - 1; n > 0 {
-		f.Message += fmt.Sprintf("; the same under %d other launch configuration%s or template instance%s", n, plural(n), plural(n))
+		f.Message += othersText(worst, m, n)
 	}
 	combineImpact(&f, worst, m)
 	f.Figures.Grouped = len(m)
 	return &f
+}
+
+// othersText says what the access costs under the n other launch
+// configurations or template instances of m: "the same" only where each
+// costs what worst does (sectors and ideal), else what they cost.
+func othersText(worst *lint.Finding, m []*lint.Finding, n int) string {
+	what := fmt.Sprintf("%d other launch configuration%s or template instance%s", n, plural(n), plural(n))
+	w := worst.Prediction
+	var sectors, ideals []float64
+	same := true
+	for _, x := range m {
+		p := x.Prediction
+		if x == worst || p.Config == w.Config {
+			continue
+		}
+		if !p.Known || !w.Known || hundredths(p.Sectors) != hundredths(w.Sectors) || hundredths(p.Ideal) != hundredths(w.Ideal) {
+			same = false
+		}
+		if p.Known {
+			sectors, ideals = append(sectors, p.Sectors), append(ideals, p.Ideal)
+		}
+	}
+	if same || !w.Known || len(sectors) == 0 {
+		return "; the same under " + what
+	}
+	unit := "sectors"
+	if w.Access.Space == interp.Shared {
+		unit = "wavefronts"
+	}
+	return fmt.Sprintf("; under %s it costs %s %s/request, ideal %s", what, span(sectors), unit, span(ideals))
+}
+
+// span writes the figures xs range over: "32", or "8 to 32".
+func span(xs []float64) string {
+	lo, hi := slices.Min(xs), slices.Max(xs)
+	if hundredths(lo) == hundredths(hi) {
+		return wording.Trim(lo)
+	}
+	return wording.Trim(lo) + " to " + wording.Trim(hi)
 }
 
 // helperCostKey says which findings are accesses of one helper that

@@ -44,6 +44,9 @@ void h(P* p, float* o) { k<<<64, 256>>>(p, o); }
 		{"two launches of one kernel", `__global__ void k(float* a) { a[8 * threadIdx.x] = 0; }
 void h(float* a) { k<<<64, 256>>>(a); k<<<64, 128>>>(a); }
 `, []string{"the same under 1 other launch configuration"}, 1},
+		{"two launches at different costs say what the other costs", `__global__ void k(float* a, int s) { a[s * threadIdx.x] = 0; }
+void h(float* a) { k<<<64, 256>>>(a, 8); k<<<64, 256>>>(a, 2); }
+`, []string{"under 1 other launch configuration or template instance it costs 8 sectors/request, ideal 4"}, 1},
 		{"two arrays on two lines are two causes", `__global__ void k(float* a, float* b) {
     int t = threadIdx.x;
     a[8 * t] = 0;
