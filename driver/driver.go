@@ -15,6 +15,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/parser/cpp"
+	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
@@ -326,11 +327,10 @@ type ignore struct {
 
 // parseIgnore reads "ignore RULE[,RULE] reason" and "file-ignore RULE reason".
 func parseIgnore(d parser.Directive) (*ignore, bool) {
-	fields := strings.Fields(d.Text)
-	if len(fields) < 2 || (fields[0] != "ignore" && fields[0] != "file-ignore") {
+	if d.Verb != lex.DirectiveIgnore && d.Verb != lex.DirectiveFileIgnore {
 		return nil, false
 	}
-	return &ignore{dir: d, rules: strings.Split(fields[1], ","), file: fields[0] == "file-ignore"}, true
+	return &ignore{dir: d, rules: d.Rules, file: d.Verb == lex.DirectiveFileIgnore}, true
 }
 
 // suppress drops findings covered by an ignore comment on their line or
@@ -369,7 +369,7 @@ func (d *run) suppress(ar *accesses.Result, fs []*lint.Finding) []*lint.Finding 
 		}
 	}
 	for _, ig := range ignores {
-		if ig.used || !d.anyRan(ig) {
+		if ig.used || (len(ig.rules) > 0 && !d.anyRan(ig)) {
 			continue
 		}
 		kind := "ignore"
@@ -385,6 +385,9 @@ func (d *run) suppress(ar *accesses.Result, fs []*lint.Finding) []*lint.Finding 
 			if rules.ByID(id) == nil {
 				f.Message = fmt.Sprintf("cudalint:%s names %q, which is not a rule (cudalint rules lists them)", kind, id)
 			}
+		}
+		if len(ig.rules) == 0 {
+			f.Message = fmt.Sprintf("cudalint:%s names no rule, so it suppresses nothing: write cudalint:%s RULE[,RULE] reason (cudalint rules lists them)", kind, kind)
 		}
 		out = append(out, f)
 	}

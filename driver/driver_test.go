@@ -47,12 +47,18 @@ func TestSuppression(t *testing.T) {
 		{"other rule: unused", strings.Replace(strided, "in[i * 4];", "in[i * 4]; // cudalint:ignore aos-field wrong rule", 1), "strided-access,unused-ignore"},
 		{"unknown rule", "// cudalint:ignore no-such-rule\n" + strided, "unused-ignore,strided-access"},
 		{"two lines above does not count", strings.Replace(strided, "    int i", "    // cudalint:ignore strided-access\n    int i", 1), "unused-ignore,strided-access"},
+		{"a bare ignore names no rule and says so", strings.Replace(strided, "in[i * 4];", "in[i * 4]; // cudalint:ignore", 1), "strided-access,unused-ignore"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			write(t, dir, map[string]string{"k.cu": tt.src})
 			rep := Run(Options{Paths: []string{dir}})
+			for _, f := range rep.Findings {
+				if f.Rule.Kind == lint.AboutSuppression && strings.Contains(tt.name, "bare") && !strings.Contains(f.Message, "names no rule") {
+					t.Errorf("bare ignore: %s", f.Message)
+				}
+			}
 			if got := rulesOf(rep.Findings); got != tt.want {
 				t.Errorf("findings %s, want %s", got, tt.want)
 				for _, f := range rep.Findings {

@@ -9,6 +9,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -382,9 +383,8 @@ func annotation(f *parser.File, fn *parser.Func) (Dim3, parser.Pos, bool) {
 		if d.Pos.File != fn.P.File || d.Pos.Line > fn.P.Line || d.Pos.Line < fn.P.Line-3 {
 			continue
 		}
-		fields := strings.Fields(strings.ReplaceAll(d.Text, "=", " "))
-		if len(fields) >= 2 && fields[0] == "block" {
-			if dim, err := ParseDim3(fields[1]); err == nil {
+		if d.Verb == lex.DirectiveBlock {
+			if dim, err := ParseDim3(d.Shape); err == nil {
 				return dim, d.Pos, true
 			}
 		}

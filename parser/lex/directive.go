@@ -25,8 +25,11 @@ const (
 // words split at spaces and '='.
 func parseDirective(p Pos, text string) Directive {
 	d := Directive{Pos: p, Text: text}
-	if w := strings.Fields(text); len(w) >= 2 && (w[0] == "ignore" || w[0] == "file-ignore") {
-		d.Verb, d.Rules = DirectiveIgnore, strings.Split(w[1], ",")
+	if w := strings.Fields(text); len(w) >= 1 && (w[0] == "ignore" || w[0] == "file-ignore") {
+		d.Verb = DirectiveIgnore
+		if len(w) >= 2 { // a bare ignore names no rule: Rules stays empty, and says so
+			d.Rules = strings.Split(w[1], ",")
+		}
 		if w[0] == "file-ignore" {
 			d.Verb = DirectiveFileIgnore
 		}

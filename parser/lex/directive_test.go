@@ -17,7 +17,7 @@ func TestDirectivesParsedOnce(t *testing.T) {
 		{"/* cudalint:file-ignore misaligned-access padded on purpose */", DirectiveFileIgnore, []string{"misaligned-access"}, ""},
 		{"// cudalint:block 16x16", DirectiveBlock, nil, "16x16"},
 		{"// cudalint:block=32x8", DirectiveBlock, nil, "32x8"},
-		{"// cudalint:ignore", DirectiveOther, nil, ""},
+		{"// cudalint:ignore", DirectiveIgnore, nil, ""}, // bare: names no rule, and is reported
 		{"// cudalint:ignore=strided-access", DirectiveOther, nil, ""},
 		{"// cudalint:grid 64", DirectiveOther, nil, ""},
 	}
