@@ -158,6 +158,27 @@ func (p *Prediction) Merge(q *Prediction) {
 	}
 }
 
+// oneThread: the launch gives a block of one thread, so every warp is
+// one lane.
+func oneThread(cfg *launch.Config) bool {
+	given := cfg.BlockSource == launch.FromLaunch || cfg.BlockSource == launch.FromConfig || cfg.BlockSource == launch.FromAnnotation
+	return given && cfg.Block == launch.Dim3{1, 1, 1}
+}
+
+// sectorSized: every piece an access of t splits into is a naturally
+// aligned chunk that a sector holds whole.
+func sectorSized(t *ctype.Type) bool {
+	if t == nil || t.Size <= 0 || t.Kind == ctype.TUnknown {
+		return false
+	}
+	for _, piece := range ctype.Pieces(t) {
+		if piece[1] > SectorBytes || SectorBytes%piece[1] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Efficiency is ideal over predicted sectors.
 func (p *Prediction) Efficiency() float64 {
 	if !p.Known || p.Sectors == 0 {
@@ -252,6 +273,13 @@ func predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]boo
 	}
 	collect(addr)
 	if symbolic.ClassOf(addr) == symbolic.Data {
+		if oneThread(cfg) && sectorSized(a.Type) {
+			// One lane per warp: whatever the data says, a naturally
+			// aligned element lies in one sector (a <<<1, 1>>> set-up
+			// kernel's store through a loaded index).
+			p.Known, p.Sectors, p.Ideal, p.IdealNcu = true, 1, 1, 1
+			return p
+		}
 		p.Unknown = unknownOf(firstData(addr))
 		return p
 	}

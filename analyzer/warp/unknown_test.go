@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -113,6 +114,31 @@ func TestMergeNoLane(t *testing.T) {
 		p.Merge(q)
 		if !p.Known || !near(p.Sectors, 4) {
 			t.Errorf("known %v, no lane %v, sectors %v; want 4 sectors from the access that runs", p.Known, p.NoLane, p.Sectors)
+		}
+	}
+}
+
+// TestOneThreadDataAddress: a launch of one thread has one lane per warp,
+// so an address that depends on data still touches one sector per
+// request: a <<<1, 1>>> set-up kernel's out[idx[0]] is 1 sector, not
+// "1 to 32". Under a guessed block (the default) it stays unknown.
+func TestOneThreadDataAddress(t *testing.T) {
+	idx := loaded("idx[0]", symbolic.Data)
+	for _, tt := range []struct {
+		name   string
+		source launch.BlockSource
+		block  launch.Dim3
+		known  bool
+	}{
+		{"a launch of one thread", launch.FromLaunch, dim(1, 1), true},
+		{"a launch of a warp", launch.FromLaunch, dim(32, 1), false},
+		{"a default block", launch.FromDefault, dim(1, 1), false},
+	} {
+		cfg := config(dim(1, 1), tt.block, nil)
+		cfg.BlockSource = tt.source
+		p := Predict(access(typ(t, "float"), mul(c(4), idx)), cfg, nil)
+		if p.Known != tt.known || (tt.known && (!near(p.Sectors, 1) || !near(p.Ideal, 1))) {
+			t.Errorf("%s: known %v, sectors %v, ideal %v; want known %v at 1", tt.name, p.Known, p.Sectors, p.Ideal, tt.known)
 		}
 	}
 }
