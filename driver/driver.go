@@ -167,6 +167,7 @@ func Run(opts Options) *Report {
 	rep.Findings = d.suppress(ar, found)
 	rep.Findings = group(rep.Findings, fset)
 	applyImpact(rep.Findings)
+	applyUnlaunched(rep.Findings, ar.Analysis)
 	rep.Findings = d.filter(rep.Findings, fset)
 	if len(d.configErrs) > 0 { // a configuration found only for an included header
 		return d.failed()

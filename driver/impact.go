@@ -2,6 +2,7 @@ package driver
 
 import (
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
 )
@@ -45,6 +46,30 @@ func applyImpact(fs []*lint.Finding) {
 		f.Message += "; " + impact.Text(imp, graded < f.Severity)
 		f.Severity = graded
 	}
+}
+
+// applyUnlaunched makes a warning about a kernel that no launch of the
+// analyzed files reaches info, saying so, when the files launch other
+// kernels (they hold the host code): the kernel may be dead, or launched
+// where cudalint cannot see, and its cost rests on a made-up block. A
+// project of kernels alone (no launch anywhere) keeps its warnings: there
+// the default block is all anyone has.
+func applyUnlaunched(fs []*lint.Finding, res *analyzer.Result) {
+	if len(res.Program.Launches) == 0 {
+		return
+	}
+	for _, f := range fs {
+		if p := f.Prediction; p != nil && f.Severity == lint.Warning && unlaunched(p.Config) {
+			f.Severity = lint.Info
+			f.Message += "; info: no launch in the analyzed files reaches " + p.Access.Kernel.Name +
+				" (dead code, or launched where cudalint cannot see)"
+		}
+	}
+}
+
+// unlaunched: no launch, annotation or setting gave c's block.
+func unlaunched(c *analyzer.LaunchConfig) bool {
+	return c.BlockSource == launch.FromDefault || c.BlockSource == launch.FromBounds
 }
 
 // sameLaunch: p and q are accesses of one kernel under one launch

@@ -90,3 +90,32 @@ void h(float* a) { k<<<64, 256>>>(a); k<<<64, 256>>>(a); }
 		t.Errorf("impact %+v, want share 0.875, speedup 8", imp)
 	}
 }
+
+// A kernel no launch reaches, in files that launch others, is info and
+// says so: dead code, or launched where cudalint cannot see, and priced
+// under a made-up block. Files with no launch at all keep their warnings.
+func TestUnlaunchedKernelIsInfo(t *testing.T) {
+	const dead = "__global__ void dead(float* a) { a[32 * threadIdx.x] = 0; }\n"
+	const live = "__global__ void live(float* a) { a[threadIdx.x] = 0; }\nvoid h(float* a) { live<<<64, 256>>>(a); }\n"
+	for _, tt := range []struct {
+		name, src string
+		want      lint.Severity
+		says      bool
+	}{
+		{"beside host code that launches another kernel", dead + live, lint.Info, true},
+		{"in files of kernels alone", dead, lint.Warning, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, map[string]string{"k.cu": tt.src})
+			rep := Run(Options{Paths: []string{dir}})
+			if len(rep.Findings) != 1 {
+				t.Fatalf("%d findings, want 1", len(rep.Findings))
+			}
+			f := rep.Findings[0]
+			if f.Severity != tt.want || strings.Contains(f.Message, "no launch in the analyzed files reaches dead") != tt.says {
+				t.Errorf("%v: %s", f.Severity, f.Message)
+			}
+		})
+	}
+}
