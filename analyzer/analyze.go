@@ -231,7 +231,9 @@ func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options,
 	run := prog.RunInstance(f, fn, typeArgs, funcArgs)
 	k := &Kernel{Func: fn, File: f.Path, Accesses: run.Accesses, Notes: run.Notes, Unresolved: run.Unresolved, params: run.Params}
 	usesY, usesZ := usesDims(fn, run.Accesses)
-	k.Configs = prog.Configs(f, fn, usesY, usesZ, instance)
+	var refused []parser.Note
+	k.Configs, refused = prog.Configs(f, fn, usesY, usesZ, instance)
+	k.Notes = append(k.Notes, refused...)
 	opts.apply(fn, k.Configs)
 	return k
 }

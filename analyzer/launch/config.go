@@ -250,15 +250,20 @@ func (p *Program) FuncArgs(fn *parser.Func, instance string) map[string]string {
 // the type arguments instance names): one per distinct launch that
 // reaches it; else one from its annotation, its __launch_bounds__ or the
 // default, laid out along the dimensions the kernel uses.
-func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, instance string) []*Config {
+//
+// A launch whose constant block or grid CUDA would refuse is not a
+// configuration: it is a note at the launch, among notes.
+func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, instance string) (configs []*Config, notes []lex.Note) {
 	var out, unresolved []*Config
 	seen := map[string]bool{}
 	for _, l := range p.LaunchesOf(fn.Name) {
 		if !l.Reaches(fn) || (hasTypeParams(fn) && l.Instance() != instance) {
 			continue
 		}
-		cfg := fromLaunch(l, fn)
-		if cfg == nil {
+		cfg, refused := fromLaunch(l, fn)
+		if refused != nil {
+			notes = append(notes, lex.Note{Pos: l.Pos, Kind: lex.NoteInvalidLaunch, Subject: fn.Name,
+				Msg: fmt.Sprintf("this launch of %s is not one CUDA can make (%v); it is not analyzed", fn.Name, refused)})
 			continue
 		}
 		if cfg.BlockSource == FromUnresolved {
@@ -300,7 +305,7 @@ func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, in
 		}
 		out = append(out, cfg)
 	}
-	return out
+	return out, notes
 }
 
 func sortedPairs(m map[string]int64) string {
@@ -312,10 +317,14 @@ func sortedPairs(m map[string]int64) string {
 }
 
 // fromLaunch reads a launch site; its BlockSource is FromUnresolved,
-// its block to be chosen, when its block shape is not constant.
-func fromLaunch(l *Site, fn *parser.Func) *Config {
+// its block to be chosen, when its block shape is not constant. A
+// constant block or grid CUDA would refuse is refused, with why.
+func fromLaunch(l *Site, fn *parser.Func) (*Config, error) {
 	cfg := &Config{BlockSource: FromLaunch, At: l.Pos, Params: map[string]int64{}, Bases: map[string]int64{}, NonNull: map[string]int64{}}
 	for d := 0; d < 3; d++ {
+		// A value of 0 or less is what host code the model could not
+		// follow leaves (a device property read as 0), not what the
+		// program launches: not known.
 		v, ok := symbolic.IsConst(l.Block[d])
 		if !ok || v <= 0 {
 			cfg.BlockSource = FromUnresolved
@@ -323,14 +332,25 @@ func fromLaunch(l *Site, fn *parser.Func) *Config {
 		}
 		cfg.Block[d], cfg.BlockKnown[d] = v, true
 	}
-	if cfg.BlockSource == FromLaunch && cfg.Block.Threads() > 1024 {
-		return nil
+	if err := checkDims("block", cfg.Block, cfg.BlockKnown, blockLimits); err != nil {
+		return nil, err
 	}
+	if cfg.BlockSource == FromLaunch && cfg.Block.Threads() > maxThreads {
+		return nil, fmt.Errorf("block %v has %d threads; CUDA allows at most %d", cfg.Block, cfg.Block.Threads(), maxThreads)
+	}
+	var grid Dim3
+	var gridKnown [3]bool
 	for d := 0; d < 3; d++ {
 		v, ok := symbolic.IsConst(l.Grid[d])
-		cfg.Grid[d], cfg.GridKnown[d] = AssumedGrid[d], ok && v > 0
-		if cfg.GridKnown[d] {
-			cfg.Grid[d] = v
+		grid[d], gridKnown[d] = v, ok && v > 0
+	}
+	if err := checkDims("grid", grid, gridKnown, gridLimits); err != nil {
+		return nil, err
+	}
+	for d := 0; d < 3; d++ {
+		cfg.Grid[d], cfg.GridKnown[d] = AssumedGrid[d], gridKnown[d]
+		if gridKnown[d] {
+			cfg.Grid[d] = grid[d]
 		}
 	}
 	for i, tp := range fn.Template {
@@ -346,7 +366,27 @@ func fromLaunch(l *Site, fn *parser.Func) *Config {
 		}
 		cfg.setArg(p.Name, p.Type != nil && p.Type.Ptr > 0, l.Args[i])
 	}
-	return cfg
+	return cfg, nil
+}
+
+// CUDA's limits on a launch (compute capability 9.0, as on every GPU
+// since 2.0): block dimensions and threads per block, grid dimensions.
+const maxThreads = 1024
+
+var (
+	blockLimits = Dim3{1024, 1024, 64}
+	gridLimits  = Dim3{1<<31 - 1, 65535, 65535}
+)
+
+// checkDims checks the known dimensions of a block or grid against
+// CUDA's limits, each on its own, so that no product can overflow.
+func checkDims(what string, d Dim3, known [3]bool, limits Dim3) error {
+	for i, axis := range []string{"x", "y", "z"} {
+		if known[i] && d[i] > limits[i] {
+			return fmt.Errorf("%s %s is %d; CUDA allows at most %d", what, axis, d[i], limits[i])
+		}
+	}
+	return nil
 }
 
 // setArg records what a launch gives parameter name (a member path for

@@ -2,9 +2,11 @@ package launch
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 func program(t *testing.T, src string) *Program {
@@ -22,7 +24,8 @@ func configsOf(t *testing.T, p *Program, name string) []string {
 			if fn.Name != name || !fn.Global {
 				continue
 			}
-			for _, c := range p.Configs(f, fn, false, false, "") {
+			cfgs, _ := p.Configs(f, fn, false, false, "")
+			for _, c := range cfgs {
 				g := "?"
 				if c.GridKnown[0] {
 					g = fmt.Sprint(c.Grid[0])
@@ -100,5 +103,37 @@ int main(int argc, char** argv) {
 				t.Errorf("configs of k = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// A launch whose constant block or grid CUDA would refuse is a note at
+// the launch, never a configuration: no product of its dimensions can
+// overflow (256x1x2^63-1 once wrapped negative, passed the thread check
+// and panicked), and no such launch is dropped in silence. (A dimension
+// of 0 or less is what host code the model could not follow leaves, a
+// device property read as 0: it counts as not known, as before.)
+func TestLaunchesCUDAWouldRefuse(t *testing.T) {
+	for _, tt := range []struct{ launch, why string }{
+		{"dim3 b(256, 1, 9223372036854775807); k<<<1, b>>>(a);", "block z is 9223372036854775807; CUDA allows at most 64"},
+		{"dim3 b(65536, 65536, 1); k<<<1, b>>>(a);", "block x is 65536; CUDA allows at most 1024"},
+		{"dim3 b(64, 64, 1); k<<<1, b>>>(a);", "block 64x64 has 4096 threads; CUDA allows at most 1024"},
+		{"dim3 g(1, 70000, 1); k<<<g, 32>>>(a);", "grid y is 70000; CUDA allows at most 65535"},
+	} {
+		p := program(t, "__global__ void k(float* a) { a[threadIdx.x] = 0; }\nvoid h(float* a) { "+tt.launch+" }\n")
+		f := p.Files[0]
+		for _, fn := range f.Funcs {
+			if fn.Name != "k" {
+				continue
+			}
+			cfgs, notes := p.Configs(f, fn, false, false, "")
+			if len(notes) != 1 || notes[0].Kind != lex.NoteInvalidLaunch || !strings.Contains(notes[0].Msg, tt.why) || notes[0].Pos.Line != 2 {
+				t.Errorf("%s: notes %v, want one at line 2 saying %q", tt.launch, notes, tt.why)
+			}
+			for _, c := range cfgs {
+				if c.BlockSource == FromLaunch {
+					t.Errorf("%s: a configuration from the refused launch: %v", tt.launch, c.Block)
+				}
+			}
+		}
 	}
 }

@@ -17,7 +17,7 @@ int main() { float* a; k<<<64, 256>>>(a, nullptr, 3); }`)
 	var cfgs []*Config
 	for _, fn := range f.Funcs {
 		if fn.Name == "k" {
-			cfgs = p.Configs(f, fn, false, false, "")
+			cfgs, _ = p.Configs(f, fn, false, false, "")
 		}
 	}
 	if len(cfgs) != 1 {

@@ -112,6 +112,7 @@ var subjectLabels = map[lex.NoteKind]string{
 	lex.NoteCallDepth:           "calls nested more than N deep; %s not followed",
 	lex.NoteNoMemberFunction:    "%s: no member function with those arguments; the call is not followed",
 	lex.NoteUnboundTemplate:     "%s: a function template parameter no launch binds; the call is not followed",
+	lex.NoteInvalidLaunch:       "a launch of %s that CUDA would refuse (a block or grid past its limits); not analyzed",
 }
 
 // noteLabel is the --stats line a note is counted under: its kind's, with

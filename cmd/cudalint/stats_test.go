@@ -116,7 +116,7 @@ func TestEveryNoteKindHasALabel(t *testing.T) {
 			t.Errorf("no note of kind %d: the test sources no longer produce it", k)
 		}
 	}
-	for k := lex.NoteRemark; k <= lex.NoteAccessLimit; k++ {
+	for k := lex.NoteRemark; k <= lex.NoteInvalidLaunch; k++ {
 		_, fixed := noteLabels[k]
 		_, named := subjectLabels[k]
 		if fixed == named {

@@ -60,4 +60,5 @@ const (
 	NoteUnboundTemplate     // a function template parameter no launch binds
 	NoteFunctionTooLarge    // a function too large to model fully
 	NoteAccessLimit         // more memory accesses in one kernel than the model keeps
+	NoteInvalidLaunch       // a launch whose block or grid CUDA would refuse: not analyzed
 )
