@@ -49,21 +49,24 @@ func applyImpact(fs []*lint.Finding) {
 }
 
 // applyUnlaunched makes a warning about a kernel that no launch of the
-// analyzed files reaches info, saying so, when the files launch other
-// kernels (they hold the host code): the kernel may be dead, or launched
-// where cudalint cannot see, and its cost rests on a made-up block. A
-// project of kernels alone (no launch anywhere) keeps its warnings: there
-// the default block is all anyone has.
+// analyzed files reaches info, saying so, when the kernel's own file
+// launches other kernels (it holds the host code): the kernel may be
+// dead, or launched where cudalint cannot see, and its cost rests on a
+// made-up block. A file of kernels alone keeps its warnings: its kernels
+// are launched from elsewhere, and the default block is all anyone has.
 func applyUnlaunched(fs []*lint.Finding, res *analyzer.Result) {
-	if len(res.Program.Launches) == 0 {
-		return
+	launching := map[string]bool{} // files that hold a launch
+	for _, l := range res.Program.Launches {
+		launching[l.Pos.File] = true
 	}
 	for _, f := range fs {
-		if p := f.Prediction; p != nil && f.Severity == lint.Warning && unlaunched(p.Config) {
-			f.Severity = lint.Info
-			f.Message += "; info: no launch in the analyzed files reaches " + p.Access.Kernel.Name +
-				" (dead code, or launched where cudalint cannot see)"
+		p := f.Prediction
+		if p == nil || f.Severity != lint.Warning || !unlaunched(p.Config) || !launching[p.Access.Kernel.P.File] {
+			continue
 		}
+		f.Severity = lint.Info
+		f.Message += "; info: no launch in the analyzed files reaches " + p.Access.Kernel.Name +
+			" (dead code, or launched where cudalint cannot see)"
 	}
 }
 

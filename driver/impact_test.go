@@ -91,9 +91,10 @@ void h(float* a) { k<<<64, 256>>>(a); k<<<64, 256>>>(a); }
 	}
 }
 
-// A kernel no launch reaches, in files that launch others, is info and
+// A kernel no launch reaches, in a file that launches others, is info and
 // says so: dead code, or launched where cudalint cannot see, and priced
-// under a made-up block. Files with no launch at all keep their warnings.
+// under a made-up block. A file with no launch keeps its warnings, even
+// where another file of the run launches kernels.
 func TestUnlaunchedKernelIsInfo(t *testing.T) {
 	const dead = "__global__ void dead(float* a) { a[32 * threadIdx.x] = 0; }\n"
 	const live = "__global__ void live(float* a) { a[threadIdx.x] = 0; }\nvoid h(float* a) { live<<<64, 256>>>(a); }\n"
@@ -103,11 +104,12 @@ func TestUnlaunchedKernelIsInfo(t *testing.T) {
 		says      bool
 	}{
 		{"beside host code that launches another kernel", dead + live, lint.Info, true},
-		{"in files of kernels alone", dead, lint.Warning, false},
+		{"in a file of kernels alone", dead, lint.Warning, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			write(t, dir, map[string]string{"k.cu": tt.src})
+			// Another program's launches say nothing of this file's kernels.
+			write(t, dir, map[string]string{"k.cu": tt.src, "other/o.cu": live})
 			rep := Run(Options{Paths: []string{dir}})
 			if len(rep.Findings) != 1 {
 				t.Fatalf("%d findings, want 1", len(rep.Findings))
