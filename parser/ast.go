@@ -367,16 +367,21 @@ var arithmeticNames = map[string]bool{
 
 // Func is a function definition.
 type Func struct {
-	P         Pos // of the name
-	Name      string
-	Global    bool // __global__: a kernel
-	Device    bool // __device__
-	Host      bool // __host__, or no execution-space specifier
-	Template  []TemplateParam
-	Params    []*Param
-	Result    *TypeRef
-	Body      *Block
+	P        Pos // of the name
+	Name     string
+	Global   bool // __global__: a kernel
+	Device   bool // __device__
+	Host     bool // __host__, or no execution-space specifier
+	Template []TemplateParam
+	Params   []*Param
+	Result   *TypeRef
+	Body     *Block
+	// Namespace is the namespace the function is declared in, outermost
+	// first ("a::b"; "" for the global one); an anonymous namespace is
+	// named by where it opens (see VisibleNamespace).
 	Namespace string
+	// Usings are the using-directives and -declarations of the body.
+	Usings []*Using
 	// BlockAnnotation is the text of a "cudalint:block" comment directive
 	// found right above the function, if any (set by the caller).
 	BlockAnnotation string
@@ -390,6 +395,17 @@ type Func struct {
 	Static bool
 	Ctor   bool
 	Inits  []MemberInit
+}
+
+// Using is "using namespace N;" (a using-directive: Namespace is N as
+// written) or "using N::f;" (a using-declaration: Name is "N::f" as
+// written), standing in namespace Scope or in a function body: it makes
+// those names visible to unqualified lookup there.
+type Using struct {
+	P         Pos
+	Scope     string
+	Namespace string
+	Name      string
 }
 
 // MemberInit is one entry of a constructor's member initializer list:
@@ -457,6 +473,9 @@ type File struct {
 	// Instantiations are the explicit instantiations of function
 	// templates: template void run<int>(int*);
 	Instantiations []*Ident
+	// Usings are the using-directives and using-declarations at
+	// namespace scope, in the order met (headers' included).
+	Usings []*Using
 	// Unit, when set, is everything the translation unit defines, its
 	// headers as this file's macros made them: a loader that keeps each
 	// header definition in one file only (Funcs, Structs, Typedefs and
@@ -470,6 +489,7 @@ type Decls struct {
 	Structs  []*Struct
 	Typedefs []*Typedef
 	Globals  []*Decl
+	Usings   []*Using
 }
 
 // UnitDecls returns what f's translation unit defines: f.Unit when set,
@@ -478,7 +498,7 @@ func (f *File) UnitDecls() Decls {
 	if f.Unit != nil {
 		return *f.Unit
 	}
-	return Decls{Funcs: f.Funcs, Structs: f.Structs, Typedefs: f.Typedefs, Globals: f.Globals}
+	return Decls{Funcs: f.Funcs, Structs: f.Structs, Typedefs: f.Typedefs, Globals: f.Globals, Usings: f.Usings}
 }
 
 // Text returns the source text between two positions of one file, or ""

@@ -1,8 +1,10 @@
 package parser
 
 import (
-	"github.com/cudalint/cudalint/parser/lex"
+	"fmt"
 	"strings"
+
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 // chunker cuts the preprocessed token stream into top-level items as it
@@ -75,6 +77,7 @@ func (c *chunker) item() (toks []Token, ns string, more bool) {
 func (c *chunker) namespace() bool {
 	var read []Token
 	var names []string
+	at := Pos{}
 	for {
 		t, ok := c.get()
 		if !ok {
@@ -82,6 +85,9 @@ func (c *chunker) namespace() bool {
 			return false
 		}
 		read = append(read, t)
+		if len(read) == 1 {
+			at = t.Pos
+		}
 		if t.Kind == lex.KPunct && (t.Text == "{" || t.Text == ";" || t.Text == "=") {
 			if t.Text != "{" {
 				c.unget(read...)
@@ -93,16 +99,48 @@ func (c *chunker) namespace() bool {
 			names = append(names, t.Text)
 		}
 	}
-	inner := strings.Join(names, "::")
-	switch {
-	case inner == "":
-		inner = c.ns() // an anonymous namespace is its parent's, for naming
-	case c.ns() != "":
-		inner = c.ns() + "::" + inner
-	}
-	c.scopes = append(c.scopes, inner)
+	c.scopes = append(c.scopes, nestedNamespace(c.ns(), names, at))
 	return true
 }
+
+// anonymousMark begins the name of an anonymous namespace (see
+// nestedNamespace).
+const anonymousMark = "(anonymous "
+
+// nestedNamespace is the full name of namespace names (none: an
+// anonymous one, whose body opens at p) opened inside namespace outer.
+// An anonymous namespace is named by where it opens, so that its
+// functions are told from its parent's and from another file's anonymous
+// namespace, yet a header's is named alike in each file including it.
+func nestedNamespace(outer string, names []string, p Pos) string {
+	inner := strings.Join(names, "::")
+	if inner == "" {
+		inner = fmt.Sprintf("%s%s:%d)", anonymousMark, p.File, p.Offset)
+	}
+	if outer == "" {
+		return inner
+	}
+	return outer + "::" + inner
+}
+
+// VisibleNamespace is namespace ns as name lookup sees it: without its
+// anonymous namespaces, whose names are visible in the enclosing one.
+func VisibleNamespace(ns string) string {
+	if !strings.Contains(ns, anonymousMark) {
+		return ns
+	}
+	var kept []string
+	for _, part := range strings.Split(ns, "::") {
+		if !strings.HasPrefix(part, anonymousMark) {
+			kept = append(kept, part)
+		}
+	}
+	return strings.Join(kept, "::")
+}
+
+// InAnonymousNamespace reports whether namespace ns is or is inside an
+// anonymous namespace: its names are its translation unit's alone.
+func InAnonymousNamespace(ns string) bool { return strings.Contains(ns, anonymousMark) }
 
 // externBlock enters extern "C" { ... }; it reports false (having read
 // nothing more) when extern starts a declaration instead.

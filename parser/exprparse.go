@@ -39,7 +39,7 @@ func startsExpr(t *lexer.Token) bool {
 		return false
 	case ttPunct:
 		switch t.Value {
-		case "(", "{", "!", "~", "++", "--":
+		case "(", "{", "!", "~", "++", "--", "::":
 			return true
 		}
 		return false
@@ -320,6 +320,14 @@ func (r *exprReader) primary() (*gPrimary, error) {
 		v := t.Value
 		p.Char = &v
 		return p, nil
+	case t.Value == "::" && t.Type == ttPunct && r.nextIsName():
+		// ::f, the global namespace's f: its name starts with "::".
+		r.lex.Next()
+		p, err := r.primary()
+		if err == nil && len(p.Name) > 0 {
+			p.Name = append([]string{""}, p.Name...)
+		}
+		return p, err
 	case t.Type == ttIdent || t.Type == ttTypeName:
 		r.lex.Next()
 		p.Name = []string{t.Value}
@@ -485,6 +493,16 @@ func (r *exprReader) templateArgs() ([]*gTemplateArg, error) {
 		r.lex.Next()
 	}
 	return out, r.expect(">")
+}
+
+// nextIsName reports whether the token after the next is a plain name
+// (not a type's).
+func (r *exprReader) nextIsName() bool {
+	cp := r.lex.MakeCheckpoint()
+	r.lex.Next()
+	ok := r.lex.Peek().Type == ttIdent
+	r.lex.LoadCheckpoint(cp)
+	return ok
 }
 
 func (r *exprReader) nextIs(value string) bool {

@@ -70,6 +70,7 @@ type parsedItem struct {
 	globals  []*Decl
 	notes    Notes
 	insts    []*Ident
+	usings   []*Using
 	types    []string // names that became type names
 }
 
@@ -118,11 +119,11 @@ func (u *unit) itemKey(k *keyHasher, toks []Token, ns string) itemKey {
 }
 
 // mark is where a file's lists stood before an item was parsed.
-type mark struct{ funcs, structs, typedefs, globals, notes, insts int }
+type mark struct{ funcs, structs, typedefs, globals, notes, insts, usings int }
 
 func (u *unit) mark() mark {
 	f := u.file
-	return mark{len(f.Funcs), len(f.Structs), len(f.Typedefs), len(f.Globals), len(f.Notes), len(f.Instantiations)}
+	return mark{len(f.Funcs), len(f.Structs), len(f.Typedefs), len(f.Globals), len(f.Notes), len(f.Instantiations), len(f.Usings)}
 }
 
 // since returns what was parsed after m, and the identifiers of toks that
@@ -136,6 +137,7 @@ func (u *unit) since(m mark, toks []Token, wasType map[string]bool) *parsedItem 
 		globals:  append([]*Decl(nil), f.Globals[m.globals:]...),
 		notes:    append(Notes(nil), f.Notes[m.notes:]...),
 		insts:    append([]*Ident(nil), f.Instantiations[m.insts:]...),
+		usings:   append([]*Using(nil), f.Usings[m.usings:]...),
 	}
 	for _, t := range toks {
 		if t.Kind == lex.KIdent && u.types[t.Text] && !wasType[t.Text] {
@@ -155,6 +157,7 @@ func (u *unit) replay(it *parsedItem) {
 	f.Globals = append(f.Globals, it.globals...)
 	f.Notes = append(f.Notes, it.notes...)
 	f.Instantiations = append(f.Instantiations, it.insts...)
+	f.Usings = append(f.Usings, it.usings...)
 	for _, name := range it.types {
 		u.types[name] = true
 	}

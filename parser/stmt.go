@@ -107,6 +107,9 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 		case "typedef":
 			return &Empty{P: t.Pos}, u.typedef(i, to)
 		case "using":
+			if us := u.usingOf(i, to); us != nil {
+				u.bodyUsings = append(u.bodyUsings, us)
+			}
 			return &Empty{P: t.Pos}, u.using(i, to)
 		case "struct", "union", "class", "enum":
 			k := i + 1

@@ -3,6 +3,7 @@ package parser
 import (
 	"fmt"
 	"slices"
+
 	"strings"
 
 	"github.com/cudalint/cudalint/parser/cpp"
@@ -40,6 +41,9 @@ type unit struct {
 	launchersSeen int
 	// host is set while the statements of host code are read.
 	host bool
+	// bodyUsings are the using-directives and -declarations of the
+	// function body being read.
+	bodyUsings []*Using
 }
 
 var builtinTypeNames = []string{
@@ -278,13 +282,7 @@ func (u *unit) item(i, to int, ns string) int {
 			j++
 		}
 		if u.isPunct(j, "{") {
-			inner := strings.Join(name, "::")
-			switch {
-			case inner == "":
-				inner = ns // an anonymous namespace is its parent's, for naming
-			case ns != "":
-				inner = ns + "::" + inner
-			}
+			inner := nestedNamespace(ns, name, u.toks[j].Pos)
 			end := u.skipGroup(j, to)
 			u.items(j+1, end-1, inner)
 			return end
@@ -301,6 +299,10 @@ func (u *unit) item(i, to int, ns string) int {
 	case "typedef":
 		return u.typedef(i, to)
 	case "using":
+		if us := u.usingOf(i, to); us != nil {
+			us.Scope = ns
+			u.file.Usings = append(u.file.Usings, us)
+		}
 		return u.using(i, to)
 	case "static_assert":
 		return u.skipStatement(i, to)
@@ -521,6 +523,34 @@ func (u *unit) using(i, to int) int {
 		}
 	}
 	return end
+}
+
+// usingOf reads "using namespace N;" or "using N::f;" at i; nil for a
+// type alias or anything else.
+func (u *unit) usingOf(i, to int) *Using {
+	end := u.skipStatement(i, to)
+	from, directive := i+1, u.text(i+1) == "namespace"
+	if directive {
+		from++
+	}
+	var name strings.Builder
+	for k := from; k < end && !u.isPunct(k, ";"); k++ {
+		t := u.toks[k]
+		if t.Kind != lex.KIdent && !u.isPunct(k, "::") {
+			return nil // using T = ...; using typename ...
+		}
+		name.WriteString(t.Text)
+	}
+	us := &Using{P: u.toks[i].Pos}
+	switch {
+	case directive && name.Len() > 0:
+		us.Namespace = name.String()
+	case !directive && strings.Contains(strings.TrimPrefix(name.String(), "::"), "::"):
+		us.Name = name.String()
+	default:
+		return nil
+	}
+	return us
 }
 
 // declOrFunc reads a function definition, a struct/class definition or a
@@ -908,7 +938,9 @@ func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []Templat
 		bodyEnd = end
 	}
 	u.depth = 0
+	u.bodyUsings = nil
 	f.Body = u.block(body, bodyEnd, f.Host && !f.Device)
+	f.Usings, u.bodyUsings = u.bodyUsings, nil
 	return f
 }
 

@@ -312,7 +312,7 @@ func dropSeenHeaderDefinitions(f *parser.File, seen map[string]bool) {
 		seen[key] = true
 		return true
 	}
-	whole := parser.Decls{Funcs: slices.Clone(f.Funcs), Structs: slices.Clone(f.Structs), Typedefs: slices.Clone(f.Typedefs), Globals: slices.Clone(f.Globals)}
+	whole := parser.Decls{Funcs: slices.Clone(f.Funcs), Structs: slices.Clone(f.Structs), Typedefs: slices.Clone(f.Typedefs), Globals: slices.Clone(f.Globals), Usings: f.Usings}
 	f.Funcs = slices.DeleteFunc(f.Funcs, func(fn *parser.Func) bool { return !keep(fn.P) })
 	f.Structs = slices.DeleteFunc(f.Structs, func(s *parser.Struct) bool { return !keep(s.P) })
 	f.Typedefs = slices.DeleteFunc(f.Typedefs, func(t *parser.Typedef) bool { return !keep(t.P) })

@@ -119,11 +119,13 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 	if in.host {
 		in.hostTemplateCall(e, name, args)
 	}
+	written := name // as the call spells it, for name lookup
 	if !in.host {
 		if v, ok := in.classCall(e, args); ok {
 			return v
 		}
 		if id, ok := e.Fun.(*parser.Ident); ok {
+			written = id.Name
 			// A lambda, or a helper's parameter bound to one: it hides any
 			// function of that name.
 			if v, ok := in.vars[id.Name]; ok && v.closure != nil {
@@ -133,11 +135,11 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 				if f == "" {
 					return in.dataValue(symbolic.CauseCallResult, name+"()")
 				}
-				name = f
+				name, written = f, f
 			}
 		}
 	}
-	if f := in.device(name, args); f != nil && !in.host {
+	if f := in.device(written, args); f != nil && !in.host {
 		return in.inlineWith(f, args, lvs, e)
 	}
 	if in.host {

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
@@ -24,6 +25,9 @@ type unit struct {
 	funcs map[string][]*parser.Func
 	// types resolves the unit's type names, the program's as fallback.
 	types *ctype.Types
+	// usings are the unit's using-directives and -declarations at
+	// namespace scope.
+	usings []*parser.Using
 }
 
 // unitOf returns the translation unit of file f (the program-wide one
@@ -46,7 +50,7 @@ func (p *Program) unitOf(f *parser.File) *unit {
 // types only, the program's are reached through the fallback.
 func (p *Program) newUnit(f *parser.File) *unit {
 	d := f.UnitDecls()
-	u := &unit{prog: p, path: f.Path, funcs: make(map[string][]*parser.Func, len(d.Funcs)), types: p.types}
+	u := &unit{prog: p, path: f.Path, funcs: make(map[string][]*parser.Func, len(d.Funcs)), types: p.types, usings: d.Usings}
 	for _, fn := range d.Funcs {
 		u.funcs[fn.Name] = append(u.funcs[fn.Name], fn)
 	}
@@ -87,13 +91,18 @@ func isKernel(f *parser.Func) bool { return f.Global }
 
 func anyFunc(*parser.Func) bool { return true }
 
-// device returns the __device__ function called name that C++ could
-// call with args: the right number of arguments, and pointer parameters
-// whose pointee matches the argument's (there is no conversion from int*
-// to double*: a file's own atomicAdd(double*, double) is not the one
-// atomicAdd(&ints[i], 1) calls).
-func (in *interp) device(name string, args []value) *parser.Func {
-	for _, f := range in.unit.candidates(name, isDeviceDef) {
+// device returns the __device__ function that the name written (f,
+// ns::f) calls with args, as C++ looks it up (lookup.go) and then
+// resolves the overload: the right number of arguments, and pointer
+// parameters whose pointee matches the argument's (there is no
+// conversion from int* to double*: a file's own atomicAdd(double*,
+// double) is not the one atomicAdd(&ints[i], 1) calls).
+func (in *interp) device(written string, args []value) *parser.Func {
+	name := written
+	if i := strings.LastIndex(written, "::"); i >= 0 {
+		name = written[i+2:]
+	}
+	for _, f := range in.inLookupOrder(written, in.unit.candidates(name, isDeviceDef)) {
 		if !f.Device || f.Body == nil || len(f.Params) != len(args) {
 			continue
 		}
