@@ -247,3 +247,23 @@ var zero = symbolic.Const(0)
 
 // dim3Type is CUDA's dim3.
 var dim3Type, _ = ctype.Builtin("dim3")
+
+// SameConditions reports whether b runs under a's conditions: the same
+// guards and the same loops (one loop, or copies of it with one
+// iteration symbol), so that what one does per lane the other does too.
+func (a *Access) SameConditions(b *Access) bool {
+	if len(a.Guards) != len(b.Guards) || len(a.Loops) != len(b.Loops) {
+		return false
+	}
+	for i := range a.Guards {
+		if symbolic.Key(a.Guards[i]) != symbolic.Key(b.Guards[i]) {
+			return false
+		}
+	}
+	for i := range a.Loops {
+		if a.Loops[i] != b.Loops[i] && a.Loops[i].Iter != b.Loops[i].Iter {
+			return false
+		}
+	}
+	return true
+}

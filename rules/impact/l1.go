@@ -1,8 +1,6 @@
 package impact
 
 import (
-	"slices"
-
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/warp"
@@ -59,7 +57,7 @@ func l1Repeats(ps []*analyzer.Prediction) map[*analyzer.Prediction]*analyzer.Pre
 // sector, min(|stride|, 32) bytes, and q's bytes stay inside that chunk.
 func sameSectors(p, q *analyzer.Prediction, stride int64) bool {
 	a, b := p.Access, q.Access
-	if a.Type.Size != b.Type.Size || p.Sectors != q.Sectors || !slices.Equal(a.Loops, b.Loops) || !sameGuards(a, b) {
+	if a.Type.Size != b.Type.Size || p.Sectors != q.Sectors || !a.SameConditions(b) {
 		return false
 	}
 	d, ok := symbolic.IsConst(symbolic.Sub(b.Addr, a.Addr))
@@ -68,16 +66,4 @@ func sameSectors(p, q *analyzer.Prediction, stride int64) bool {
 	}
 	chunk := min(max(stride, -stride), warp.SectorBytes)
 	return d+b.Type.Size <= chunk && symbolic.Divisor(a.Addr, accesses.DivisorFacts(p.Config)) >= chunk
-}
-
-func sameGuards(a, b *interp.Access) bool {
-	if len(a.Guards) != len(b.Guards) {
-		return false
-	}
-	for i := range a.Guards {
-		if symbolic.Key(a.Guards[i]) != symbolic.Key(b.Guards[i]) {
-			return false
-		}
-	}
-	return true
 }

@@ -183,31 +183,7 @@ func elementAt(res *accesses.Result, p *analyzer.Prediction, offset int64) *anal
 func sameKind(a, b *interp.Access) bool {
 	return a.Base == b.Base && a.Op == b.Op && a.Space == b.Space && b.Struct == nil &&
 		b.Type != nil && b.Type.Name == a.Type.Name && b.Type.Size == a.Type.Size &&
-		sameExprs(a.Guards, b.Guards) && sameLoops(a.Loops, b.Loops) && sameCalls(a.Via, b.Via)
-}
-
-func sameExprs(a, b []symbolic.Expr) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if symbolic.Key(a[i]) != symbolic.Key(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func sameLoops(a, b []*interp.Loop) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] && a[i].Iter != b[i].Iter {
-			return false
-		}
-	}
-	return true
+		a.SameConditions(b) && sameCalls(a.Via, b.Via)
 }
 
 func sameCalls(a, b []interp.CallSite) bool {
