@@ -366,6 +366,10 @@ type lineKey struct {
 	file   string
 	line   int
 	stride int64
+	// mapping is the address's identity where the lane step is not one
+	// constant (an index split with / and %): accesses fold when their
+	// offsets are the same expression.
+	mapping string
 }
 
 // foldSameLine folds the findings of one line whose accesses step alike
@@ -373,12 +377,27 @@ type lineKey struct {
 func foldSameLine(fs []*lint.Finding, fset *token.FileSet) []*lint.Finding {
 	return foldBy(fs, func(f *lint.Finding) (lineKey, bool) {
 		p := f.Prediction
-		if p == nil || p.LaneStride == nil || !f.Rule.Folds.Has(lint.FoldSameLine) {
+		if p == nil || !f.Rule.Folds.Has(lint.FoldSameLine) {
 			return lineKey{}, false
 		}
 		at := fset.Position(f.Pos)
-		return lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, *p.LaneStride}, true
+		if p.LaneStride == nil {
+			return lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, 0, offsetKey(p.Access.Addr)}, true
+		}
+		return lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, *p.LaneStride, ""}, true
 	}, mergeLine)
+}
+
+// offsetKey is the identity of an address with the pointers' own offsets
+// into their allocations left out: two arrays indexed alike share it.
+func offsetKey(addr symbolic.Expr) string {
+	bases := map[symbolic.SymID]symbolic.Expr{}
+	symbolic.Symbols(addr, func(v *symbolic.Var) {
+		if v.Kind == symbolic.KindBase {
+			bases[v.Key()] = symbolic.Const(0)
+		}
+	})
+	return symbolic.Key(symbolic.Subst(addr, bases))
 }
 
 // mergeLine is the first finding of a line, naming the accesses that

@@ -7,6 +7,7 @@ import (
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/aosfield"
 	"github.com/cudalint/cudalint/rules/bankconflict"
+	"github.com/cudalint/cudalint/rules/decomposed"
 	"github.com/cudalint/cudalint/rules/indirect"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/misaligned"
@@ -45,6 +46,7 @@ var Precedence = []*spec.Spec{
 	aosfield.Rule,
 	vectorizable.Rule,
 	strided.Rule,
+	decomposed.Rule,
 	misaligned.Rule,
 }
 
@@ -64,6 +66,7 @@ var All = []*lint.Rule{
 	// Rules added since are appended: a SARIF result names its rule by
 	// its index in this list, which must not move under existing results.
 	&vectorizable.Rule.Rule,
+	&decomposed.Rule.Rule,
 }
 
 // Rank is a rule's place in Precedence; rules not listed rank after all.

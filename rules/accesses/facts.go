@@ -94,6 +94,13 @@ func AssumedStride(p *analyzer.Prediction) []string {
 	if !ok {
 		return nil
 	}
+	return AssumedIn(p, c)
+}
+
+// AssumedIn lists the parameters e depends on whose values no launch or
+// configuration gave p (they were assumed large).
+func AssumedIn(p *analyzer.Prediction, e symbolic.Expr) []string {
+	c := e
 	var out []string
 	symbolic.Symbols(c, func(v *symbolic.Var) {
 		switch v.Kind {

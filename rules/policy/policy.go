@@ -80,7 +80,13 @@ func CostSeverity(p *analyzer.Prediction) lint.Severity {
 // restsOnUnknownStride: the lane stride depends on assumed parameters,
 // all of them named as strides and none compared against as a size.
 func restsOnUnknownStride(p *analyzer.Prediction) bool {
-	names := accesses.AssumedStride(p)
+	return StrideNamesOnly(p, accesses.AssumedStride(p))
+}
+
+// StrideNamesOnly: names, the assumed parameters a cost rests on, are
+// all named as strides (stride_x, nb01, s00) and none is compared
+// against as a size: each may well be 1, a tensor's innermost stride.
+func StrideNamesOnly(p *analyzer.Prediction, names []string) bool {
 	if len(names) == 0 {
 		return false
 	}

@@ -160,7 +160,6 @@ func trim(x float64) string {
 // from one lane to the next: "height floats", "33 floats", "12 bytes",
 // "2*1 << i floats (i counts the iterations of the loop at line 22)".
 func LaneStep(p *analyzer.Prediction) string {
-	iters := &readableIters{}
 	sym := symbolic.ThreadIdx(symbolic.X).ID()
 	if p.Config.Block[0] == 1 {
 		sym = symbolic.ThreadIdx(symbolic.Y).ID()
@@ -169,8 +168,16 @@ func LaneStep(p *analyzer.Prediction) string {
 	if !ok {
 		return ""
 	}
-	elem := accesses.ElemBytes(p.Access)
-	unit := elemName(p.Access)
+	return Distance(p.Access, c)
+}
+
+// Distance writes c, a distance in bytes between two addresses of access
+// a, in the access's own elements where they divide it: "T*T floats",
+// "33 floats", "12 bytes"; "" for 0.
+func Distance(a *analyzer.Access, c symbolic.Expr) string {
+	iters := &readableIters{}
+	elem := accesses.ElemBytes(a)
+	unit := elemName(a)
 	if v, isConst := symbolic.IsConst(c); isConst {
 		switch {
 		case v == 0:
@@ -191,6 +198,13 @@ func LaneStep(p *analyzer.Prediction) string {
 		return iters.explain(mathString(q, iters.name) + " " + unit + "s")
 	}
 	return iters.explain(mathString(c, iters.name) + " bytes")
+}
+
+// Expr writes an index expression as the model holds it, loops'
+// iterations as i, j, k, said which loop each is.
+func Expr(e symbolic.Expr) string {
+	iters := &readableIters{}
+	return iters.explain(symbolic.Format(e, iters.name))
 }
 
 // divide divides every coefficient of a polynomial by d, when it can.

@@ -1,0 +1,52 @@
+// A one-dimensional transpose: neighbouring lanes write rows floats apart.
+__global__ void transpose1d(float* out, const float* in, int rows, int cols) {
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid < rows * cols) {
+        int r = tid / cols, c = tid % cols;
+        out[c * rows + r] = in[tid]; // want "store out\[c \* rows \+ r\]: neighbouring lanes differ in \(blockIdx.x \* blockDim.x \+ threadIdx.x\) % cols, which takes them rows floats apart, so each request moves 8.0x the bytes it uses; split the index.*32 sectors/request, ideal 4"
+    }
+}
+// Each thread walks a row of its own: the lanes should share the row.
+__global__ void rows_per_thread(float* out, const float* in, int T, int NH) {
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    int h = idx % NH;
+    int t = idx / NH;
+    const float* p = in + h * T * T + t * T;
+    float s = 0.0f;
+    for (int t2 = 0; t2 < T; t2++) s += p[t2]; // want "load p\[t2\]: neighbouring lanes differ in \(blockIdx.x \* blockDim.x \+ threadIdx.x\) % NH, which takes them T\*T floats apart.*let the lanes of a warp share each row"
+    out[idx] = s;
+}
+// Groups of four lanes read four neighbouring floats, then jump a row:
+// the division is the cause.
+__global__ void groups_of_four(float* out, const float* in, int C) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[(i / 4) * C + i % 4]; // want "load in\[\(i / 4\) \* C \+ i % 4\]: \(blockIdx.x \* blockDim.x \+ threadIdx.x\) / 4 changes every 4 lanes, taking each group of lanes C floats from the last"
+}
+// A step resting on an assumed parameter named as a stride is info: it
+// may be 1, a contiguous tensor's innermost stride.
+__global__ void by_stride(float* out, const float* in, int n, int s0) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int i0 = i % n;
+    out[i] = in[i0 * s0]; // want "load in\[i0 \* s0\]: .*assuming s0 large.*if s0 is 1, a contiguous innermost dimension, the access is coalesced"
+}
+// Negative: one warp per row; the warp index changes every 32 lanes and
+// scatters no warp.
+__global__ void warp_per_row(float* out, const float* in, int C) {
+    int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    int lane = threadIdx.x % 32;
+    for (int i = lane; i < C; i += 32) out[row * C + i] = in[row * C + i];
+}
+// Negative: a per-thread vector of four floats, which nvcc can merge.
+__global__ void four_each(float* out, const float* in) {
+    int lane = threadIdx.x % 32;
+    int w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    for (int k = 0; k < 4; k++) out[w * 128 + 4 * lane + k] = in[w * 128 + 4 * lane + k];
+}
+void launch(float* a, float* b, int s) {
+    transpose1d<<<4096, 256>>>(a, b, 1024, 1024);
+    rows_per_thread<<<96, 256>>>(a, b, 1024, 12);
+    groups_of_four<<<4096, 256>>>(a, b, 1024);
+    by_stride<<<4096, 256>>>(a, b, 1024, s);
+    warp_per_row<<<4096, 256>>>(a, b, 1024);
+    four_each<<<4096, 256>>>(a, b);
+}
