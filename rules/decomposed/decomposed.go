@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/policy"
@@ -67,32 +68,44 @@ func assumed(p *analyzer.Prediction, c part) string {
 }
 
 // advice says what to change. Where the innermost, contiguous index is
-// one each thread walks in a loop, every thread reads its own row: the
-// lanes should share the row instead. Otherwise the index should be
-// split the other way round.
+// one each thread walks in a loop, every thread reads its own row: a short
+// row is a few vectors per lane; a long one the lanes should share.
+// Otherwise the index should be split the other way round.
 func advice(p *analyzer.Prediction) string {
-	if walksOwnRow(p) {
-		return "let the lanes of a warp share each row instead (lane k takes elements k, k + 32, ... and the warp combines them), or stage the rows through shared memory"
+	loop, ok := ownRow(p)
+	if !ok {
+		return "split the index so that its part that changes fastest from lane to lane (index % extent) indexes the array's innermost, contiguous dimension; for a permutation, read a tile coalesced into shared memory and write it out permuted"
 	}
-	return "split the index so that its part that changes fastest from lane to lane (index % extent) indexes the array's innermost, contiguous dimension; for a permutation, read a tile coalesced into shared memory and write it out permuted"
+	verb := map[bool]string{true: "write", false: "read"}[p.Access.Op == interp.Store]
+	if run := loop.Trip * accesses.ElemBytes(p.Access); loop.Trip > 1 && run <= 64 && run%16 == 0 {
+		vector := wording.VectorType(p.Access.Type, 16/accesses.ElemBytes(p.Access))
+		if vector == "" {
+			vector = "16-byte vector"
+		}
+		return fmt.Sprintf("each thread's row is %d bytes: %s it as %s, or let the lanes of a warp share the rows", run, verb, plural(run/16, vector))
+	}
+	return "let the lanes of a warp share each row instead (lane k takes elements k, k + 32, ... and the warp combines them), or stage the rows through shared memory"
 }
 
-// walksOwnRow: the address steps by one element per iteration of an
-// enclosing loop, so the contiguous dimension is walked by each thread
-// rather than across the lanes.
-func walksOwnRow(p *analyzer.Prediction) bool {
+func plural(n int64, unit string) string {
+	if n == 1 {
+		return "one " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}
+
+// ownRow is the enclosing loop whose every iteration steps the address by
+// one element: the contiguous dimension is walked by each thread rather
+// than across the lanes.
+func ownRow(p *analyzer.Prediction) (*interp.Loop, bool) {
 	elem := accesses.ElemBytes(p.Access)
-	found := false
-	symbolic.Symbols(p.Access.Addr, func(v *symbolic.Var) {
-		if v.Kind != symbolic.KindLoopIter || found {
-			return
-		}
-		c, ok := symbolic.Coefficient(p.Access.Addr, v.Key())
+	for _, l := range p.Access.Loops {
+		c, ok := symbolic.Coefficient(p.Access.Addr, l.Iter)
 		if k, isConst := symbolic.IsConst(c); ok && isConst && accesses.Abs(k) == elem {
-			found = true
+			return l, true
 		}
-	})
-	return found
+	}
+	return nil, false
 }
 
 // part is one term of an address that depends on the lane through a

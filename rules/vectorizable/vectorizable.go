@@ -93,39 +93,8 @@ func shapeOf(p *analyzer.Prediction) (shape, bool) {
 		return shape{}, false
 	}
 	n := stride / elem
-	name := vectorName(p.Access.Type, n)
+	name := wording.VectorType(p.Access.Type, n)
 	return shape{n: n, width: stride, name: name}, name != ""
-}
-
-// vectorName is the CUDA vector type of n elements of t, or "" when
-// vector_types.h has none of that width (no half4; half2 is 4 bytes).
-func vectorName(t *ctype.Type, n int64) string {
-	var base string
-	switch {
-	case t.Kind == ctype.TFloat && t.Size == 4 && t.Name == "float":
-		base = "float"
-	case t.Kind == ctype.TFloat && t.Size == 8 && t.Name == "double":
-		base = "double"
-	case t.Kind == ctype.TInt && t.Size == 2:
-		base = "short"
-	case t.Kind == ctype.TInt && t.Size == 4:
-		base = "int"
-	case t.Kind == ctype.TInt && t.Size == 8:
-		base = "longlong"
-	default:
-		return ""
-	}
-	if t.Kind == ctype.TInt && unsigned(t.Name) {
-		base = "u" + base
-	}
-	if n*t.Size > 16 || (n != 2 && n != 4) {
-		return ""
-	}
-	return fmt.Sprintf("%s%d", base, n)
-}
-
-func unsigned(name string) bool {
-	return strings.Contains(name, "unsigned") || strings.HasPrefix(name, "u") || name == "size_t"
 }
 
 // vectorLoop is the loop around p whose iterations are the vector's

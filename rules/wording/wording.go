@@ -313,3 +313,34 @@ func Subject(p *analyzer.Prediction) string { return SubjectAs(p, p.Access.Op.St
 func SubjectAs(p *analyzer.Prediction, verb string) string {
 	return verb + " " + p.Access.Expr + Where(p.Access)
 }
+
+// VectorType is the CUDA vector type of n elements of t, or "" when
+// vector_types.h has none of that width (no half4; half2 is 4 bytes).
+func VectorType(t *ctype.Type, n int64) string {
+	var base string
+	switch {
+	case t.Kind == ctype.TFloat && t.Size == 4 && t.Name == "float":
+		base = "float"
+	case t.Kind == ctype.TFloat && t.Size == 8 && t.Name == "double":
+		base = "double"
+	case t.Kind == ctype.TInt && t.Size == 2:
+		base = "short"
+	case t.Kind == ctype.TInt && t.Size == 4:
+		base = "int"
+	case t.Kind == ctype.TInt && t.Size == 8:
+		base = "longlong"
+	default:
+		return ""
+	}
+	if t.Kind == ctype.TInt && unsigned(t.Name) {
+		base = "u" + base
+	}
+	if n*t.Size > 16 || (n != 2 && n != 4) {
+		return ""
+	}
+	return fmt.Sprintf("%s%d", base, n)
+}
+
+func unsigned(name string) bool {
+	return strings.Contains(name, "unsigned") || strings.HasPrefix(name, "u") || name == "size_t"
+}
