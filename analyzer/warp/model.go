@@ -598,7 +598,10 @@ func (m *warpModel) tripCounts(a *interp.Access, conds []symbolic.Expr) {
 		trips, known := int64(0), false
 		if cond != nil {
 			trips, known = m.tripCount(cond, m.iterSlots[i])
-			if known && mentionsBlock(conds[i]) && !mentionsThread(conds[i]) {
+			switch {
+			case known && mentionsThread(conds[i]):
+				trips, known = m.mostTripsOfThreads(cond, m.iterSlots[i], mentionsBlock(conds[i]))
+			case known && mentionsBlock(conds[i]):
 				trips, known = m.mostTrips(cond, m.iterSlots[i])
 			}
 		}
@@ -655,6 +658,61 @@ func (m *warpModel) mostTrips(cond symbolic.Func, slot int) (int64, bool) {
 	}
 	return most, true
 }
+
+// mostTripsOfThreads is the most iterations a loop whose condition
+// depends on the thread (t2 <= t, with t a coordinate of the thread's
+// index) runs in any thread: over the first and last threads of the
+// block and threadSamples drawn at random, in the first and last blocks
+// and blockSamples drawn at random when it depends on the block too.
+// Counting only the first thread's iterations, as for a uniform loop,
+// would price the loop at one iteration for thread 0 of block 0; the
+// condition, kept, turns each thread's extra iterations off. The thread
+// and block slots are left at 0.
+func (m *warpModel) mostTripsOfThreads(cond symbolic.Func, slot int, byBlock bool) (int64, bool) {
+	threads, blocks := m.block.Threads(), int64(1)
+	if byBlock {
+		blocks = m.grid.Threads()
+	}
+	rng := rand.New(rand.NewPCG(0x7219, 0x7ead))
+	pick := func(n int64, k int) int64 {
+		switch {
+		case k == 0:
+			return 0
+		case k == 1:
+			return n - 1
+		}
+		return rng.Int64N(n)
+	}
+	bx, by := m.block[0], m.block[1]
+	most := int64(0)
+	defer func() {
+		m.setBlock(0)
+		for d := 0; d < 3; d++ {
+			m.vals.Set(m.thread[d], 0)
+		}
+	}()
+	for kb := 0; kb < min(int(blocks), blockSamples); kb++ {
+		m.setBlock(pick(blocks, kb))
+		for kt := 0; kt < min(int(threads), threadSamples); kt++ {
+			tid := pick(threads, kt)
+			m.vals.Set(m.thread[0], tid%bx)
+			m.vals.Set(m.thread[1], (tid/bx)%by)
+			m.vals.Set(m.thread[2], tid/(bx*by))
+			t, ok := m.tripCount(cond, slot)
+			if !ok {
+				return 0, false
+			}
+			most = max(most, t)
+		}
+	}
+	return most, true
+}
+
+// threadSamples and blockSamples bound mostTripsOfThreads' search.
+const (
+	threadSamples = 64
+	blockSamples  = 64
+)
 
 // tripBlocks is how many blocks mostTrips visits.
 const tripBlocks = 4096
