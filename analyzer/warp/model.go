@@ -870,7 +870,10 @@ func (m *warpModel) run(p *Prediction) {
 				break // every request so far cost the same: the pattern does not vary
 			}
 		}
-		scale = total / float64(drawn)
+		// The samples stand for total requests of the blocks evaluated,
+		// and those blocks for the grid (one block for all of them when
+		// the access does not depend on the block).
+		scale = total / float64(drawn) * float64(m.grid.Threads()) / float64(blocks)
 		if requests == 0 {
 			scale = 1 // what a sweep finds is rare
 			if !m.sweepRare(blocks, iters, visit) {
