@@ -77,7 +77,8 @@ func advice(p *analyzer.Prediction) string {
 		return "split the index so that its part that changes fastest from lane to lane (index % extent) indexes the array's innermost, contiguous dimension; for a permutation, read a tile coalesced into shared memory and write it out permuted"
 	}
 	verb := map[bool]string{true: "write", false: "read"}[p.Access.Op == interp.Store]
-	if run := loop.Trip * accesses.ElemBytes(p.Access); loop.Trip > 1 && run <= 64 && run%16 == 0 {
+	trip := tripOf(p, loop)
+	if run := trip * accesses.ElemBytes(p.Access); trip > 1 && run <= 64 && run%16 == 0 {
 		vector := wording.VectorType(p.Access.Type, 16/accesses.ElemBytes(p.Access))
 		if vector == "" {
 			vector = "16-byte vector"
@@ -92,6 +93,21 @@ func plural(n int64, unit string) string {
 		return "one " + unit
 	}
 	return fmt.Sprintf("%d %ss", n, unit)
+}
+
+// tripOf is a loop's iteration count: a constant of its condition, or
+// the one the launch gives it where the compiler unrolls it (r < TN, TN
+// a template argument); 0 when neither says.
+func tripOf(p *analyzer.Prediction, l *interp.Loop) int64 {
+	if l.Trip > 0 || p.Unrolled == nil {
+		return l.Trip
+	}
+	for _, u := range p.Unrolled.Loops {
+		if u.Line == int(l.Pos.Line) {
+			return u.Trip
+		}
+	}
+	return 0
 }
 
 // ownRow is the enclosing loop whose every iteration steps the address by

@@ -57,3 +57,15 @@ __global__ void short_rows(float* y, const float* x) {
     for (int j = 0; j < 8; ++j) row[j] = x[j]; // want "store row\[j\]: neighbouring lanes differ in threadIdx.x % 8, which takes them 32 floats apart.*each thread's row is 32 bytes: write it as 2 float4s"
 }
 void launch2(float* a, float* b) { short_rows<<<64, 32>>>(a, b); }
+// A tile of TM x TN results per thread (SGEMM's epilogue): each thread's
+// row is TN floats, a template argument the launch gives.
+template <int BM, int BN, int TM, int TN>
+__global__ void tile_epilogue(float* C, int N) {
+  const int threadCol = threadIdx.x % (BN / TN);
+  const int threadRow = threadIdx.x / (BN / TN);
+  C += blockIdx.x * BM * N;
+  for (int m = 0; m < TM; ++m)
+    for (int n = 0; n < TN; ++n)
+      C[(threadRow * TM + m) * N + threadCol * TN + n] = 0.0f; // want "store C\[.*\]: neighbouring lanes differ in threadIdx.x % \(BN / TN\), which takes them TN floats apart.*each thread's row is 32 bytes: write it as 2 float4s"
+}
+void launch3(float* C) { tile_epilogue<128, 128, 8, 8><<<64, 256>>>(C, 4096); }
