@@ -35,11 +35,11 @@ func combineImpact(f *lint.Finding, first *lint.Finding, m []*lint.Finding) {
 // info) and ends its message with what fixing it is worth ("fixing it:
 // up to 4.3x for this kernel"). It runs once, after folding, so that a
 // folded cause is graded and priced by all its accesses together, and
-// before the severity filters.
+// before the severity filters. A fault (a crash) is not graded by time.
 func applyImpact(fs []*lint.Finding) {
 	for _, f := range fs {
 		imp := f.Figures.Impact
-		if imp == nil {
+		if imp == nil || f.Rule.Fault {
 			continue
 		}
 		graded := impact.ShareSeverity(f.Severity, imp)

@@ -86,6 +86,10 @@ type Rule struct {
 	Precision string // SARIF: very-high, high, medium, low
 	Kind      Kind
 	Folds     Folds
+	// Fault is set for a rule whose findings are crashes, not costs: what
+	// fixing one is worth is not a speedup, so the share of its kernel's
+	// memory time neither grades it nor ends its message.
+	Fault bool
 	// Analyzer reports the rule's findings; nil for the driver's own.
 	Analyzer *analysis.Analyzer
 }
