@@ -93,7 +93,11 @@ func WarpPicture(p *analyzer.Prediction) string {
 	for _, s := range secs[min(len(secs), 48):] {
 		total += used[s]
 	}
-	return fmt.Sprintf("first warp: %s  %d sectors, %d of %d bytes used", b.String(), len(secs), total, int64(len(secs))*32)
+	unit := "sectors"
+	if len(secs) == 1 {
+		unit = "sector"
+	}
+	return fmt.Sprintf("first warp: %s  %d %s, %d of %d bytes used", b.String(), len(secs), unit, total, int64(len(secs))*32)
 }
 
 func sortInts(s []int64) {

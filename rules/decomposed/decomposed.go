@@ -59,7 +59,7 @@ func assumed(p *analyzer.Prediction, c part) string {
 	if len(names) == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("; assuming %s large, as no launch gives %s (give the values with --param NAME=N or params in .cudalint.yaml)",
+	s := fmt.Sprintf("; assuming %s large, as no launch gives %s (give the values with --param NAME=VALUE or params in .cudalint.yaml)",
 		strings.Join(names, ", "), map[bool]string{true: "it", false: "them"}[len(names) == 1])
 	if policy.StrideNamesOnly(p, names) {
 		s += fmt.Sprintf("; if %s is 1, a contiguous innermost dimension, the access is coalesced", names[0])

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/policy"
@@ -34,20 +35,38 @@ func describe(p *analyzer.Prediction) string {
 
 // advice says what to change, by how far apart lanes are: a few
 // elements each is a vector per lane; more is a layout to interleave, or
-// a tile to stage through shared memory.
+// a tile to stage through shared memory. A store writes what a load reads.
 func advice(p *analyzer.Prediction) string {
 	stride, elem := abs(*p.LaneStride), accesses.ElemBytes(p.Access)
+	verb, uses := "read", "uses"
+	if p.Access.Op == interp.Store {
+		verb, uses = "write", "writes"
+	}
 	if k := stride / elem; stride%elem == 0 && stride > 16 && stride <= 64 && stride%16 == 0 {
-		return fmt.Sprintf("if each lane uses its %d neighbouring elements, read them as %d 16-byte vectors (float4), or interleave the layout so lanes read neighbouring elements", k, stride/16)
+		return fmt.Sprintf("if each lane %s its %d neighbouring elements, %s them as %s, or interleave the layout so lanes %s neighbouring elements", uses, k, verb, vectors(p, stride/16, 16), verb)
 	}
 	if k := stride / elem; stride%elem == 0 && stride <= 16 && k&(k-1) == 0 {
-		vector := fmt.Sprintf("one %d-byte vector", stride)
-		if p.Access.Type != nil && p.Access.Type.Name == "float" {
-			vector += fmt.Sprintf(" (float%d)", k)
-		}
-		return fmt.Sprintf("if each lane uses its %d neighbouring elements, read them as %s, or interleave the layout so lanes read neighbouring elements", k, vector)
+		return fmt.Sprintf("if each lane %s its %d neighbouring elements, %s them as %s, or interleave the layout so lanes %s neighbouring elements", uses, k, verb, vectors(p, 1, stride), verb)
 	}
-	return "interleave the layout so neighbouring lanes read neighbouring elements (index [j * n + i] rather than [i * K + j]), or read a tile coalesced into shared memory and pick the elements there"
+	if p.Access.Op == interp.Store {
+		return "interleave the layout so that the index neighbouring lanes differ in is the array's last (contiguous) one, or write a tile into shared memory and store it out coalesced"
+	}
+	return "interleave the layout so that the index neighbouring lanes differ in is the array's last (contiguous) one, or read a tile coalesced into shared memory and pick the elements there"
+}
+
+// vectors names n vectors of width bytes of the access's element type:
+// "one 16-byte vector (float4)", "2 16-byte vectors (double2)".
+func vectors(p *analyzer.Prediction, n, width int64) string {
+	s := fmt.Sprintf("%d %d-byte vectors", n, width)
+	if n == 1 {
+		s = fmt.Sprintf("one %d-byte vector", width)
+	}
+	if p.Access.Type != nil {
+		if name := wording.VectorType(p.Access.Type, width/accesses.ElemBytes(p.Access)); name != "" {
+			s += " (" + name + ")"
+		}
+	}
+	return s
 }
 
 func abs(x int64) int64 {

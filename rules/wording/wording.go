@@ -51,7 +51,7 @@ func Figures(p *analyzer.Prediction) string {
 		if from := sectorApartFrom(p, names); from > 0 && p.Access.Space == interp.Global {
 			fmt.Fprintf(&b, ": the same for any %s of %d or more, where neighbouring lanes are a sector apart", names[0], from)
 		}
-		fmt.Fprintf(&b, " (give the value with --param %s=N or params in .cudalint.yaml)", names[0])
+		fmt.Fprintf(&b, " (give the value with --param %s=VALUE or params in .cudalint.yaml)", names[0])
 	}
 	return b.String()
 }
