@@ -261,7 +261,9 @@ func TestSARIFFromSubfolder(t *testing.T) {
 	t.Parallel()
 	ws := repo(t, map[string]string{"src/gpu/s.cu": strided, "README": "x\n"})
 	r := runAction(t, ws, "src", map[string]string{"SARIF_FILE": "out/log.sarif", "CATEGORY": "gpu/kernels"})
-	if r.code != 1 || r.outputs["sarif-file"] != "out/log.sarif" {
+	// The output is read by steps that run in the workspace
+	// (upload-sarif): relative to it, not to working-directory.
+	if r.code != 1 || r.outputs["sarif-file"] != "src/out/log.sarif" {
 		t.Fatalf("exit %d, outputs %v:\n%s", r.code, r.outputs, r.stdout)
 	}
 	if !strings.Contains(r.stdout, "::warning file=src/gpu/s.cu,line=2") {
@@ -307,6 +309,43 @@ func TestSARIFFromSubfolder(t *testing.T) {
 	}
 	if got := run.OriginalURIBaseIDs["%SRCROOT%"].URI; got != "file://"+filepath.ToSlash(ws)+"/" {
 		t.Errorf("%%SRCROOT%% is %q, want the workspace", got)
+	}
+}
+
+// The sarif-file output names the log as a step running in the
+// workspace finds it, whatever working-directory and sarif-file are.
+func TestSARIFFileOutput(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	tests := []struct {
+		wd, sarif, want string
+	}{
+		{".", "cudalint.sarif", "cudalint.sarif"},
+		{"src", "cudalint.sarif", "src/cudalint.sarif"},
+		{"src", "../logs/c.sarif", "logs/c.sarif"},
+		{"src/gpu", "./c.sarif", "src/gpu/c.sarif"},
+		{"src", outside + "/c.sarif", ""}, // outside the workspace: absolute
+	}
+	for _, tt := range tests {
+		t.Run(tt.wd+"/"+tt.sarif, func(t *testing.T) {
+			t.Parallel()
+			ws := repo(t, map[string]string{"src/gpu/s.cu": strided})
+			r := runAction(t, ws, tt.wd, map[string]string{"SARIF_FILE": tt.sarif})
+			got := r.outputs["sarif-file"]
+			want := tt.want
+			if want == "" {
+				want, _ = filepath.EvalSymlinks(tt.sarif)
+			}
+			if r.code != 1 || got != want {
+				t.Fatalf("exit %d, sarif-file %q, want %q:\n%s", r.code, got, want, r.stdout)
+			}
+			if !filepath.IsAbs(got) {
+				got = filepath.Join(ws, got)
+			}
+			if _, err := os.Stat(got); err != nil {
+				t.Errorf("the output names no file: %v", err)
+			}
+		})
 	}
 }
 

@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
 # The logic of action.yml, the cudalint GitHub Action.
 #
+#   run.sh resolve    says which release the version input names (output
+#                     tag, empty for none) and where its binary is cached
+#                     (outputs cache-dir, cache-key)
+#   run.sh fetch      downloads that release's binary for this runner,
+#                     verifies it against the release's checksums.txt and
+#                     caches it (output bin); for a version with no release
+#                     it outputs bin empty and build=true
 #   run.sh check-go   says (output setup=true|false) whether Go must be set up
-#   run.sh run        builds cudalint, runs it, writes annotations, SARIF,
-#                     the job summary and the outputs findings and sarif-file
+#   run.sh run        builds cudalint unless CUDALINT_BIN names one, runs
+#                     it, writes annotations, SARIF, the job summary and the
+#                     outputs findings and sarif-file
 #
 # Inputs come as INPUT_* variables (see action.yml); GITHUB_* and RUNNER_*
-# are the runner's. CUDALINT_BIN, the path of a cudalint already built,
-# is run instead of building one: the tests build once and run the
-# script many times. The exit status is cudalint's: 1 when a finding at or
-# above fail-level is reported, 2 when cudalint could not run.
+# are the runner's; ACTION_REF is github.action_ref, the action's own tag.
+# CUDALINT_RELEASES is where releases are downloaded from (the tests
+# serve a fake one). CUDALINT_BIN, the path of a cudalint already
+# fetched or built, is run instead of building one: the tests build once
+# and run the script many times. The exit status is cudalint's: 1 when a
+# finding at or above fail-level is reported, 2 when cudalint could not
+# run.
 set -euo pipefail
 
 action_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -46,6 +57,189 @@ check_go() {
   fi
   echo "Go $have is installed (cudalint needs $want)"
   output setup false
+}
+
+releases=${CUDALINT_RELEASES:-https://github.com/cudalint/cudalint/releases}
+
+# release_tag prints the release the version input names: the input
+# itself when it is latest or a version tag (v1.2.3, v1.2.3-rc.1), else,
+# when the input is empty, the action's own ref if that is a version tag
+# (uses: cudalint/cudalint@v1.2.3). github.action_ref is empty in some
+# composite actions, so the ref is also read from the folder the runner
+# checked the action out to (_actions/OWNER/REPO/REF). A commit, a
+# branch or a local action (uses: ./) names no release: nothing.
+release_tag() {
+  local v=${INPUT_VERSION:-}
+  if [ -z "$v" ]; then
+    v=${ACTION_REF:-}
+    if [ -z "$v" ] && [[ ${GITHUB_ACTION_PATH:-} == */_actions/*/*/* ]]; then
+      v=$(basename "$GITHUB_ACTION_PATH")
+    fi
+  fi
+  if [ "$v" = latest ] || [[ $v =~ ^v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.-]+)?$ ]]; then
+    printf '%s' "$v"
+  fi
+}
+
+# platform prints the release's name for this runner (linux_amd64), or
+# nothing for one it has no binary for.
+platform() {
+  local os arch
+  case "${RUNNER_OS:-$(uname -s)}" in
+  Linux) os=linux ;;
+  macOS | Darwin) os=darwin ;;
+  Windows | MINGW* | MSYS* | CYGWIN*) os=windows ;;
+  *) return 0 ;;
+  esac
+  case "${RUNNER_ARCH:-$(uname -m)}" in
+  X64 | x86_64 | amd64) arch=amd64 ;;
+  ARM64 | arm64 | aarch64) arch=arm64 ;;
+  *) return 0 ;;
+  esac
+  printf '%s_%s' "$os" "$arch"
+}
+
+cache_root() {
+  printf '%s/cudalint' "${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}}"
+}
+
+resolve() {
+  local tag plat
+  tag=$(release_tag)
+  plat=$(platform)
+  output tag "$tag"
+  # latest changes from release to release: never cached under its name.
+  if [ -n "$tag" ] && [ "$tag" != latest ] && [ -n "$plat" ]; then
+    output cache-dir "$(cache_root)/$tag/$plat"
+    output cache-key "cudalint-$tag-$plat"
+  else
+    output cache-dir ""
+    output cache-key ""
+  fi
+}
+
+sha256() { # FILE: its SHA-256 in hex
+  if command -v sha256sum >/dev/null 2>&1; then
+    sha256sum "$1" | cut -d' ' -f1
+  else
+    shasum -a 256 "$1" | cut -d' ' -f1
+  fi
+}
+
+# download URL FILE: 0 when fetched, 4 when the server has no such file
+# (404), else an error.
+download() {
+  local code
+  code=$(curl -sS -L --retry 3 --retry-connrefused -o "$2" -w '%{http_code}' "$1") || {
+    echo "::error title=cudalint::could not download $1" >&2
+    return 2
+  }
+  case "$code" in
+  200 | 000) return 0 ;; # 000: a file:// URL
+  404) return 4 ;;
+  *)
+    echo "::error title=cudalint::downloading $1: HTTP $code" >&2
+    return 2
+    ;;
+  esac
+}
+
+no_release() { # WHY: fall back to building
+  echo "$1: building cudalint from source"
+  output bin ""
+  output build true
+}
+
+# fetch puts the release's binary in the cache folder, verified, and
+# names it in the output bin.
+fetch() {
+  local tag plat exe=cudalint dir asset url tmp status=0
+  tag=$(release_tag)
+  plat=$(platform)
+  if [ -z "$tag" ]; then
+    no_release "cudalint ${INPUT_VERSION:-${ACTION_REF:-of this checkout}} names no release"
+    return
+  fi
+  if [ -z "$plat" ]; then
+    no_release "no release binary for ${RUNNER_OS:-$(uname -s)} ${RUNNER_ARCH:-$(uname -m)}"
+    return
+  fi
+  case "$plat" in
+  windows_*)
+    exe=cudalint.exe
+    asset=cudalint_$plat.zip
+    ;;
+  *) asset=cudalint_$plat.tar.gz ;;
+  esac
+  if [ "$tag" = latest ]; then
+    url=$releases/latest/download
+    dir=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/cudalint-latest.XXXXXX")
+  else
+    url=$releases/download/$tag
+    dir=$(cache_root)/$tag/$plat
+  fi
+  # A cached binary is used when it is the one that was verified.
+  if [ -f "$dir/$exe" ] && [ -f "$dir/$exe.sha256" ] && [ "$(sha256 "$dir/$exe")" = "$(cat "$dir/$exe.sha256")" ]; then
+    echo "cudalint $tag for $plat from the cache ($dir)"
+    output bin "$dir/$exe"
+    output build false
+    output downloaded false
+    return
+  fi
+  tmp=$(mktemp -d)
+  download "$url/checksums.txt" "$tmp/checksums.txt" || status=$?
+  if [ "$status" = 4 ]; then
+    rm -rf "$tmp"
+    no_release "cudalint $tag has no release at $url"
+    return
+  elif [ "$status" != 0 ]; then
+    rm -rf "$tmp"
+    exit 2
+  fi
+  download "$url/$asset" "$tmp/$asset" || status=$?
+  if [ "$status" != 0 ]; then
+    echo "::error title=cudalint::the release $tag has no $asset at $url" >&2
+    rm -rf "$tmp"
+    exit 2
+  fi
+  local want got
+  want=$(awk -v f="$asset" '$2 == f || $2 == "*" f { print $1 }' "$tmp/checksums.txt" | head -n1)
+  got=$(sha256 "$tmp/$asset")
+  if [ -z "$want" ]; then
+    echo "::error title=cudalint::$url/checksums.txt lists no $asset" >&2
+    rm -rf "$tmp"
+    exit 2
+  fi
+  if [ "$want" != "$got" ]; then
+    echo "::error title=cudalint::$asset of $tag does not match checksums.txt (SHA-256 $got, want $want): not running it" >&2
+    rm -rf "$tmp"
+    exit 2
+  fi
+  mkdir -p "$tmp/x"
+  case "$asset" in
+  *.zip)
+    if command -v unzip >/dev/null 2>&1; then
+      unzip -q -o "$tmp/$asset" "$exe" -d "$tmp/x"
+    else
+      powershell -NoProfile -Command "Expand-Archive -Force -Path '$tmp/$asset' -DestinationPath '$tmp/x'"
+    fi
+    ;;
+  *) tar -xzf "$tmp/$asset" -C "$tmp/x" "$exe" ;;
+  esac
+  if [ ! -f "$tmp/x/$exe" ]; then
+    echo "::error title=cudalint::$asset of $tag holds no $exe" >&2
+    rm -rf "$tmp"
+    exit 2
+  fi
+  mkdir -p "$dir"
+  mv -f "$tmp/x/$exe" "$dir/$exe"
+  chmod +x "$dir/$exe"
+  sha256 "$dir/$exe" >"$dir/$exe.sha256"
+  rm -rf "$tmp"
+  echo "cudalint $tag for $plat: downloaded $url/$asset, SHA-256 $got as checksums.txt lists"
+  output bin "$dir/$exe"
+  output build false
+  output downloaded "$([ "$tag" = latest ] && echo false || echo true)"
 }
 
 # build puts cudalint in $bin_dir: the action's own checkout, or the
@@ -143,6 +337,29 @@ summary() { # FILE_OF_ANNOTATIONS COUNT STATUS
   } >>"$out"
 }
 
+# workspace_path FILE prints FILE, a path relative to the working
+# folder (working-directory) or absolute, as the steps after this one
+# read it (they run in the workspace): relative to the workspace when it
+# is inside it, else absolute.
+workspace_path() {
+  local dir base ws
+  dir=$(cd "$(dirname "$1")" && pwd -P)
+  base=$(basename "$1")
+  if [ -n "${GITHUB_WORKSPACE:-}" ] && ws=$(cd "$GITHUB_WORKSPACE" 2>/dev/null && pwd -P); then
+    if [ "$dir" = "$ws" ]; then
+      printf '%s' "$base"
+      return
+    fi
+    case "$dir/" in
+    "$ws"/*)
+      printf '%s/%s' "${dir#"$ws"/}" "$base"
+      return
+      ;;
+    esac
+  fi
+  printf '%s/%s' "$dir" "$base"
+}
+
 run() {
   build
   local root="${GITHUB_WORKSPACE:-}"
@@ -208,7 +425,7 @@ run() {
   summary "$annotations" "$count" "$status"
   output findings "$count"
   if [ -n "$sarif" ] && [ -f "$sarif" ]; then
-    output sarif-file "$sarif"
+    output sarif-file "$(workspace_path "$sarif")"
   else
     output sarif-file ""
   fi
@@ -217,10 +434,12 @@ run() {
 }
 
 case "${1:-}" in
+resolve) resolve ;;
+fetch) fetch ;;
 check-go) check_go ;;
 run) run ;;
 *)
-  echo "usage: run.sh check-go|run" >&2
+  echo "usage: run.sh resolve|fetch|check-go|run" >&2
   exit 2
   ;;
 esac

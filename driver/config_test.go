@@ -224,6 +224,81 @@ func TestSettingsThatMatchNothing(t *testing.T) {
 	}
 }
 
+// A run of a few files (pre-commit, an editor) warns of an entry only
+// when no file it left out declares what the entry names: kernels and
+// parameters of other files are no typos, names no file declares are.
+func TestSettingsOfFilesLeftOut(t *testing.T) {
+	const cfg = "blocks:\n  ka: 32\n  kb: 64\n  typo: 64\n  kx: 16\ngrids:\n  kb: 8\nparams:\n  n: 4\n  kb.n: 2\n  m: 1\n  kz.n: 1\n"
+	files := map[string]string{
+		ConfigName:     cfg,
+		"a.cu":         "__global__ void ka(float* a) { a[threadIdx.x] = 0; }\n",
+		"sub/b.cu":     "__global__ void __launch_bounds__(64) kb(float* b, int n) { b[threadIdx.x] = n; }\n",
+		"skip/x.cu":    "__global__ void kx(float* x) { x[threadIdx.x] = 0; }\n",
+		"notes.txt":    "kz n m\n",
+		"sub/host.cu":  "void h(float* p) { int m = 1; (void)m; }\n", // m as a word, in no kernel's file
+		".hidden/z.cu": "__global__ void kz(float* z, int n) {}\n",
+	}
+	typo := `.cudalint.yaml:4:3: warning: blocks: no kernel named "typo" in the files analyzed`
+	tests := []struct {
+		name  string
+		paths []string
+		cfg   string
+		want  []string
+	}{
+		{"the whole root", []string{"."}, "", []string{
+			typo,
+			`.cudalint.yaml:11:3: warning: params: no kernel in the files analyzed has a parameter "m"`,
+			`.cudalint.yaml:12:3: warning: params: no kernel named "kz" in the files analyzed (did you mean ka, kb or kx?)`,
+		}},
+		{"one file", []string{"a.cu"}, "", []string{
+			typo,
+			`.cudalint.yaml:11:3: warning: params: no kernel in the files analyzed has a parameter "m"`,
+			`.cudalint.yaml:12:3: warning: params: no kernel named "kz" in the files analyzed (did you mean ka?)`,
+		}},
+		{"one folder", []string{"skip"}, "", []string{
+			typo,
+			`.cudalint.yaml:11:3: warning: params: no kernel in the files analyzed has a parameter "m"`,
+			`.cudalint.yaml:12:3: warning: params: no kernel named "kz" in the files analyzed (did you mean kx?)`,
+		}},
+		{"--config, one file", []string{"a.cu"}, ConfigName, []string{
+			typo,
+			`.cudalint.yaml:11:3: warning: params: no kernel in the files analyzed has a parameter "m"`,
+			`.cudalint.yaml:12:3: warning: params: no kernel named "kz" in the files analyzed (did you mean ka?)`,
+		}},
+		{"a file excluded", []string{"a.cu"}, "", []string{ // skip/ excluded below
+			typo,
+			`.cudalint.yaml:5:3: warning: blocks: no kernel named "kx" in the files analyzed (did you mean ka?)`,
+			`.cudalint.yaml:11:3: warning: params: no kernel in the files analyzed has a parameter "m"`,
+			`.cudalint.yaml:12:3: warning: params: no kernel named "kz" in the files analyzed (did you mean ka?)`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, files)
+			if tt.name == "a file excluded" {
+				write(t, dir, map[string]string{ConfigName: cfg + "exclude: [skip/**]\n"})
+			}
+			wd, _ := os.Getwd()
+			if err := os.Chdir(dir); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Chdir(wd)
+			rep := Run(Options{Paths: tt.paths, Root: dir, ConfigPath: tt.cfg})
+			if len(rep.Errors) != 0 {
+				t.Fatalf("errors %v", rep.Errors)
+			}
+			var got []string
+			for _, w := range rep.Warnings {
+				got = append(got, strings.ReplaceAll(w.String(), dir+string(filepath.Separator), ""))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
 func TestSuggest(t *testing.T) {
 	ids := []string{"strided-access", "aos-field", "misaligned-access", "indirect-access", "shared-bank-conflict"}
 	tests := []struct{ word, want string }{

@@ -156,7 +156,7 @@ func Run(opts Options) *Report {
 		if len(d.configErrs) > 0 {
 			return d.failed()
 		}
-		rep := &Report{Fset: fset, Result: ar, Errors: d.errs, Warnings: d.warnings(ar.Analysis), Notes: notes(ar, reported), Root: d.root}
+		rep := &Report{Fset: fset, Result: ar, Errors: d.errs, Warnings: d.warnings(ar.Analysis, analyzed), Notes: notes(ar, reported), Root: d.root}
 		rep.Warnings = append(rep.Warnings, refusedIncludes(rep.Notes, d.root)...)
 		if reported != nil {
 			rep.Reported = func(file string) bool { return inNamed(reported, file) }
@@ -172,7 +172,7 @@ func Run(opts Options) *Report {
 	if len(d.configErrs) > 0 { // a configuration found only for an included header
 		return d.failed()
 	}
-	rep.Warnings = d.warnings(ar.Analysis)
+	rep.Warnings = d.warnings(ar.Analysis, analyzed)
 	rep.Findings = append(rep.Findings, InternalErrorFindings(ar)...)
 	if reported != nil {
 		var own []*lint.Finding
@@ -199,12 +199,31 @@ func (d *run) failed() *Report {
 }
 
 // warnings lists the blocks and params entries, of every configuration
-// used and of the options, that name nothing in res.
-func (d *run) warnings(res *analyzer.Result) []Warning {
+// used and of the options, that name nothing in res. A configuration's
+// entry is said only when no CUDA file under its folder (the run's root
+// for --config) that the run left out declares what it names: a run of
+// a few files (pre-commit, an editor) does not warn of the others'
+// kernels.
+func (d *run) warnings(res *analyzer.Result, analyzed []string) []Warning {
 	n := namesOf(res)
+	seen := map[string]bool{}
+	for _, f := range analyzed {
+		seen[absPath(f)] = true
+	}
 	var out []Warning
 	for _, c := range d.allConfigs() {
-		out = append(out, configWarnings(c, n)...)
+		dir := filepath.Dir(c.path)
+		if c == d.explicit && d.root != "" {
+			dir = d.root
+		}
+		var lo *leftOut
+		elsewhere := func(setting, name string) bool {
+			if lo == nil { // read only when an entry names nothing analyzed
+				lo = d.leftOut(dir, seen)
+			}
+			return lo.declares(setting, name)
+		}
+		out = append(out, configWarnings(c, n, elsewhere)...)
 	}
 	return append(out, FlagWarnings(res, d.opts.Blocks, d.opts.Params)...)
 }

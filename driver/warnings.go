@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -9,6 +10,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/parser/lex"
+	"github.com/cudalint/cudalint/sources"
 )
 
 // Warning is a setting that took no effect: a block shape or a parameter
@@ -94,8 +96,9 @@ func keys[V any](m map[string]V) []string {
 }
 
 // configWarnings lists the blocks and params entries of c that take no
-// effect, in the order they are written.
-func configWarnings(c *Config, n names) []Warning {
+// effect, in the order they are written, but those that elsewhere says
+// name a kernel or parameter of a file the run left out.
+func configWarnings(c *Config, n names, elsewhere func(setting, name string) bool) []Warning {
 	var out []Warning
 	name := displayPath(c.path)
 	for _, e := range c.entries() {
@@ -103,11 +106,83 @@ func configWarnings(c *Config, n names) []Warning {
 		if e.setting == "params" {
 			why = n.param(e.name)
 		}
+		if why != "" && elsewhere != nil && elsewhere(e.setting, e.name) {
+			continue
+		}
 		if why != "" {
 			out = append(out, Warning{File: name, Line: e.at.line, Col: e.at.col, Message: e.setting + ": " + why})
 		}
 	}
 	return out
+}
+
+// leftOut is what the CUDA files under a folder that a run did not
+// analyze declare, read as text (as contextFiles reads them): their
+// kernels, and their words for parameter names. pre-commit and editors
+// analyze the files named, so a configuration's entry for a kernel of
+// another file is no typo; an entry that no file declares still is.
+type leftOut struct {
+	kernels map[string]bool
+	texts   [][]byte // of the files that declare a kernel
+}
+
+func (d *run) leftOut(dir string, analyzed map[string]bool) *leftOut {
+	lo := &leftOut{kernels: map[string]bool{}}
+	read := d.opts.ReadFile
+	if read == nil {
+		read = sources.ReadFile
+	}
+	files, _ := sources.Find([]string{dir})
+	for _, f := range files {
+		if analyzed[absPath(f)] || d.configFor(f).excludes(f) {
+			continue
+		}
+		src, err := d.opts.Context.text(f, read)
+		if err != nil {
+			continue
+		}
+		ks := kernelNames(src)
+		for _, k := range ks {
+			lo.kernels[string(k)] = true
+		}
+		if len(ks) > 0 {
+			lo.texts = append(lo.texts, src)
+		}
+	}
+	return lo
+}
+
+// declares says whether the files left out declare what the entry of
+// setting (blocks, grids, params) names: a kernel, or for params a
+// kernel's parameter (NAME, or KERNEL.NAME).
+func (lo *leftOut) declares(setting, name string) bool {
+	if setting != "params" {
+		return lo.kernels[name]
+	}
+	if kernel, _, ok := strings.Cut(name, "."); ok {
+		return lo.kernels[kernel]
+	}
+	for _, src := range lo.texts {
+		if hasWord(src, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWord reports whether word occurs in src as a whole identifier.
+func hasWord(src []byte, word string) bool {
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte(word))
+		if j < 0 {
+			return false
+		}
+		s, e := i+j, i+j+len(word)
+		if (s == 0 || !isIdent(src[s-1])) && (e == len(src) || !isIdent(src[e])) {
+			return true
+		}
+		i = s + 1
+	}
 }
 
 type entry struct {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -140,20 +143,94 @@ func TestDescribeBuild(t *testing.T) {
 		settings map[string]string
 		want     string
 	}{
-		{"v1.2.3", nil, "v1.2.3"},
-		{"(devel)", nil, version + "-devel"},
-		{"(devel)", map[string]string{"vcs.revision": rev}, version + "-devel (commit c9e0bd1a2b3c)"},
-		{"(devel)", map[string]string{"vcs.revision": rev, "vcs.modified": "true"}, version + "-devel (commit c9e0bd1a2b3c+dirty)"},
-		{"v0.0.0-20260101000000-c9e0bd1a2b3c+dirty", map[string]string{"vcs.revision": rev, "vcs.modified": "true"}, "v0.0.0-20260101000000-c9e0bd1a2b3c+dirty"},
+		{"v1.2.3", nil, "1.2.3"},
+		{"", nil, nextRelease + "-devel"},
+		{"(devel)", nil, nextRelease + "-devel"},
+		{"(devel)", map[string]string{"vcs.revision": rev}, nextRelease + "-devel+c9e0bd1a2b3c"},
+		{"(devel)", map[string]string{"vcs.revision": rev, "vcs.modified": "true"}, nextRelease + "-devel+c9e0bd1a2b3c.dirty"},
+		{"v0.0.0-20260101000000-c9e0bd1a2b3c+dirty", map[string]string{"vcs.revision": rev, "vcs.modified": "true"}, "0.0.0-20260101000000-c9e0bd1a2b3c+dirty"},
 	}
 	for _, tt := range tests {
 		info := &debug.BuildInfo{Main: debug.Module{Version: tt.version}}
 		for k, v := range tt.settings {
 			info.Settings = append(info.Settings, debug.BuildSetting{Key: k, Value: v})
 		}
-		if got := describeBuild(info); got != tt.want {
+		got := describeBuild(info)
+		if got != tt.want {
 			t.Errorf("%s %v: %q, want %q", tt.version, tt.settings, got, tt.want)
 		}
+		if !semver.MatchString(got) {
+			t.Errorf("%s %v: %q is not a semantic version (SARIF's semanticVersion)", tt.version, tt.settings, got)
+		}
+	}
+}
+
+// semver is Semantic Versioning 2.0's grammar, the form SARIF's
+// semanticVersion takes.
+var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+
+// buildCmd builds the command with the go build flags given, into a
+// temporary folder, as a release or a go install would.
+func buildCmd(t *testing.T, flags ...string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "cudalint")
+	args := append([]string{"build", "-trimpath", "-buildvcs=false", "-o", bin}, flags...)
+	out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// A release build stamps one variable, and --version, SARIF's tool
+// version and semantic version, and the language server's all say it;
+// the log names its schema.
+func TestVersionIsStampedOnce(t *testing.T) {
+	for _, stamp := range []string{"", "2.3.4", "2.3.4-SNAPSHOT-abc1234"} {
+		t.Run(stamp, func(t *testing.T) {
+			var args []string
+			if stamp != "" {
+				args = append(args, "-ldflags=-X main.version="+stamp)
+			}
+			bin := buildCmd(t, args...)
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "k.cu"), []byte("__global__ void k(float* a) { a[8 * threadIdx.x] = 0; }\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := exec.Command(bin, "--version").Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := strings.TrimSpace(string(out))
+			want := stamp
+			if want == "" {
+				want = nextRelease + "-devel"
+			}
+			if line != "cudalint "+want {
+				t.Errorf("--version says %q, want %q", line, "cudalint "+want)
+			}
+			cmd := exec.Command(bin, "--root", dir, "--format", "sarif", "k.cu")
+			cmd.Dir = dir
+			log, _ := cmd.Output()
+			var doc struct {
+				Schema string `json:"$schema"`
+				Runs   []struct {
+					Tool struct {
+						Driver struct{ Version, SemanticVersion string }
+					}
+				}
+			}
+			if err := json.Unmarshal(log, &doc); err != nil || len(doc.Runs) != 1 {
+				t.Fatalf("SARIF %v:\n%s", err, log)
+			}
+			d := doc.Runs[0].Tool.Driver
+			if d.Version != want || d.SemanticVersion != want {
+				t.Errorf("SARIF version %q, semanticVersion %q; --version says %q", d.Version, d.SemanticVersion, want)
+			}
+			if doc.Schema != sarifSchemaURI {
+				t.Errorf("SARIF $schema %q", doc.Schema)
+			}
+		})
 	}
 }
 

@@ -18,10 +18,11 @@ import (
 	"github.com/cudalint/cudalint/rules/lint"
 )
 
-// version is cudalint's version, reported in SARIF.
-const version = "0.1.0"
-
 const srcRoot = "%SRCROOT%"
+
+// sarifSchemaURI is the log's $schema: the SARIF 2.1.0 schema as OASIS
+// publishes it (its own id), which editors and validators fetch.
+const sarifSchemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
 // writeSARIF writes a SARIF 2.1.0 log. go-sarif v2.3.3's helpers have
 // traps (WriteFile does not truncate, a rule without a description
@@ -50,6 +51,7 @@ func writeSARIFWith(w io.Writer, rep *driver.Report, fps []string, inv *invocati
 	if err != nil {
 		return err
 	}
+	report.Schema = sarifSchemaURI
 	run := sarif.NewRunWithInformationURI("cudalint", "https://github.com/cudalint/cudalint")
 	run.Tool.Driver.Version = str(version)
 	run.Tool.Driver.SemanticVersion = str(version)
