@@ -153,6 +153,26 @@ __global__ void vector_fast(const float4* in, float* out) {
     out[i] = v.x + v.y + v.z + v.w;
 }
 
+// ---- decomposed-index: a flat index split with / and % ----
+// A one-dimensional transpose: r = i / W, c = i % W, out[c * W + r]:
+// neighbouring lanes store W floats apart (32 sectors per request); its
+// fixed twin is transpose_fast, the same permutation through a tile.
+__global__ void reshape_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    long long r = i / W, c = i % W;
+    out[c * W + r] = in[i];
+}
+
+// A gather of interleaved heads: lane i reads head i % HEADS, a plane of
+// N / HEADS floats each, so 16 lanes touch 16 planes and the next 16 the
+// neighbouring floats of the same planes (16 sectors per request); its
+// fixed twin is copy_fast, which reads the heads one after another.
+#define HEADS 16
+__global__ void heads_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    out[i] = in[(i % HEADS) * (N / HEADS) + i / HEADS];
+}
+
 // ---- launchers: one launch of each kernel, every size a constant ----
 typedef void (*Launcher)(float* in, float* out);
 
@@ -187,6 +207,9 @@ static void launch_aos_slow(float* in, float* out) {
 static void launch_aos_fast(float* in, float* out) { aos_fast<<<N / THREADS, THREADS>>>(in, out); }
 
 static void launch_misaligned_slow(float* in, float* out) { misaligned_slow<<<N / THREADS, THREADS>>>(in, out); }
+
+static void launch_reshape_slow(float* in, float* out) { reshape_slow<<<N / THREADS, THREADS>>>(in, out); }
+static void launch_heads_slow(float* in, float* out) { heads_slow<<<N / THREADS, THREADS>>>(in, out); }
 
 static void launch_vector_slow(float* in, float* out) { vector_slow<<<N / THREADS, THREADS>>>(in, out); }
 
@@ -259,6 +282,8 @@ int main() {
     time_pair("aos", "aos_slow", launch_aos_slow, "aos_fast", launch_aos_fast, in, out);
     time_pair("misaligned", "misaligned_slow", launch_misaligned_slow, "copy_fast", launch_copy_fast, in, out);
     time_pair("vector", "vector_slow", launch_vector_slow, "vector_fast", launch_vector_fast, in, out);
+    time_pair("reshape", "reshape_slow", launch_reshape_slow, "transpose_fast", launch_transpose_fast, in, out);
+    time_pair("heads", "heads_slow", launch_heads_slow, "copy_fast", launch_copy_fast, in, out);
 
     CHECK(cudaEventDestroy(start_event));
     CHECK(cudaEventDestroy(stop_event));
