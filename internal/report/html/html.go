@@ -214,10 +214,10 @@ type finding struct {
 func newFinding(rep *driver.Report, opts Options, f *lint.Finding, i int) *findingView {
 	pos := rep.Fset.Position(f.Pos)
 	fv := &findingView{ID: fmt.Sprintf("f%d", i+1), Rule: f.Rule.ID, Severity: f.Severity.String(),
-		File: opts.Path(pos.Filename), Line: pos.Line, Col: pos.Column, Message: text(f.Message),
+		File: opts.Path(pos.Filename), Line: pos.Line, Col: pos.Column, Message: text(f.Message, expr(f)),
 		Picture: report.WarpPicture(f.Prediction), URL: f.Rule.URL()}
 	if len(f.SuggestedFixes) > 0 {
-		fv.Fix = text(f.SuggestedFixes[0].Message)
+		fv.Fix = text(f.SuggestedFixes[0].Message, expr(f))
 	}
 	var launch token.Pos
 	if f.Prediction != nil && rep.Result != nil {
@@ -226,10 +226,18 @@ func newFinding(rep *driver.Report, opts Options, f *lint.Finding, i int) *findi
 	for _, r := range f.Related {
 		if r.Pos.IsValid() && r.Pos != launch {
 			rp := rep.Fset.Position(r.Pos)
-			fv.Notes = append(fv.Notes, fmt.Sprintf("%s:%d:%d: %s", visible(opts.Path(rp.Filename)), rp.Line, rp.Column, text(r.Message)))
+			fv.Notes = append(fv.Notes, fmt.Sprintf("%s:%d:%d: %s", visible(opts.Path(rp.Filename)), rp.Line, rp.Column, text(r.Message, expr(f))))
 		}
 	}
 	return fv
+}
+
+// expr is the source a finding's message quotes: its access.
+func expr(f *lint.Finding) string {
+	if f.Prediction == nil {
+		return ""
+	}
+	return f.Prediction.Access.Expr
 }
 
 // view lays out one kernel: its source from the line naming it to the
@@ -257,7 +265,7 @@ func (ks *kernelState) view(opts Options, src func(string) []byte, id string) *k
 	last = min(last, len(lines))
 	shown := map[int]*lineView{}
 	for n := first; n <= last; n++ {
-		lv := &lineView{ID: fmt.Sprintf("%s-L%d", id, n), File: kv.File, N: n, Text: visible(lines[n-1])}
+		lv := &lineView{ID: fmt.Sprintf("%s-L%d", id, n), File: kv.File, N: n, Text: visible(cut(lines[n-1], maxLine))}
 		kv.Lines = append(kv.Lines, lv)
 		shown[n] = lv
 	}
@@ -319,9 +327,9 @@ func (ks *kernelState) shade(shown map[int]*lineView, kv *kernelView) {
 			if ratio > worstRatio {
 				worstLine, worstRatio = lv.N, ratio
 			}
-			tip = fmt.Sprintf("%s %s: %s %s/request, ideal %s; %s", pr.Access.Op, cut(pr.Access.Expr, 120), num(pr.Sectors), unit, num(pr.Ideal), pr.Config.Describe())
+			tip = fmt.Sprintf("%s %s: %s %s/request, ideal %s; %s", pr.Access.Op, cut(pr.Access.Expr, maxExcerpt), num(pr.Sectors), unit, num(pr.Ideal), pr.Config.Describe())
 		} else {
-			tip = fmt.Sprintf("%s %s: unknown: %s", pr.Access.Op, cut(pr.Access.Expr, 120), pr.Reason())
+			tip = text(fmt.Sprintf("%s %s: unknown: %s", pr.Access.Op, pr.Access.Expr, pr.Reason()), pr.Access.Expr)
 		}
 		if !c.seen[tip] {
 			c.seen[tip] = true
@@ -330,7 +338,7 @@ func (ks *kernelState) shade(shown map[int]*lineView, kv *kernelView) {
 	}
 	for n, c := range costs {
 		lv := shown[n]
-		lv.Tip = strings.Join(c.tips, "\n")
+		lv.Tip = strings.Join(c.tips, " | ")
 		if !c.known {
 			lv.Heat, lv.Metric = "unk", "?"
 			continue
@@ -374,7 +382,7 @@ func (ks *kernelState) describe(kv *kernelView) {
 			add(&kv.Configs, seenCfg, c.Describe())
 		}
 		for _, n := range k.Notes {
-			add(&kv.Notes, seenNote, fmt.Sprintf("line %d: %s", n.Pos.Line, cut(n.Msg, 1000)))
+			add(&kv.Notes, seenNote, fmt.Sprintf("line %d: %s", n.Pos.Line, cut(n.Msg, maxMessage)))
 		}
 	}
 	for _, pr := range ks.preds {
@@ -382,7 +390,7 @@ func (ks *kernelState) describe(kv *kernelView) {
 			add(&kv.Assumptions, seenAss, a.String())
 		}
 		if !pr.Known {
-			add(&kv.Unknowns, seenUnk, fmt.Sprintf("line %d: %s: %s", pr.Access.Pos.Line, cut(pr.Access.Expr, 120), pr.Reason()))
+			add(&kv.Unknowns, seenUnk, text(fmt.Sprintf("line %d: %s: %s", pr.Access.Pos.Line, pr.Access.Expr, pr.Reason()), pr.Access.Expr))
 		}
 	}
 }
@@ -399,7 +407,7 @@ func sourceOf(rep *driver.Report, opts Options, pos token.Pos, id string) *lineV
 	if len(data) != tf.Size() || n < 1 || n > len(lines) {
 		return nil
 	}
-	return &lineView{ID: id + "-L", File: visible(opts.Path(tf.Name())), N: n, Text: visible(lines[n-1])}
+	return &lineView{ID: id + "-L", File: visible(opts.Path(tf.Name())), N: n, Text: visible(cut(lines[n-1], maxLine))}
 }
 
 func splitLines(data []byte) []string {
@@ -421,9 +429,26 @@ func lineOf(data []byte, off int) int {
 
 func num(x float64) string { return fmt.Sprintf("%.3g", x) }
 
-// text is a message as the page shows it: bounded, with what would move
-// or hide text made visible. HTML escaping is the template's.
-func text(s string) string { return visible(cut(s, 4000)) }
+// Bounds on what the page quotes, as every format of the command has
+// them: a piece of source in a message, a message, a source line.
+const (
+	maxExcerpt = 120
+	maxMessage = 1000
+	maxLine    = 1000
+)
+
+// text is a message as the page shows it: the pieces of source it is
+// known to quote shortened where they appear, the whole bounded, with
+// what would move or hide text made visible. HTML escaping is the
+// template's.
+func text(s string, quotes ...string) string {
+	for _, q := range quotes {
+		if len(q) > maxExcerpt && strings.Contains(s, q) {
+			s = strings.ReplaceAll(s, q, cut(q, maxExcerpt))
+		}
+	}
+	return visible(cut(s, maxMessage))
+}
 
 // cut shortens s to at most n bytes on a character boundary, ending it
 // with … when cut.

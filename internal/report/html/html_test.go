@@ -230,6 +230,35 @@ func TestHostileSourceEscaped(t *testing.T) {
 	}
 }
 
+// A long access is shortened where a message quotes it, and a long line
+// of source is cut, as every format bounds what it quotes.
+func TestLongSourceBounded(t *testing.T) {
+	long := "in[32 * i /* " + strings.Repeat("x", 3000) + " */]"
+	src := strings.Replace(strided, "in[32 * i]", long, 1)
+	rep, page := analyze(t, map[string]string{"a.cu": src})
+	if len(rep.Findings) == 0 {
+		t.Fatal("no finding on the long access")
+	}
+	var msgs, lines int
+	for _, e := range parse(t, page) {
+		switch {
+		case e.name == "p" && e.class("msg"):
+			msgs++
+			if strings.Contains(e.text, long) || !strings.Contains(e.text, "…") {
+				t.Errorf("message quotes the access whole: %d bytes", len(e.text))
+			}
+		case e.name == "td" && e.class("code") && strings.Contains(e.text, "xxxx"):
+			lines++
+			if len(e.text) > maxLine+len("…") || !strings.HasSuffix(e.text, "…") {
+				t.Errorf("source line not cut: %d bytes", len(e.text))
+			}
+		}
+	}
+	if msgs == 0 || lines == 0 {
+		t.Errorf("%d messages, %d long lines on the page", msgs, lines)
+	}
+}
+
 func TestHeat(t *testing.T) {
 	for _, c := range []struct {
 		ratio float64
@@ -244,7 +273,9 @@ func TestHeat(t *testing.T) {
 func TestVisible(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"a[i] < b && c", "a[i] < b && c"},
-		{"\tx\n", "\tx\n"},
+		{"\tx\n", "\tx\\n"},
+		{"a\r\nb", `a\r\nb`},
+		{"##[add-mask]", `##\x5badd-mask]`},
 		{"a\x1b[31mb", `a\x1b[31mb`},
 		{"x\u202ey", `x\u202ey`},
 		{"x\u2028y", `x\u2028y`},
