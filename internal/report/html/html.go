@@ -145,6 +145,10 @@ func build(rep *driver.Report, opts Options) *page {
 			}
 		}
 	}
+	src := &texts{files: map[string]*fileText{}}
+	if res != nil {
+		src.read = res.Program.Source
+	}
 	sevCount, ruleCount := map[string]int{}, map[string]int{}
 	var ruleOrder []string
 	var ranked []*kernelState
@@ -160,7 +164,7 @@ func build(rep *driver.Report, opts Options) *page {
 			ks = byFunc[f.Prediction.Access.Kernel]
 		}
 		if ks == nil {
-			fv.Source = sourceOf(rep, opts, f.Pos, fv.ID)
+			fv.Source = sourceOf(rep, opts, src, f.Pos, fv.ID)
 			p.Other = append(p.Other, fv)
 			continue
 		}
@@ -178,10 +182,6 @@ func build(rep *driver.Report, opts Options) *page {
 	sort.Strings(ruleOrder)
 	for _, r := range ruleOrder {
 		p.Rules = append(p.Rules, filter{r, ruleCount[r]})
-	}
-	var src func(string) []byte
-	if res != nil {
-		src = res.Program.Source
 	}
 	for i, ks := range ranked {
 		kv := ks.view(opts, src, fmt.Sprintf("k%d", i+1))
@@ -242,18 +242,15 @@ func expr(f *lint.Finding) string {
 
 // view lays out one kernel: its source from the line naming it to the
 // closing brace of its body, the accesses of each line, its findings.
-func (ks *kernelState) view(opts Options, src func(string) []byte, id string) *kernelView {
+func (ks *kernelState) view(opts Options, src *texts, id string) *kernelView {
 	fn := ks.fn
 	kv := &kernelView{ID: id, Name: visible(fn.Name), File: visible(opts.Path(fn.P.File)), Line: int(fn.P.Line), Findings: len(ks.findings)}
-	var data []byte
-	if src != nil {
-		data = src(fn.P.File)
-	}
-	lines := splitLines(data)
-	first, last := int(fn.P.Line), int(fn.P.Line)
+	ft := src.file(fn.P.File)
+	first := max(int(fn.P.Line), 1)
+	last := first
 	if fn.Body != nil && fn.Body.P.File == fn.P.File {
-		if toks, ok := lex.BlockTokens(fn.P.File, data, int(fn.Body.P.Offset)); ok {
-			last = lineOf(data, int(toks[len(toks)-1].Pos.Offset))
+		if toks, ok := lex.BlockTokens(fn.P.File, ft.data, int(fn.Body.P.Offset)); ok {
+			last = ft.lineOf(int(toks[len(toks)-1].Pos.Offset))
 		}
 	}
 	// Access sites below a body whose end was not found still show.
@@ -262,10 +259,10 @@ func (ks *kernelState) view(opts Options, src func(string) []byte, id string) *k
 			last = int(pos.Line)
 		}
 	}
-	last = min(last, len(lines))
+	last = min(last, ft.lines())
 	shown := map[int]*lineView{}
 	for n := first; n <= last; n++ {
-		lv := &lineView{ID: fmt.Sprintf("%s-L%d", id, n), File: kv.File, N: n, Text: visible(cut(lines[n-1], maxLine))}
+		lv := &lineView{ID: fmt.Sprintf("%s-L%d", id, n), File: kv.File, N: n, Text: visible(cut(ft.line(n), maxLine))}
 		kv.Lines = append(kv.Lines, lv)
 		shown[n] = lv
 	}
@@ -396,35 +393,65 @@ func (ks *kernelState) describe(kv *kernelView) {
 }
 
 // sourceOf is the one line holding pos, for a finding no listing shows.
-func sourceOf(rep *driver.Report, opts Options, pos token.Pos, id string) *lineView {
+func sourceOf(rep *driver.Report, opts Options, src *texts, pos token.Pos, id string) *lineView {
 	tf := rep.Fset.File(pos)
-	if tf == nil || rep.Result == nil {
+	if tf == nil {
 		return nil
 	}
-	data := rep.Result.Analysis.Program.Source(tf.Name())
-	n := tf.Line(pos)
-	lines := splitLines(data)
-	if len(data) != tf.Size() || n < 1 || n > len(lines) {
+	ft, n := src.file(tf.Name()), tf.Line(pos)
+	if len(ft.data) != tf.Size() || n < 1 || n > ft.lines() {
 		return nil
 	}
-	return &lineView{ID: id + "-L", File: visible(opts.Path(tf.Name())), N: n, Text: visible(cut(lines[n-1], maxLine))}
+	return &lineView{ID: id + "-L", File: visible(opts.Path(tf.Name())), N: n, Text: visible(cut(ft.line(n), maxLine))}
 }
 
-func splitLines(data []byte) []string {
-	if len(data) == 0 {
-		return nil
-	}
-	s := strings.TrimSuffix(string(data), "\n")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
+// texts reads each file's source once and indexes its lines: a file of
+// a thousand kernels is one read for all their listings.
+type texts struct {
+	read  func(string) []byte
+	files map[string]*fileText
 }
 
-// lineOf is the 1-based line of byte offset off in data.
-func lineOf(data []byte, off int) int {
-	return bytes.Count(data[:min(off, len(data))], []byte{'\n'}) + 1
+type fileText struct {
+	data   []byte
+	starts []int // the offset of each line
+}
+
+func (t *texts) file(name string) *fileText {
+	if ft := t.files[name]; ft != nil {
+		return ft
+	}
+	ft := &fileText{}
+	if t.read != nil {
+		ft.data = t.read(name)
+	}
+	if len(ft.data) > 0 {
+		ft.starts = append(ft.starts, 0)
+		for i, c := range ft.data {
+			if c == '\n' && i+1 < len(ft.data) {
+				ft.starts = append(ft.starts, i+1)
+			}
+		}
+	}
+	t.files[name] = ft
+	return ft
+}
+
+func (f *fileText) lines() int { return len(f.starts) }
+
+// line is line n (from 1), without its line break.
+func (f *fileText) line(n int) string {
+	end := len(f.data)
+	if n < len(f.starts) {
+		end = f.starts[n]
+	}
+	l := strings.TrimSuffix(string(f.data[f.starts[n-1]:end]), "\n")
+	return strings.TrimSuffix(l, "\r")
+}
+
+// lineOf is the line (from 1) holding byte offset off.
+func (f *fileText) lineOf(off int) int {
+	return sort.SearchInts(f.starts, off+1)
 }
 
 func num(x float64) string { return fmt.Sprintf("%.3g", x) }
