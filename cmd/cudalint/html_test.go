@@ -35,7 +35,7 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Fatalf("json: %v, %d findings", err, len(doc.Findings))
 	}
 
-	browse := func(args ...string) []byte {
+	browse := func(fragment string, args ...string) []byte {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
@@ -43,7 +43,7 @@ func TestHTMLInChromium(t *testing.T) {
 		// to start; the page is our own.
 		base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + filepath.Join(dir, "profile"),
 			"--window-size=1280,2000"}
-		cmd := exec.CommandContext(ctx, chromium, append(append(base, args...), "file://"+page)...)
+		cmd := exec.CommandContext(ctx, chromium, append(append(base, args...), "file://"+page+fragment)...)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		stdout, err := cmd.Output()
@@ -54,7 +54,7 @@ func TestHTMLInChromium(t *testing.T) {
 	}
 
 	shot := filepath.Join(dir, "r.png")
-	browse("--screenshot=" + shot)
+	browse("", "--screenshot="+shot)
 	f, err := os.Open(shot)
 	if err != nil {
 		t.Fatalf("no screenshot: %v", err)
@@ -79,7 +79,7 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Errorf("screenshot looks blank: %d colours, %d of %d sampled pixels not white", len(colors), inked, total)
 	}
 
-	dom := string(browse("--dump-dom"))
+	dom := string(browse("", "--dump-dom"))
 	if want := fmt.Sprintf(`<p id="shown">%d of %d findings shown</p>`, len(doc.Findings), len(doc.Findings)); !strings.Contains(dom, want) {
 		t.Errorf("the page's script did not run: the DOM lacks %s", want)
 	}
@@ -93,5 +93,32 @@ func TestHTMLInChromium(t *testing.T) {
 		if !card.MatchString(dom) {
 			t.Errorf("%s:%d (%s): no card in the DOM", fd.File, fd.Line, fd.Rule)
 		}
+	}
+
+	// The filters: a link that hides the info findings opens with them
+	// hidden, and the count says so.
+	infos := 0
+	for _, fd := range doc.Findings {
+		if fd.Severity == "info" {
+			infos++
+		}
+	}
+	if infos == 0 || infos == len(doc.Findings) {
+		t.Fatalf("%d info findings of %d: the examples no longer test the filter", infos, len(doc.Findings))
+	}
+	dom = string(browse("#hide=severity:info", "--dump-dom"))
+	if want := fmt.Sprintf(`<p id="shown">%d of %d findings shown</p>`, len(doc.Findings)-infos, len(doc.Findings)); !strings.Contains(dom, want) {
+		t.Errorf("#hide=severity:info: the DOM lacks %s", want)
+	}
+	hidden := regexp.MustCompile(`class="[^"]*\bfinding\b[^"]*" id="f\d+" data-severity="info" data-rule="[^"]*" hidden=""`)
+	if n := len(hidden.FindAllString(dom, -1)); n != infos {
+		t.Errorf("#hide=severity:info: %d info findings hidden, want %d", n, infos)
+	}
+	if strings.Contains(dom, `data-severity="warning" data-rule="strided-access" hidden`) {
+		t.Errorf("#hide=severity:info hid a warning")
+	}
+	// brighten has info findings only: its listing and its rank go too.
+	if !regexp.MustCompile(`<section class="kernel flagged" id="k\d+" hidden="">\s*<details open="">\s*<summary>#\d+ <h3>brighten</h3>`).MatchString(dom) {
+		t.Errorf("#hide=severity:info: the kernel brighten, with info findings only, is still shown")
 	}
 }

@@ -494,12 +494,19 @@ func isRuneStart(b byte) bool { return b&0xc0 != 0x80 }
 // script filters the findings by severity and rule: a finding is shown
 // when both its boxes are ticked, and a kernel with findings when one of
 // them is shown. It says how many are shown, which also tells a reader
-// (and the browser test) that it ran.
+// (and the browser test) that it ran. The boxes unticked are kept in the
+// address (#hide=severity:info,rule:indirect-access), so a filtered view
+// can be linked to and reopened.
 const script = `(function () {
   var boxes = document.querySelectorAll("input[data-filter]");
+  var key = function (b) { return b.dataset.filter + ":" + b.value; };
+  if (location.hash.indexOf("#hide=") === 0) {
+    var hide = decodeURIComponent(location.hash.slice(6)).split(",");
+    boxes.forEach(function (b) { if (hide.indexOf(key(b)) >= 0) b.checked = false; });
+  }
   function apply() {
-    var off = {};
-    boxes.forEach(function (b) { if (!b.checked) off[b.dataset.filter + ":" + b.value] = true; });
+    var off = {}, list = [];
+    boxes.forEach(function (b) { if (!b.checked) { off[key(b)] = true; list.push(key(b)); } });
     var all = document.querySelectorAll(".finding"), shown = 0;
     all.forEach(function (f) {
       var hide = off["severity:" + f.dataset.severity] || off["rule:" + f.dataset.rule];
@@ -513,8 +520,14 @@ const script = `(function () {
       if (row) row.hidden = !any;
     });
     document.getElementById("shown").textContent = shown + " of " + all.length + " findings shown";
+    return list;
   }
-  boxes.forEach(function (b) { b.addEventListener("change", apply); });
+  boxes.forEach(function (b) {
+    b.addEventListener("change", function () {
+      var list = apply();
+      history.replaceState(null, "", list.length ? "#hide=" + encodeURIComponent(list.join(",")) : location.pathname + location.search);
+    });
+  });
   apply();
 })();`
 
