@@ -195,7 +195,40 @@ func build(rep *driver.Report, opts Options) *page {
 			p.Quiet = append(p.Quiet, ks.view(opts, src, fmt.Sprintf("k%d", n)))
 		}
 	}
+	p.Other = placeOthers(p)
 	return p
+}
+
+// placeOthers puts each finding of no prediction (a suppression comment
+// that suppresses nothing) on its line when a listing shows that line,
+// and returns those no listing shows.
+func placeOthers(p *page) []*findingView {
+	type place struct {
+		file string
+		line int
+	}
+	lines := map[place]*lineView{}
+	owner := map[*lineView]*kernelView{}
+	for _, kvs := range [][]*kernelView{p.Ranked, p.Quiet} {
+		for _, kv := range kvs {
+			for _, lv := range kv.Lines {
+				lines[place{lv.File, lv.N}] = lv
+				owner[lv] = kv
+			}
+		}
+	}
+	var rest []*findingView
+	for _, fv := range p.Other {
+		lv := lines[place{fv.File, fv.Line}]
+		if lv == nil {
+			rest = append(rest, fv)
+			continue
+		}
+		fv.Source = nil
+		lv.Findings = append(lv.Findings, fv)
+		owner[lv].Findings++
+	}
+	return rest
 }
 
 type kernelState struct {

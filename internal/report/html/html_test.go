@@ -175,6 +175,42 @@ func TestEveryFindingOnItsLine(t *testing.T) {
 	}
 }
 
+// A finding of no access (a suppression comment that suppresses
+// nothing) sits on its line in the kernel's listing too.
+func TestCommentFindingOnItsLine(t *testing.T) {
+	src := strings.Replace(strided, "\tout[i] = in[32 * i];", "\t// cudalint:ignore\n\tout[i] = in[32 * i];", 1)
+	rep, page := analyze(t, map[string]string{"a.cu": src})
+	var comment int
+	for i, f := range rep.Findings {
+		if f.Prediction == nil {
+			comment = i + 1
+		}
+	}
+	if comment == 0 {
+		t.Fatalf("no finding about the comment among %d", len(rep.Findings))
+	}
+	els := parse(t, page)
+	for i, e := range els {
+		if e.attrs["id"] != fmt.Sprintf("f%d", comment) {
+			continue
+		}
+		if e.name != "tr" || !e.class("finding") {
+			t.Errorf("the comment's finding is a <%s class=%q>, not a row of the listing", e.name, e.attrs["class"])
+		}
+		// The row before it (past the cards of the same line) is line 3.
+		for j := i - 1; j >= 0; j-- {
+			if els[j].name == "tr" && els[j].class("line") {
+				if els[j].attrs["data-line"] != "3" || !els[j].class("flag") {
+					t.Errorf("the comment's finding follows line %s (flagged %v), want line 3 flagged", els[j].attrs["data-line"], els[j].class("flag"))
+				}
+				break
+			}
+		}
+		return
+	}
+	t.Errorf("no element f%d", comment)
+}
+
 // The ranking is the order of the findings given: reversed findings
 // reverse the kernels.
 func TestRankFollowsFindings(t *testing.T) {

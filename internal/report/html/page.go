@@ -98,7 +98,7 @@ Hover a line for each of its accesses.</p>
 {{- end}}
 {{- end}}
 {{- if .Quiet}}
-<h2>Kernels without findings</h2>
+<h2>Other kernels</h2>
 {{- range .Quiet}}{{template "kernel" .}}{{end}}
 {{- end}}
 </main>
