@@ -309,6 +309,7 @@ func (ks *kernelState) view(opts Options, src *texts, id string) *kernelView {
 		kv.Outside = append(kv.Outside, fv)
 	}
 	if len(ks.findings) > 0 {
+		kv.Best = "no estimate (its findings have no impact figure)"
 		if imp := ks.findings[0].f.Figures.Impact; imp != nil {
 			kv.Best = fmt.Sprintf("up to %.3gx, %.0f%% of its memory time", imp.EstimatedSpeedup, 100*imp.Share)
 			if imp.Assumed {

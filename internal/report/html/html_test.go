@@ -114,6 +114,11 @@ func TestEveryFindingOnItsLine(t *testing.T) {
 	if len(rep.Findings) < 2 {
 		t.Fatalf("want findings in both files, got %d", len(rep.Findings))
 	}
+	for i := 0; i < 3; i++ {
+		if !bytes.Equal(write(t, rep), page) {
+			t.Fatal("two pages of one report differ")
+		}
+	}
 	els := parse(t, page)
 	byID := map[string]*element{}
 	for _, e := range els {
