@@ -22,7 +22,7 @@ func TestConfigMistakesExit2(t *testing.T) {
 		{"a list for blocks", "blocks: [copy]\n", `:1:9: blocks must be a mapping of kernel names to block shapes`},
 	}
 	for _, tt := range tests {
-		for _, format := range []string{"text", "json", "sarif", "github"} {
+		for _, format := range []string{"text", "json", "sarif", "github", "html"} {
 			t.Run(tt.name+"/"+format, func(t *testing.T) {
 				dir := writeFiles(t, map[string]string{"k.cu": copyKernel, ".cudalint.yaml": tt.config})
 				code, out, errs := runCLI("--format", format, "--exit-zero", dir)

@@ -87,6 +87,8 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 		err = writeSARIFWith(out, rep, fps, inv)
 	case "github":
 		err = writeGitHub(out, rep)
+	case "html":
+		err = writeHTML(out, rep, inv)
 	default:
 		err = writeFindingsText(out, rep, textStyle{color: color, snippets: !o.noSnippet}, inv)
 	}

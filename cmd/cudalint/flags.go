@@ -114,7 +114,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "the `PATH` standard input (-) stands for: for configuration, includes and messages")
 	fs.BoolVar(&o.accesses, "accesses", false, "list every global load and store with its predicted sectors per request")
 	fs.BoolVar(&o.stats, "stats", false, "report how much of the code was analyzed: kernels found, accesses modelled, notes by cause")
-	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif or github (sarif and github for findings only)")
+	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif, github or html (sarif, github and html for findings only; html is one self-contained page)")
 	fs.StringVar(&o.color, "color", "auto", "colour text output: `auto` (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&o.noSnippet, "no-snippet", false, "print each finding on one line, without the source snippet and the warp picture")
 	fs.StringVar(&o.sortBy, "sort", "position", "order findings by `position` in the files, or by impact: the memory time per launch fixing each saves, by the time model, largest first")
@@ -258,12 +258,12 @@ func takesValue(fs *flag.FlagSet, a string) bool {
 func (o *options) check() error {
 	switch o.format {
 	case "text", "json":
-	case "sarif", "github":
+	case "sarif", "github", "html":
 		if o.accesses || o.stats {
 			return fmt.Errorf("--format %s reports findings; use text or json with --accesses and --stats", o.format)
 		}
 	default:
-		return fmt.Errorf("unknown --format %q (want text, json, sarif or github)", o.format)
+		return fmt.Errorf("unknown --format %q (want text, json, sarif, github or html)", o.format)
 	}
 	if o.color != "auto" && o.color != "always" && o.color != "never" {
 		return fmt.Errorf("unknown --color %q (want auto, always or never)", o.color)

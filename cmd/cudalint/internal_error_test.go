@@ -31,6 +31,7 @@ func TestInternalErrorIsReportedEverywhere(t *testing.T) {
 		"json":   func(w io.Writer) error { return writeFindingsJSON(w, rep) },
 		"sarif":  func(w io.Writer) error { return writeSARIF(w, rep) },
 		"github": func(w io.Writer) error { return writeGitHub(w, rep) },
+		"html":   func(w io.Writer) error { return writeHTML(w, rep, nil) },
 	}
 	for name, write := range writers {
 		var b bytes.Buffer

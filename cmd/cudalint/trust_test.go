@@ -34,6 +34,7 @@ func TestHostileSourceTextInEveryFormat(t *testing.T) {
 		{"github", []string{"--format", "github"}, 1, wholeOutput},
 		{"json", []string{"--format", "json"}, 0, jsonStrings("findings", "message")},
 		{"sarif", []string{"--format", "sarif"}, 0, sarifMessages},
+		{"html", []string{"--format", "html"}, 0, wholeOutput},
 		{"accesses text", []string{"--accesses"}, 0, wholeOutput},
 		{"accesses json", []string{"--accesses", "--format", "json"}, 0, jsonStrings("accesses", "expr")},
 		{"stats", []string{"--stats"}, 0, wholeOutput},

@@ -1,0 +1,70 @@
+package html
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// visible writes what would move or hide text as Go-style escapes:
+// control characters but the tab (C0, DEL, C1; a line break too, so
+// that no line of the page starts with text from the source: a page
+// printed to a CI log must not issue the runner's "::" commands), line
+// and paragraph separators, bidirectional controls (the "Trojan Source"
+// attack, which a browser obeys as a terminal does) and bytes that are
+// not UTF-8; and it breaks up the runner's old command prefix "##[",
+// obeyed anywhere in a line. The rest, < and & included, is left to
+// html/template, which escapes it for where it lands.
+func visible(s string) string {
+	if plain(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '[' && strings.HasSuffix(b.String(), "##"):
+			b.WriteString(`\x5b`)
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\t':
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case hides(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// plain: printable ASCII and tabs, without "##[", need no copy.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\t') || c >= 0x7f {
+			return false
+		}
+	}
+	return !strings.Contains(s, "##[")
+}
+
+// hides reports the runes that move or hide text: C1 controls, line and
+// paragraph separators, bidirectional controls.
+func hides(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f,
+		r == 0x2028, r == 0x2029,
+		r == 0x200e, r == 0x200f, r == 0x061c,
+		r >= 0x202a && r <= 0x202e,
+		r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
