@@ -48,6 +48,28 @@ func calleeName(e parser.Expr) string {
 	return ""
 }
 
+// launchAPI are the runtime's launch calls, (kernel, grid, block,
+// args, ...): a launch as kernel<<<grid, block>>> is, whose arguments
+// travel in an array of pointers the model does not follow.
+var launchAPI = map[string]bool{"cudaLaunchKernel": true, "cudaLaunchCooperativeKernel": true}
+
+// apiLaunch is the launch a cudaLaunchKernel call makes: its kernel with
+// the casts to void* taken off, its grid and block, no arguments.
+func apiLaunch(e *parser.Call) *parser.Launch {
+	k := e.Args[0]
+	for {
+		c, ok := k.(*parser.Cast)
+		if !ok {
+			break
+		}
+		k = c.X
+	}
+	if u, ok := k.(*parser.Unary); ok && u.Op == parser.And {
+		k = u.X // &kernel
+	}
+	return &parser.Launch{P: e.P, Kernel: k, Config: e.Args[1:3]}
+}
+
 func (in *interp) call(e *parser.Call) value {
 	name := calleeName(e.Fun)
 	if m, ok := e.Fun.(*parser.Member); ok && !m.Arrow {
@@ -65,6 +87,8 @@ func (in *interp) call(e *parser.Call) value {
 		}
 	}
 	switch {
+	case launchAPI[name] && len(e.Args) >= 3:
+		return in.launch(apiLaunch(e))
 	case name == "dim3":
 		vals := make([]value, len(e.Args))
 		for i, a := range e.Args {

@@ -217,6 +217,10 @@ func (p *Program) launches(f *parser.Func, depth int) bool {
 		case *parser.Launch:
 			found = true
 		case *parser.Call:
+			if launchAPI[calleeName(e.Fun)] {
+				found = true
+				return
+			}
 			for _, g := range p.funcs[calleeName(e.Fun)] {
 				if g != f && g.Host && !g.Global && g.Body != nil && p.launches(g, depth+1) {
 					found = true

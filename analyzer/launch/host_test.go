@@ -46,6 +46,13 @@ func TestHostValues(t *testing.T) {
 		name, src string
 		want      []string
 	}{
+		{"a cooperative launch through the runtime API", `
+int main() {
+  float* a; int n = 3;
+  void* args[] = {&a, &n};
+  dim3 grid(132, 1, 1), block(512, 1, 1);
+  check(cudaLaunchCooperativeKernel((void*)k, grid, block, args, 0, NULL));
+}`, []string{"launch 512 132 "}},
 		{"a variable counted in a host loop with constant bounds", `
 int main() {
   float* a;
