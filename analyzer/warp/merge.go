@@ -308,15 +308,11 @@ func mergeCopies(a *interp.Access, plan []splitLoop, copies []*interp.Access, fi
 	if a.Space == interp.Global && allocAlign(a) <= size {
 		return nil, nil
 	}
-	k := -1
-	for i, s := range plan {
-		l := a.Loops[s.index]
-		c, ok := symbolic.Coefficient(symbolic.Subst(a.Addr, tmpl), l.Iter)
-		if step, isConst := symbolic.IsConst(c); s.full && ok && isConst && step == size {
-			k = i
-		}
-	}
-	if k < 0 {
+	// The innermost unrolled loop, as probed: a merge across an outer
+	// loop's copies (each running an inner loop's) was not measured.
+	k := len(plan) - 1
+	c, ok := symbolic.Coefficient(symbolic.Subst(a.Addr, tmpl), a.Loops[plan[k].index].Iter)
+	if step, isConst := symbolic.IsConst(c); !plan[k].full || !ok || !isConst || step != size {
 		return nil, nil
 	}
 	loop := a.Loops[plan[k].index]

@@ -254,9 +254,11 @@ type sampling struct {
 }
 
 // copies is the sampling of each of k copies, copy i's stream being
-// (stream, i) mixed.
+// (stream, i) mixed. It drops the kernel: a copy's loops are copies of
+// the access's, so no merge is claimed inside them (the prediction that
+// reports one is the access's own, predictUnrolled's).
 func (s sampling) copies(k, i int) sampling {
-	return sampling{n: max(s.n/k, min(s.n, minCopySamples)), stream: s.stream*0x9e3779b97f4a7c15 + uint64(i) + 1, kernel: s.kernel}
+	return sampling{n: max(s.n/k, min(s.n, minCopySamples)), stream: s.stream*0x9e3779b97f4a7c15 + uint64(i) + 1}
 }
 
 // predict is Predict sampling as s says.
