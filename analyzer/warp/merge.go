@@ -43,6 +43,12 @@ import (
 // MergeWidth is the widest instruction nvcc merges adjacent accesses into.
 const MergeWidth = 16
 
+// mergeWindow bounds how far apart, in the kernel's accesses in program
+// order, two accesses may stand for the model to claim a merge: the
+// compiler's vectorizer looks at nearby instructions, not the whole
+// kernel, and the bound keeps the search linear in the kernel's size.
+const mergeWindow = 32
+
 // Merged says how the model's instruction differs from the access as
 // written, when it predicts that nvcc merges adjacent accesses.
 type Merged struct {
@@ -210,7 +216,8 @@ func adjacentGroup(a *interp.Access, kernel []*interp.Access, tmpl map[symbolic.
 		off   int64
 	}
 	var els []elem
-	for i, q := range kernel {
+	lo, hi := max(0, self-mergeWindow), min(len(kernel), self+mergeWindow+1)
+	for i, q := range kernel[lo:hi] {
 		if q != a && !sameElement(a, q) {
 			continue
 		}
@@ -218,15 +225,17 @@ func adjacentGroup(a *interp.Access, kernel []*interp.Access, tmpl map[symbolic.
 		if !ok || d <= -MergeWidth || d >= MergeWidth {
 			continue
 		}
-		if q != a && d == 0 {
-			return nil, nil // the same element twice: not followed
-		}
-		els = append(els, elem{q, i, d})
+		els = append(els, elem{q, lo + i, d})
 	}
 	if len(els) < 2 {
 		return nil, nil
 	}
 	slices.SortFunc(els, func(x, y elem) int { return int(x.off - y.off) })
+	for i := 1; i < len(els); i++ {
+		if els[i].off == els[i-1].off {
+			return nil, nil // one element twice: not followed
+		}
+	}
 	r, d := residue(a, symbolic.Subst(symbolic.Add(a.Addr, symbolic.Const(els[0].off)), tmpl))
 	pos := make([]int64, len(els))
 	for i, e := range els {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/symbolic"
@@ -163,5 +164,25 @@ func TestMergedCopies(t *testing.T) {
 	st.Op, st.Loops = interp.Store, aliased.Loops
 	if p := PredictIn(aliased, []*interp.Access{aliased, st}, cfg, nil); p.Merged != nil {
 		t.Errorf("a store in the loop: merged %+v, want scalars", p.Merged)
+	}
+}
+
+// BenchmarkPredictInKernel predicts every access of a kernel of 2048
+// shared loads, pairs of them adjacent: the merge search looks at a
+// window of the kernel around each, so the cost per access stays flat.
+func BenchmarkPredictInKernel(b *testing.B) {
+	tx := tid(0)
+	ty, _ := ctype.Builtin("float")
+	var kernel []*interp.Access
+	for k := int64(0); k < 1024; k++ {
+		base := sum(mul(c(8), tx), c(1024*k))
+		kernel = append(kernel, shared(ty, base), shared(ty, sum(base, c(4))))
+	}
+	cfg := config(dim(1, 1), dim(32, 1), nil)
+	b.ResetTimer()
+	for range b.N {
+		for _, a := range kernel {
+			PredictIn(a, kernel, cfg, nil)
+		}
 	}
 }
