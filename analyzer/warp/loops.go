@@ -96,6 +96,12 @@ func predictUnrolled(a *interp.Access, cfg *launch.Config, params map[symbolic.S
 		ps[i] = predict(c, cfg, params, s.copies(len(copies), i))
 	}
 	p := combine(a, cfg, ps)
+	if merged != nil && p.Misaligned > 0 {
+		// The launch breaks the alignment the code promised: price the
+		// copies as written (see PredictIn).
+		s.kernel = nil
+		return predictUnrolled(a, cfg, params, s)
+	}
 	for _, n := range notes {
 		p.Assumptions = appendNew(p.Assumptions, n)
 	}

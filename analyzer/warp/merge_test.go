@@ -186,3 +186,29 @@ func BenchmarkPredictInKernel(b *testing.B) {
 		}
 	}
 }
+
+// TestMergeBrokenPromise: a launch that passes a pointer off the
+// alignment __builtin_assume_aligned promised gets the scalars priced as
+// written, not a misaligned vector.
+func TestMergeBrokenPromise(t *testing.T) {
+	tx := tid(0)
+	f := typ(t, "float")
+	base := symbolic.BaseSym("x")
+	mk := func(off int64) *interp.Access {
+		a := access(f, sum(base, mul(c(8), tx), c(off)))
+		a.AlignHint = 8
+		return a
+	}
+	kernel := []*interp.Access{mk(0), mk(4)}
+	for _, tt := range []struct {
+		offset int64
+		merged bool
+	}{{0, true}, {4, false}} {
+		cfg := config(dim(1, 1), dim(32, 1), nil)
+		cfg.Bases["x"] = tt.offset
+		p := PredictIn(kernel[0], kernel, cfg, nil)
+		if (p.Merged != nil) != tt.merged || p.Misaligned != 0 {
+			t.Errorf("base offset %d: merged %v, misaligned %v; want merged %v, aligned", tt.offset, p.Merged != nil, p.Misaligned, tt.merged)
+		}
+	}
+}

@@ -225,6 +225,12 @@ func PredictIn(a *interp.Access, kernel []*interp.Access, cfg *launch.Config, pa
 		return predict(a, cfg, params, s)
 	}
 	p := predict(wide, cfg, params, s)
+	if p.Misaligned > 0 {
+		// The launch breaks the alignment the code promised (an offset
+		// pointer through __builtin_assume_aligned): not what nvcc planned
+		// for; price the access as written.
+		return predict(a, cfg, params, sampling{n: sampleCount})
+	}
 	p.Access = a
 	into := carrier(a.Op, members)
 	m := &Merged{Bytes: wide.Type.Size}
