@@ -31,6 +31,7 @@ type (
 	Dim3         = launch.Dim3
 	Access       = interp.Access
 	Prediction   = warp.Prediction
+	Merged       = warp.Merged
 )
 
 // ParseDim3 reads "256", "16x16" or "8x8x4" (see launch.ParseDim3).
@@ -282,7 +283,7 @@ func predictKernel(k *Kernel, cfg *LaunchConfig) []*Prediction {
 		if a.Space != interp.Global && a.Space != interp.Shared {
 			continue
 		}
-		p := warp.Predict(a, cfg, k.params)
+		p := warp.PredictIn(a, k.Accesses, cfg, k.params)
 		p.Count = 1
 		site, _ := a.Site()
 		kk := key{a.Pos, site, a.Op}

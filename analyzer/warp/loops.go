@@ -62,6 +62,10 @@ type UnrolledCopy struct {
 	// runs it.
 	Known, NoLane            bool
 	Sectors, Ideal, IdealNcu float64
+	// Bytes is the per-lane width of the copy's instruction where nvcc
+	// merges copies (merge.go): several copies' elements, or 0 for the
+	// access's own width.
+	Bytes int64
 }
 
 // splitLoop is a loop taken apart into copies: copy j runs iterations j,
@@ -83,15 +87,31 @@ func predictUnrolled(a *interp.Access, cfg *launch.Config, params map[symbolic.S
 	}
 	recs, notes := recurrencesOf(a, cfg, params)
 	copies, firsts := splitCopies(a, plan, recs)
+	widths, merged := mergeCopies(a, plan, copies, firsts, s.kernel, templateValues(a, cfg))
+	if merged != nil {
+		copies, firsts = merged.copies, merged.firsts
+	}
 	ps := make([]*Prediction, len(copies))
 	for i, c := range copies {
 		ps[i] = predict(c, cfg, params, s.copies(len(copies), i))
 	}
 	p := combine(a, cfg, ps)
+	if merged != nil && p.Misaligned > 0 {
+		// The launch breaks the alignment the code promised: price the
+		// copies as written (see PredictIn).
+		s.kernel = nil
+		return predictUnrolled(a, cfg, params, s)
+	}
 	for _, n := range notes {
 		p.Assumptions = appendNew(p.Assumptions, n)
 	}
 	p.Unrolled = unrolledOf(a, cfg, plan, firsts, ps)
+	if merged != nil {
+		p.Merged = &Merged{Bytes: slices.Max(widths)}
+		for i := range p.Unrolled.Copies {
+			p.Unrolled.Copies[i].Bytes = widths[i]
+		}
+	}
 	return p, true
 }
 

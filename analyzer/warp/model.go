@@ -107,6 +107,10 @@ type Prediction struct {
 	// the cost of each copy of the body (one instruction each), of which
 	// the figures above are the average.
 	Unrolled *Unrolled
+	// Merged is set when the model predicts that nvcc merges the access
+	// with adjacent ones of its thread into wider instructions
+	// (merge.go): the figures are those instructions'.
+	Merged *Merged
 	// active is the number of requests with a lane on that the launch
 	// makes (estimated where sampled): the weight of this prediction when
 	// copies of a loop body are averaged.
@@ -121,6 +125,14 @@ type Prediction struct {
 // request and adds nothing (as combine skips such copies of a loop body).
 func (p *Prediction) Merge(q *Prediction) {
 	switch {
+	case q.Pieces == 0: // merged into another access's instruction (merge.go)
+		p.Count += q.Count
+		return
+	case p.Pieces == 0:
+		a, n := p.Access, p.Count
+		*p = *q
+		p.Access, p.Count = a, n+q.Count
+		return
 	case q.NoLane: // its instructions are there, and issue nothing
 		p.Count += q.Count
 		p.Pieces += q.Pieces
@@ -203,6 +215,38 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]boo
 	return predict(a, cfg, params, sampling{n: sampleCount})
 }
 
+// PredictIn is Predict for an access among kernel, its kernel's accesses
+// in program order: where nvcc merges it with adjacent accesses of its
+// thread (merge.go), the figures are those of the instruction it emits.
+func PredictIn(a *interp.Access, kernel []*interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool) *Prediction {
+	s := sampling{n: sampleCount, kernel: kernel}
+	wide, members := adjacentGroup(a, kernel, templateValues(a, cfg))
+	if wide == nil {
+		return predict(a, cfg, params, s)
+	}
+	p := predict(wide, cfg, params, s)
+	if p.Misaligned > 0 {
+		// The launch breaks the alignment the code promised (an offset
+		// pointer through __builtin_assume_aligned): not what nvcc planned
+		// for; price the access as written.
+		return predict(a, cfg, params, sampling{n: sampleCount})
+	}
+	p.Access = a
+	into := carrier(a.Op, members)
+	m := &Merged{Bytes: wide.Type.Size}
+	for _, q := range members {
+		if q != a {
+			m.With = append(m.With, q)
+		}
+	}
+	if into != a {
+		// Its element comes with into's instruction: no request of its own.
+		m.Into, p.Pieces, p.active = into, 0, 0
+	}
+	p.Merged = m
+	return p
+}
+
 // sampling is how a prediction samples requests where it must: at most n,
 // from random stream stream. The copies of a loop body (loops.go) share
 // the access's n and draw from streams of their own, so that together
@@ -210,10 +254,15 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]boo
 type sampling struct {
 	n      int
 	stream uint64
+	// kernel is the kernel's accesses in program order, where known: what
+	// decides whether nvcc merges copies of an unrolled loop (merge.go).
+	kernel []*interp.Access
 }
 
 // copies is the sampling of each of k copies, copy i's stream being
-// (stream, i) mixed.
+// (stream, i) mixed. It drops the kernel: a copy's loops are copies of
+// the access's, so no merge is claimed inside them (the prediction that
+// reports one is the access's own, predictUnrolled's).
 func (s sampling) copies(k, i int) sampling {
 	return sampling{n: max(s.n/k, min(s.n, minCopySamples)), stream: s.stream*0x9e3779b97f4a7c15 + uint64(i) + 1}
 }

@@ -68,6 +68,7 @@ func predictResidues(a *interp.Access, cfg *launch.Config, params map[symbolic.S
 		step = a.Type.Align
 	}
 	rest := symbolic.Subst(a.Addr, zero)
+	s.kernel = nil // a residue the model picks is none the compiler knows: no merge claimed
 	var ps []*Prediction
 	for r := int64(0); r < SectorBytes; r += step {
 		b := *a

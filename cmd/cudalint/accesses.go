@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/parser"
@@ -113,30 +114,45 @@ func (o *options) report(out, stderr io.Writer, in *inputs, color bool) int {
 
 // accessJSON is one row of the access table.
 type accessJSON struct {
-	File                   string     `json:"file"`
-	Line                   int        `json:"line"`
-	Column                 int        `json:"column"`
-	Kernel                 string     `json:"kernel"`
-	Op                     string     `json:"op"`
-	Expr                   string     `json:"expr"`
-	ElementBytes           int64      `json:"elementBytes"`
-	Instructions           int        `json:"instructions"`
-	SectorsPerRequest      *float64   `json:"sectorsPerRequest"`
-	SectorsRange           *[2]int    `json:"sectorsRange,omitempty"`
-	IdealSectorsPerRequest *float64   `json:"idealSectorsPerRequest"`
-	NcuIdealPerRequest     *float64   `json:"ncuIdealSectorsPerRequest"`
-	Efficiency             *float64   `json:"efficiency"`
-	LaneStrideBytes        *int64     `json:"laneStrideBytes"`
-	Block                  [3]int64   `json:"block"`
-	BlockSource            string     `json:"blockSource"`
-	BlockFrom              string     `json:"blockFrom,omitempty"`
-	Grid                   *[3]int64  `json:"grid"`
-	Via                    []callJSON `json:"via,omitempty"`
-	CallSite               *placeJSON `json:"callSite,omitempty"`
-	Exact                  bool       `json:"exact"`
-	Requests               int        `json:"requestsModelled"`
-	Assumptions            []string   `json:"assumptions,omitempty"`
-	Unknown                string     `json:"unknownReason,omitempty"`
+	File         string `json:"file"`
+	Line         int    `json:"line"`
+	Column       int    `json:"column"`
+	Kernel       string `json:"kernel"`
+	Op           string `json:"op"`
+	Space        string `json:"space"` // "global" or "shared"
+	Expr         string `json:"expr"`
+	ElementBytes int64  `json:"elementBytes"`
+	Instructions int    `json:"instructions"`
+	// InstructionBytes is the per-lane width of the instruction the model
+	// predicts nvcc emits (4 for an LDS, 16 for an LDS.128): wider than
+	// the element where it merges adjacent accesses of a thread, whose
+	// figures are then the merged instruction's.
+	InstructionBytes int64 `json:"instructionBytes"`
+	// MergedWith are the other source accesses the instruction serves;
+	// MergedInto, on an access that issues no instruction of its own, the
+	// access whose instruction does (and whose figures it shows).
+	MergedWith []mergedJSON `json:"mergedWith,omitempty"`
+	MergedInto *mergedJSON  `json:"mergedInto,omitempty"`
+	// Shared rows give wavefronts (Nsight's L1 Wavefronts Shared and its
+	// Ideal, per instruction) instead of sectors.
+	WavefrontsPerRequest      *float64   `json:"wavefrontsPerRequest,omitempty"`
+	IdealWavefrontsPerRequest *float64   `json:"idealWavefrontsPerRequest,omitempty"`
+	SectorsPerRequest         *float64   `json:"sectorsPerRequest"`
+	SectorsRange              *[2]int    `json:"sectorsRange,omitempty"`
+	IdealSectorsPerRequest    *float64   `json:"idealSectorsPerRequest"`
+	NcuIdealPerRequest        *float64   `json:"ncuIdealSectorsPerRequest"`
+	Efficiency                *float64   `json:"efficiency"`
+	LaneStrideBytes           *int64     `json:"laneStrideBytes"`
+	Block                     [3]int64   `json:"block"`
+	BlockSource               string     `json:"blockSource"`
+	BlockFrom                 string     `json:"blockFrom,omitempty"`
+	Grid                      *[3]int64  `json:"grid"`
+	Via                       []callJSON `json:"via,omitempty"`
+	CallSite                  *placeJSON `json:"callSite,omitempty"`
+	Exact                     bool       `json:"exact"`
+	Requests                  int        `json:"requestsModelled"`
+	Assumptions               []string   `json:"assumptions,omitempty"`
+	Unknown                   string     `json:"unknownReason,omitempty"`
 	// Unrolled holds the cost of each copy of the body of the loops the
 	// compiler unrolls around the access (one instruction each), whose
 	// average the figures above are.
@@ -157,11 +173,20 @@ type unrolledLoopJSON struct {
 }
 
 type unrolledCopyJSON struct {
-	First                  []int64  `json:"firstIterations"`
-	SectorsPerRequest      *float64 `json:"sectorsPerRequest"`
-	IdealSectorsPerRequest *float64 `json:"idealSectorsPerRequest"`
-	NcuIdealPerRequest     *float64 `json:"ncuIdealSectorsPerRequest"`
-	NoLane                 bool     `json:"noLane,omitempty"`
+	First                     []int64  `json:"firstIterations"`
+	InstructionBytes          int64    `json:"instructionBytes,omitempty"` // where copies merge
+	WavefrontsPerRequest      *float64 `json:"wavefrontsPerRequest,omitempty"`
+	IdealWavefrontsPerRequest *float64 `json:"idealWavefrontsPerRequest,omitempty"`
+	SectorsPerRequest         *float64 `json:"sectorsPerRequest"`
+	IdealSectorsPerRequest    *float64 `json:"idealSectorsPerRequest"`
+	NcuIdealPerRequest        *float64 `json:"ncuIdealSectorsPerRequest"`
+	NoLane                    bool     `json:"noLane,omitempty"`
+}
+
+// mergedJSON is a source access that shares an instruction with a row's.
+type mergedJSON struct {
+	Expr string `json:"expr"`
+	placeJSON
 }
 
 func unrolledRow(p *analyzer.Prediction) *unrolledJSON {
@@ -169,13 +194,21 @@ func unrolledRow(p *analyzer.Prediction) *unrolledJSON {
 	if u == nil {
 		return nil
 	}
-	out := &unrolledJSON{Note: message(u.Describe("sectors"), p.Access.Expr), Loops: []unrolledLoopJSON{}, Copies: []unrolledCopyJSON{}}
+	unit := "sectors"
+	if p.Access.Space == interp.Shared {
+		unit = "wavefronts"
+	}
+	out := &unrolledJSON{Note: message(u.Describe(unit), p.Access.Expr), Loops: []unrolledLoopJSON{}, Copies: []unrolledCopyJSON{}}
 	for _, l := range u.Loops {
 		out.Loops = append(out.Loops, unrolledLoopJSON{Line: l.Line, Var: escape(l.Var), Trip: l.Trip, Copies: l.Copies})
 	}
 	for _, c := range u.Copies {
-		row := unrolledCopyJSON{First: c.First, NoLane: c.NoLane}
-		if c.Known {
+		row := unrolledCopyJSON{First: c.First, NoLane: c.NoLane, InstructionBytes: c.Bytes}
+		switch {
+		case c.Known && p.Access.Space == interp.Shared:
+			w, i := round3(c.Sectors), round3(c.Ideal)
+			row.WavefrontsPerRequest, row.IdealWavefrontsPerRequest = &w, &i
+		case c.Known:
 			s, i, n := round3(c.Sectors), round3(c.Ideal), round3(c.IdealNcu)
 			row.SectorsPerRequest, row.IdealSectorsPerRequest, row.NcuIdealPerRequest = &s, &i, &n
 		}
@@ -219,8 +252,18 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 	a, cfg := p.Access, p.Config
 	row := accessJSON{
 		File: a.Pos.File, Line: int(a.Pos.Line), Column: int(a.Pos.Col), Kernel: escape(a.Kernel.Name), Op: a.Op.String(),
-		Expr: excerpt(a.Expr), ElementBytes: a.Type.Size, Instructions: p.Pieces, LaneStrideBytes: p.LaneStride,
+		Space: a.Space.String(), Expr: excerpt(a.Expr), ElementBytes: a.Type.Size, Instructions: p.Pieces,
+		InstructionBytes: instructionBytes(p), LaneStrideBytes: p.LaneStride,
 		Block: cfg.Block, BlockSource: cfg.BlockSource.String(), Exact: p.Exact, Requests: p.Requests,
+	}
+	if m := p.Merged; m != nil {
+		for _, q := range m.With {
+			row.MergedWith = append(row.MergedWith, mergedOf(q))
+		}
+		if m.Into != nil {
+			into := mergedOf(m.Into)
+			row.MergedInto = &into
+		}
 	}
 	for _, c := range a.Via {
 		name := "lambda"
@@ -245,14 +288,37 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 		g := [3]int64(cfg.Grid)
 		row.Grid = &g
 	}
-	if p.Known {
+	switch {
+	case p.Known && a.Space == interp.Shared:
+		w, i, e := round3(p.Sectors), round3(p.Ideal), round3(p.Efficiency())
+		row.WavefrontsPerRequest, row.IdealWavefrontsPerRequest, row.Efficiency = &w, &i, &e
+	case p.Known:
 		s, i, n, e := round3(p.Sectors), round3(p.Ideal), round3(p.IdealNcu), round3(p.Efficiency())
 		row.SectorsPerRequest, row.IdealSectorsPerRequest, row.NcuIdealPerRequest, row.Efficiency = &s, &i, &n, &e
-	} else {
+	case a.Space == interp.Shared:
+		row.Unknown = message(p.Reason(), a.Expr)
+	default:
 		row.SectorsRange = &[2]int{1, 32}
 		row.Unknown = message(p.Reason(), a.Expr)
 	}
 	return row
+}
+
+// instructionBytes is the per-lane width of the instruction the model
+// prices: the merged one's, or the widest piece the access splits into.
+func instructionBytes(p *analyzer.Prediction) int64 {
+	if p.Merged != nil {
+		return p.Merged.Bytes
+	}
+	var w int64
+	for _, pc := range ctype.Pieces(p.Access.Type) {
+		w = max(w, pc[1])
+	}
+	return w
+}
+
+func mergedOf(a *analyzer.Access) mergedJSON {
+	return mergedJSON{Expr: excerpt(a.Expr), placeJSON: placeOf(a.Pos)}
 }
 
 func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
@@ -262,7 +328,7 @@ func writeAccessesJSON(w io.Writer, res *analyzer.Result) error {
 		Accesses []accessJSON `json:"accesses"`
 		Notes    []noteJSON   `json:"notes"`
 	}{Accesses: []accessJSON{}, Notes: []noteJSON{}}
-	for _, p := range globalPredictions(res) {
+	for _, p := range tablePredictions(res) {
 		out.Accesses = append(out.Accesses, accessRow(p))
 	}
 	for _, n := range allNotes(res) {
@@ -274,9 +340,19 @@ func writeAccessesJSON(w io.Writer, res *analyzer.Result) error {
 	return enc.Encode(out)
 }
 
-// allNotes lists the notes of a run once each (a header read by several
-// files would repeat its notes), sorted by position.
-// globalPredictions are the rows of the access table.
+// tablePredictions are the rows of the access table: global and shared
+// accesses.
+func tablePredictions(res *analyzer.Result) []*analyzer.Prediction {
+	var out []*analyzer.Prediction
+	for _, p := range res.Predictions {
+		if p.Access.Space == interp.Global || p.Access.Space == interp.Shared {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// globalPredictions are the global accesses, which --stats counts.
 func globalPredictions(res *analyzer.Result) []*analyzer.Prediction {
 	var out []*analyzer.Prediction
 	for _, p := range res.Predictions {
@@ -287,6 +363,8 @@ func globalPredictions(res *analyzer.Result) []*analyzer.Prediction {
 	return out
 }
 
+// allNotes lists the notes of a run once each (a header read by several
+// files would repeat its notes), sorted by position.
 func allNotes(res *analyzer.Result) []parser.Note {
 	var out []parser.Note
 	seen := map[parser.Note]bool{}
@@ -317,12 +395,16 @@ func allNotes(res *analyzer.Result) []parser.Note {
 func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "POSITION\tKERNEL\tOP\tACCESS\tSECTORS/REQ\tIDEAL\tEFFICIENCY\tLANE STRIDE\tBLOCK")
-	for _, p := range globalPredictions(res) {
+	for _, p := range tablePredictions(res) {
 		r := accessRow(p)
 		sectors, ideal, eff := "unknown (1-32)", "-", "-"
+		unit := ""
+		if p.Access.Space == interp.Shared {
+			sectors, unit = "unknown", " wavefronts"
+		}
 		if p.Known {
-			sectors = fmt.Sprintf("%.2f", p.Sectors)
-			ideal = fmt.Sprintf("%.2f", p.Ideal)
+			sectors = fmt.Sprintf("%.2f%s", p.Sectors, unit)
+			ideal = fmt.Sprintf("%.2f%s", p.Ideal, unit)
 			eff = fmt.Sprintf("%.0f%%", 100*p.Efficiency())
 		}
 		stride := "-"
@@ -332,6 +414,9 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 		what := r.Expr
 		if r.CallSite != nil { // the access of a helper, through one call in the kernel
 			what += fmt.Sprintf(" via %s:%d", escape(filepath.Base(r.CallSite.File)), r.CallSite.Line)
+		}
+		if m := p.Merged; m != nil {
+			what += mergeNote(m)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", lineStart(fmt.Sprintf("%s:%d:%d", r.File, r.Line, r.Column)),
 			r.Kernel, r.Op, what, sectors, ideal, eff, stride, escape(p.Config.Describe()))
@@ -346,12 +431,16 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 	}
 	var order []kernelCfg
 	assumed := map[kernelCfg][]string{}
-	for _, p := range globalPredictions(res) {
+	for _, p := range tablePredictions(res) {
 		if !p.Known {
 			fmt.Fprintf(w, "%s: %s: unknown: %s\n", lineStart(p.Access.Pos.String()), excerpt(p.Access.Expr), message(p.Reason(), p.Access.Expr))
 		}
 		if p.Unrolled != nil && p.Unrolled.Differ() {
-			fmt.Fprintf(w, "%s: %s: unrolled: %s\n", lineStart(p.Access.Pos.String()), excerpt(p.Access.Expr), message(p.Unrolled.Describe("sectors"), p.Access.Expr))
+			unit := "sectors"
+			if p.Access.Space == interp.Shared {
+				unit = "wavefronts"
+			}
+			fmt.Fprintf(w, "%s: %s: unrolled: %s\n", lineStart(p.Access.Pos.String()), excerpt(p.Access.Expr), message(p.Unrolled.Describe(unit), p.Access.Expr))
 		}
 		k := kernelCfg{p.Access.Kernel.Name, p.Config}
 		for _, a := range p.Assumptions {
@@ -371,6 +460,18 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 		fmt.Fprintf(w, "%s: note: %s\n", lineStart(n.Pos.String()), message(n.Msg))
 	}
 	return nil
+}
+
+// mergeNote says, after a row's access, what instruction the model
+// predicts nvcc makes of it with its neighbours.
+func mergeNote(m *analyzer.Merged) string {
+	switch {
+	case m.Into != nil:
+		return fmt.Sprintf(" (merged into line %d's %d-byte instruction)", m.Into.Pos.Line, m.Bytes)
+	case len(m.With) > 0:
+		return fmt.Sprintf(" (one %d-byte instruction with %d more)", m.Bytes, len(m.With))
+	}
+	return fmt.Sprintf(" (copies merged into %d-byte instructions)", m.Bytes)
 }
 
 // writeHeapProfile writes the allocations of the run (all of them, by

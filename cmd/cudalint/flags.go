@@ -112,7 +112,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.Usage = func() {}
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "the `PATH` standard input (-) stands for: for configuration, includes and messages")
-	fs.BoolVar(&o.accesses, "accesses", false, "list every global load and store with its predicted sectors per request")
+	fs.BoolVar(&o.accesses, "accesses", false, "list every global and shared load and store with its predicted sectors (or wavefronts) per request")
 	fs.BoolVar(&o.stats, "stats", false, "report how much of the code was analyzed: kernels found, accesses modelled, notes by cause")
 	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif, github or html (sarif, github and html for findings only; html is one self-contained page)")
 	fs.StringVar(&o.color, "color", "auto", "colour text output: `auto` (on a terminal, unless NO_COLOR is set), always or never")

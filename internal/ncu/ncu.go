@@ -31,6 +31,9 @@ type Line struct {
 	// predicate (where N-Way, an integer per executed instruction, reads 0
 	// for a predicated instruction most warps run with no lane on).
 	SharedWavefronts int64
+	// SharedIdeal is the line's L1 Wavefronts Shared Ideal, when the export
+	// has the column (measure7.sh asks for it).
+	SharedIdeal int64
 	// SASS is the number of distinct SASS instructions summed; PerSASS
 	// are their own counters, in address order. An inlined helper's line
 	// holds one instruction per call, each with its call's cost.
@@ -38,9 +41,13 @@ type Line struct {
 	PerSASS []Instruction
 }
 
-// Instruction is one SASS instruction's global-memory counters.
+// Instruction is one SASS instruction's memory counters: global sectors,
+// shared wavefronts and their ideals, and its per-lane width in bits
+// (Access Size: 32 for an LDS, 128 for an LDS.128).
 type Instruction struct {
 	Instructions, Sectors, Ideal int64
+	Wavefronts, WavefrontsIdeal  int64
+	Bits                         int64
 }
 
 // SectorsPerRequest is the instruction's measured average.
@@ -69,6 +76,7 @@ type key struct {
 type sass struct {
 	key
 	inst, sectors, ideal, wavefronts int64
+	wavefrontsIdeal, bits            int64
 	ways                             float64
 	hasWays                          bool
 }
@@ -95,10 +103,12 @@ func Read(r io.Reader) ([]Line, error) {
 			l.Wavefronts += s.ways * float64(s.inst)
 		}
 		l.SharedWavefronts += s.wavefronts
+		l.SharedIdeal += s.wavefrontsIdeal
 		l.Sectors += s.sectors
 		l.Ideal += s.ideal
 		l.SASS++
-		l.PerSASS = append(l.PerSASS, Instruction{Instructions: s.inst, Sectors: s.sectors, Ideal: s.ideal})
+		l.PerSASS = append(l.PerSASS, Instruction{Instructions: s.inst, Sectors: s.sectors, Ideal: s.ideal,
+			Wavefronts: s.wavefronts, WavefrontsIdeal: s.wavefrontsIdeal, Bits: s.bits})
 	}
 	out := make([]Line, 0, len(sums))
 	for _, l := range sums {
@@ -190,6 +200,12 @@ func readSASS(r io.Reader) (map[string]*sass, error) {
 			if c, ok := col["L1 Wavefronts Shared"]; ok {
 				s.wavefronts = num(rec[c])
 			}
+			if c, ok := col["L1 Wavefronts Shared Ideal"]; ok {
+				s.wavefrontsIdeal = num(rec[c])
+			}
+		}
+		if c, ok := col["Access Size"]; ok {
+			s.bits = num(rec[c])
 		}
 		id := fn + "@" + rec[col["Address"]]
 		if old, seen := rows[id]; !seen || s.inst > old.inst {

@@ -132,3 +132,58 @@ func TestPerInstructionCounters(t *testing.T) {
 	}
 	t.Fatal("no load of m_two_sites in the export")
 }
+
+// TestSharedWavefrontColumns reads the shared counters of probes7's
+// export, which asked for L1 Wavefronts Shared and its Ideal: per SASS
+// instruction, with its width.
+func TestSharedWavefrontColumns(t *testing.T) {
+	f, err := os.Open("../../testdata/truth/source7.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := Read(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// function, line, op, space -> the instructions' widths and
+	// wavefronts and ideal per instruction executed
+	type want struct {
+		fn    string
+		line  int
+		space string
+		per   []Instruction
+	}
+	cases := []want{
+		{"s_f8", 21, "shared", []Instruction{{Instructions: 512, Wavefronts: 4096, WavefrontsIdeal: 2048, Bits: 128}, {Instructions: 512, Wavefronts: 4096, WavefrontsIdeal: 2048, Bits: 128}}},
+		{"s_f2", 42, "shared", []Instruction{{Instructions: 512, Wavefronts: 1024, WavefrontsIdeal: 1024, Bits: 64}}},
+		{"s_f4_odd", 67, "shared", []Instruction{{Instructions: 512, Wavefronts: 2048, WavefrontsIdeal: 2048, Bits: 128}, {Instructions: 512, Wavefronts: 2048, WavefrontsIdeal: 512, Bits: 32}}},
+		{"g_f2_assume", 169, "global", []Instruction{{Instructions: 512, Sectors: 4096, Ideal: 4096, Bits: 64}}},
+	}
+	for _, c := range cases {
+		found := false
+		for _, l := range lines {
+			if l.Function != c.fn || l.Line != c.line || l.Space != c.space || l.Op != "load" {
+				continue
+			}
+			found = true
+			if fmt.Sprint(l.PerSASS) != fmt.Sprint(c.per) {
+				t.Errorf("%s line %d: per instruction %+v, want %+v", c.fn, c.line, l.PerSASS, c.per)
+			}
+			var w, i int64
+			for _, in := range c.per {
+				w, i = w+in.Wavefronts, i+in.WavefrontsIdeal
+			}
+			if l.SharedWavefronts != w || l.SharedIdeal != i {
+				t.Errorf("%s line %d: line totals %d, %d; want %d, %d", c.fn, c.line, l.SharedWavefronts, l.SharedIdeal, w, i)
+			}
+		}
+		if !found {
+			t.Errorf("%s line %d: not in the export", c.fn, c.line)
+		}
+	}
+}

@@ -15,6 +15,7 @@ type Prediction struct {
 	Column             int      `json:"column"`
 	Kernel             string   `json:"kernel"`
 	Op                 string   `json:"op"`
+	Space              string   `json:"space"` // "global" or "shared" ("" before the table had shared rows: global)
 	Expr               string   `json:"expr"`
 	ElementBytes       int64    `json:"elementBytes"`
 	Instructions       int      `json:"instructions"`
@@ -23,6 +24,17 @@ type Prediction struct {
 	Block              Dim3     `json:"block"`
 	BlockSource        string   `json:"blockSource"`
 	Unknown            string   `json:"unknownReason,omitempty"`
+	// MergedInto is set on an access whose element another access's
+	// instruction reads or writes: it has no instruction of its own.
+	MergedInto *struct {
+		Line int `json:"line"`
+	} `json:"mergedInto,omitempty"`
+}
+
+// Compared reports whether p is a row the global comparison takes: a
+// global access with an instruction of its own.
+func (p Prediction) Compared() bool {
+	return (p.Space == "" || p.Space == "global") && p.MergedInto == nil
 }
 
 // Verdict is how a measured row compares with its predictions.

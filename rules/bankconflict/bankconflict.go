@@ -20,8 +20,15 @@ var Rule = spec.NewRule(spec.Spec{
 // Analyzer is the rule's analyzer, for go/analysis drivers and tests.
 var Analyzer = Rule.Analyzer
 
-// Detect: a shared access that takes more wavefronts than it needs.
+// Detect: a shared access that takes more wavefronts than it needs. Where
+// nvcc merges the access with adjacent ones of its thread (warp's
+// merge.go), the figures are the merged instruction's, and the finding is
+// the one of the access Nsight attributes it to: an access merged into
+// another's instruction has none of its own.
 func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
+	if m := p.Merged; m != nil && m.Into != nil {
+		return false
+	}
 	return p.Access.Space == interp.Shared && p.Known && p.Sectors > p.Ideal
 }
 
@@ -36,8 +43,35 @@ func Severity(p *analyzer.Prediction) lint.Severity {
 }
 
 func describe(p *analyzer.Prediction) string {
-	return fmt.Sprintf("lanes hit the same bank at different words; %s: %s",
-		advice(p.Access), wording.Figures(p))
+	return fmt.Sprintf("lanes hit the same bank at different words; %s: %s%s",
+		advice(p.Access), wording.Figures(p), merged(p))
+}
+
+// merged says that the figures rest on a predicted merge: the instruction
+// nvcc emits, not the access as written.
+func merged(p *analyzer.Prediction) string {
+	m := p.Merged
+	if m == nil {
+		return ""
+	}
+	op := "LDS"
+	if p.Access.Op == interp.Store {
+		op = "STS"
+	}
+	inst := fmt.Sprintf("%d-byte %s.%d instructions", m.Bytes, op, 8*m.Bytes)
+	what := "the copies of the unrolled loop"
+	if n := len(m.With); n > 0 {
+		inst = fmt.Sprintf("one %d-byte %s.%d", m.Bytes, op, 8*m.Bytes)
+		what = fmt.Sprintf("this access and %d adjacent one%s of its thread", n, plural(n))
+	}
+	return fmt.Sprintf("; the figures are predicted for the instruction nvcc makes of %s, %s", what, inst)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // advice is the usual cure: padding for a 2D tile read down its columns;

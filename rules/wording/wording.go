@@ -25,7 +25,10 @@ func Figures(p *analyzer.Prediction) string {
 	unit := "sectors"
 	if p.Access.Space == interp.Shared {
 		unit = "wavefronts"
-		fmt.Fprintf(&b, "%s-way bank conflict (%s wavefronts/request, ideal %s)", trim(p.Sectors), trim(p.Sectors), trim(p.Ideal))
+		// The conflict's degree is per phase: an access wider than 4 bytes
+		// is served in phases, one wavefront each at best (ideal 4 for an
+		// LDS.128), so 8 wavefronts against 4 are a 2-way conflict.
+		fmt.Fprintf(&b, "%s-way bank conflict (%s wavefronts/request, ideal %s)", trim(p.Sectors/max(p.Ideal, 1)), trim(p.Sectors), trim(p.Ideal))
 	} else {
 		fmt.Fprintf(&b, "%s sectors/request, ideal %s (%.0f%%)", trim(p.Sectors), trim(p.Ideal), 100*p.Efficiency())
 	}

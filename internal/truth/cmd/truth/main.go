@@ -251,5 +251,11 @@ func runCudalint(bin, dir, program string, flags []string) ([]truth.Prediction, 
 	if stderr.Len() > 0 {
 		fmt.Fprintf(os.Stderr, "cudalint %s: %s", program, stderr.String())
 	}
-	return doc.Accesses, nil
+	var out []truth.Prediction
+	for _, p := range doc.Accesses {
+		if p.Compared() {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
