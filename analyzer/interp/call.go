@@ -53,6 +53,9 @@ func calleeName(e parser.Expr) string {
 // travel in an array of pointers the model does not follow.
 var launchAPI = map[string]bool{"cudaLaunchKernel": true, "cudaLaunchCooperativeKernel": true}
 
+// IsLaunchCall reports whether e is a launch through the runtime API.
+func IsLaunchCall(e *parser.Call) bool { return launchAPI[calleeName(e.Fun)] && len(e.Args) >= 3 }
+
 // apiLaunch is the launch a cudaLaunchKernel call makes: its kernel with
 // the casts to void* taken off, its grid and block, no arguments.
 func apiLaunch(e *parser.Call) *parser.Launch {

@@ -74,7 +74,7 @@ func (p *Program) LaunchesOf(name string) []*Site { return p.launchesOf[name] }
 func (p *Program) findLaunches() {
 	tmpl := newHostTemplates()
 	for _, f := range p.Files {
-		for _, fn := range f.Funcs {
+		for _, fn := range hostCandidates(f) {
 			if !fn.Host || fn.Global || fn.Body == nil || !(hasLaunch(fn.Body) || p.LaunchesKernel(fn) || p.callsHostTemplate(fn)) {
 				continue
 			}
@@ -127,11 +127,31 @@ func (p *Program) launchTargets(f *parser.File, name string) map[*parser.Func]bo
 	return out
 }
 
+// hostCandidates are the functions of f that may launch kernels: its
+// functions, and the member functions its classes define in their bodies
+// (a launch in a method of a class or class template: run() { k<<<g,
+// b>>>(...); }), which the class's callers reach. A method runs with its
+// object's members unknown.
+func hostCandidates(f *parser.File) []*parser.Func {
+	out := f.Funcs
+	for _, s := range f.Structs {
+		for _, m := range s.Methods {
+			if m.Body != nil && hasLaunch(m.Body) {
+				out = append(out[:len(out):len(out)], m)
+			}
+		}
+	}
+	return out
+}
+
 func hasLaunch(b *parser.Block) bool {
 	found := false
 	parser.WalkStmt(b, func(e parser.Expr) {
-		if _, ok := e.(*parser.Launch); ok {
+		switch e := e.(type) {
+		case *parser.Launch:
 			found = true
+		case *parser.Call:
+			found = found || interp.IsLaunchCall(e)
 		}
 	})
 	return found
