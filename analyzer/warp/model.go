@@ -111,6 +111,13 @@ type Prediction struct {
 	// with adjacent ones of its thread into wider instructions
 	// (merge.go): the figures are those instructions'.
 	Merged *Merged
+	// BlockReuse is, for a global load, the distinct sectors the first
+	// block's warps touch together at the first iteration over the sum of
+	// the sectors each touches: under 1 when warps of a block read the
+	// same sectors (a gather of interleaved planes, a column reduction one
+	// warp per column), which the L1 then serves once. 0 when not
+	// computed.
+	BlockReuse float64
 	// active is the number of requests with a lane on that the launch
 	// makes (estimated where sampled): the weight of this prediction when
 	// copies of a loop body are averaged.
@@ -394,9 +401,11 @@ func predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]boo
 	p.Assumptions = append(p.Assumptions, m.tripNotes...)
 	p.Facts.Bounded = len(p.Assumptions) == 0
 	if m.affine && len(m.conds) == 0 && m.runClosedForm(p, a, m.baseExpr) {
+		m.footprint(p)
 		return p
 	}
 	m.run(p)
+	m.footprint(p)
 	return p
 }
 

@@ -133,25 +133,38 @@ func estimatedSpeedups(t *testing.T) map[string]float64 {
 // with the finding's accesses at their ideal. They need no GPU; the
 // timings check them against the hardware.
 func TestPairEstimates(t *testing.T) {
-	// The bank conflict: 8 sectors of global traffic per warp and row,
-	// 1 + 32 wavefronts as it is, 1 + 1 padded.
-	global := 8 * 32 / impact.GlobalBytesPerSecond
-	conflict := (global + 33/impact.SharedWavefrontsPerSecond) / (global + 2/impact.SharedWavefrontsPerSecond)
+	// r is the model's time as it is over fixed, per warp request: DRAM
+	// sectors and L1 wavefronts (a line per global request's 128 bytes,
+	// the shared wavefronts) each way.
+	r := func(dramAsIs, l1AsIs, dramFixed, l1Fixed float64) float64 {
+		return impact.MemorySeconds(dramAsIs, l1AsIs) / impact.MemorySeconds(dramFixed, l1Fixed)
+	}
+	// A coalesced store beside every load: 4 sectors, 1 line.
+	const st, stLine = 4, 1
 	want := map[string]float64{
-		"transpose_slow":     (32.0 + 4) / (4 + 4), // the column store
-		"bank_conflict_slow": conflict,
-		"stride2_slow":       (8.0 + 4) / (4 + 4),
-		"stride4_slow":       (16.0 + 4) / (4 + 4),
-		"stride8_slow":       (32.0 + 4) / (4 + 4),
-		"stride32_slow":      (32.0 + 4) / (4 + 4),
-		"aos_slow":           (16.0 + 4) / (4 + 4),
-		"misaligned_slow":    (5.0 + 4) / (4 + 4),
-		"vector_slow":        1,                    // the L1 serves three of the four scalar loads: DRAM moves 16 + 4 sectors either way
-		"reshape_slow":       (32.0 + 4) / (4 + 4), // the store through i % W
-		// The gather through i % 16. Other warps of the block read the
-		// rest of each sector from the L1, which the model does not
-		// credit: measured 1.33x.
-		"heads_slow": (16.0 + 4) / (4 + 4),
+		"transpose_slow": r(4+32, 1+32, 4+4, 1+1), // the column store: a sector and a line per lane
+		// The conflicted tile: a row load and store of 4 sectors each,
+		// 1 + 32 shared wavefronts as it is, 1 + 1 padded.
+		"bank_conflict_slow": r(8, 2+1+32, 8, 2+1+1),
+		"stride2_slow":       r(8+st, 2+stLine, 4+st, 1+stLine),
+		"stride4_slow":       r(16+st, 4+stLine, 4+st, 1+stLine),
+		"stride8_slow":       r(32+st, 8+stLine, 4+st, 1+stLine),
+		"stride32_slow":      r(32+st, 32+stLine, 4+st, 1+stLine),
+		"aos_slow":           r(16+st, 4+stLine, 4+st, 1+stLine),
+		// One float off: 5 sectors over 2 lines, and the next warp of the
+		// block reads the fifth again from the L1 (8 warps: 33 distinct
+		// sectors of 40).
+		"misaligned_slow": r(5*33.0/40+st, 2+stLine, 4+st, 1+stLine),
+		// Four scalar loads of 16 sectors, 4 lines each; the L1 serves
+		// three of them, so DRAM moves 16 + 4 either way.
+		"vector_slow":  r(16+st, 4*4+stLine, 16+st, 4*1+stLine),
+		"reshape_slow": r(4+32, 1+32, 4+4, 1+1), // the store through i % W, as the transpose's
+		// The gather through i % 16: 16 sectors in 16 lines, but four
+		// neighbouring warps read each sector, so DRAM moves 4.
+		"heads_slow": r(4+st, 16+stLine, 4+st, 1+stLine),
+		// A row per thread: 32 sectors in 32 lines each iteration, DRAM
+		// one sector per lane per 8 iterations; the store once per 64.
+		"rowwalk_slow": r(32*4.0/32+st/64.0, 32+stLine/64.0, 4+st/64.0, 1+stLine/64.0),
 	}
 	got := estimatedSpeedups(t)
 	for kernel, w := range want {

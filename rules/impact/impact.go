@@ -23,24 +23,39 @@ import (
 // configuration, gets its whole predicted memory cost per launch, and each
 // finding the share of it that its fix removes.
 
-// The time model (docs/severity.md): a kernel is memory-bound, its global
-// sectors move at the DRAM bandwidth and its shared-memory wavefronts at
-// the SMs' rate, one after the other. Only the ratio of the two rates
-// matters to a speedup; both are the model's assumptions for an H200
-// until the timings of testdata/truth/timing calibrate them.
+// The time model (docs/severity.md): a kernel is memory-bound, and its
+// memory time is the sum of two, as if one waited for the other: the
+// global sectors DRAM moves, at the bandwidth a straight copy reaches,
+// and the wavefronts the SMs' L1 serves (a global request takes one per
+// 128-byte line it touches, a shared request its wavefronts), one per
+// clock per SM. (The longer of the two, as if they overlapped, put the
+// conflicted tile at 1.38x for 2.18x measured.) A lane that walks
+// its own sector in a loop (x[row * C + k], k = 0, 1, ...) asks for it
+// every iteration but DRAM moves it once: the L1 holds it. Both rates
+// were measured on an H200 (testdata/truth/timing).
 const (
-	// GlobalBytesPerSecond: the H200's HBM3e peak, about 4.8 TB/s
-	// (assumed, not measured).
-	GlobalBytesPerSecond = 4.8e12
-	// SharedWavefrontsPerSecond: one wavefront per clock per SM, 132 SMs
-	// at the 1.98 GHz boost clock (assumed, not measured).
+	// GlobalBytesPerSecond: what a straight copy of 2 x 256 MiB reached
+	// on the H200 (copy_fast in testdata/truth/timing/timings.csv: 512
+	// MiB in 0.2035 ms), not HBM3e's 4.8 TB/s peak.
+	GlobalBytesPerSecond = 2.64e12
+	// SharedWavefrontsPerSecond: one L1 wavefront per clock per SM, 132
+	// SMs at the 1.98 GHz boost clock. rowwalk_slow of the timings, 64 Mi
+	// lines through the L1 in 0.274 ms, ran at 0.94 of it.
 	SharedWavefrontsPerSecond = 132 * 1.98e9
+	// overlapHidden is the part of the shorter of the two times that the
+	// longer does not hide: 0 if DRAM and the L1 overlapped fully, 1 if
+	// one waited for the other.
+	overlapHidden = 0.5
+	// lineBytes is the L1's line: a global request takes a wavefront per
+	// line its lanes touch.
+	lineBytes = 128
 )
 
-// MemorySeconds is the model's memory time of a launch that moves the
-// given global sectors and shared-memory wavefronts.
-func MemorySeconds(sectors, wavefronts float64) float64 {
-	return sectors*warp.SectorBytes/GlobalBytesPerSecond + wavefronts/SharedWavefrontsPerSecond
+// MemorySeconds is the model's memory time of a launch whose DRAM moves
+// the given sectors and whose L1 serves the given wavefronts.
+func MemorySeconds(dramSectors, l1Wavefronts float64) float64 {
+	d, l := dramSectors*warp.SectorBytes/GlobalBytesPerSecond, l1Wavefronts/SharedWavefrontsPerSecond
+	return math.Max(d, l) + overlapHidden*math.Min(d, l)
 }
 
 // KernelCost is a kernel's predicted memory traffic in one launch of one
@@ -48,8 +63,12 @@ func MemorySeconds(sectors, wavefronts float64) float64 {
 // and unrolled copies, as the model counts them) times its sectors per
 // request for global memory, its wavefronts per request for shared.
 type KernelCost struct {
-	Sectors    float64 // global sectors per launch
+	Sectors    float64 // global sectors per launch, as the requests ask for them
 	Wavefronts float64 // shared-memory wavefronts per launch
+	// DRAM are the global sectors DRAM moves (a lane's own sector read
+	// again in a loop counted once), L1 the wavefronts the L1 serves
+	// (global lines and shared wavefronts): the time model's terms.
+	DRAM, L1 float64
 	// Assumed: some term rests on a size, trip count, grid or block the
 	// code does not give, or on an access whose cost is not known (counted
 	// at its ideal): the figures hold at the assumed sizes.
@@ -57,7 +76,7 @@ type KernelCost struct {
 }
 
 // Seconds is the kernel's memory time per launch under the time model.
-func (k KernelCost) Seconds() float64 { return MemorySeconds(k.Sectors, k.Wavefronts) }
+func (k KernelCost) Seconds() float64 { return MemorySeconds(k.DRAM, k.L1) }
 
 // costKey names one kernel under one launch configuration.
 type costKey struct {
@@ -107,8 +126,11 @@ func (c *Costs) addTerm(k *KernelCost, p *analyzer.Prediction) {
 	units := c.traffic(p)
 	if p.Access.Space == interp.Shared {
 		k.Wavefronts += units
+		k.L1 += units
 	} else {
 		k.Sectors += units
+		k.DRAM += c.dram(p)
+		k.L1 += c.l1(p)
 	}
 	k.Assumed = k.Assumed || termAssumed(p)
 }
@@ -125,6 +147,27 @@ func (c *Costs) traffic(p *analyzer.Prediction) float64 {
 		per = p.Ideal // 1 to 32 sectors, depending on the data: the least
 	}
 	return per * c.requests(p)
+}
+
+// dram is what DRAM moves for global access p per launch: its traffic,
+// less the sectors of a lane's own that the L1 serves again.
+func (c *Costs) dram(p *analyzer.Prediction) float64 {
+	if c.repeats[p] != nil {
+		return 0
+	}
+	if !p.Known {
+		return p.Ideal * c.requests(p)
+	}
+	return dramPerRequest(p) * c.requests(p)
+}
+
+// l1 is the L1 wavefronts global access p takes per launch: one per line
+// a request touches (a repeat is a request too: only DRAM skips it).
+func (c *Costs) l1(p *analyzer.Prediction) float64 {
+	if !p.Known {
+		return idealLines(p.Ideal) * c.requests(p)
+	}
+	return linesPerRequest(p) * c.requests(p)
 }
 
 // requests is p's requests per launch, as instructions of its own: a
@@ -170,37 +213,53 @@ func (c *Costs) Impact(p *analyzer.Prediction, covered ...*analyzer.Prediction) 
 	// they move as they are (an L1 repeat moves nothing) less that. The
 	// loads that repeat p's sectors come with it: p's bytes cannot drop
 	// below what they all use.
-	var sectors, wavefronts float64
+	var sectors, wavefronts, dram, l1 float64
 	seen := map[*analyzer.Prediction]bool{}
 	for _, q := range append(append([]*analyzer.Prediction{p}, covered...), c.group[p]...) {
 		if seen[q] || keyOf(q) != keyOf(p) || !q.Known || q.NoLane {
 			continue
 		}
 		seen[q] = true
-		excess := c.traffic(q) - q.Ideal*c.requests(q)
+		n := c.requests(q)
+		excess := c.traffic(q) - q.Ideal*n
 		if q.Access.Space == interp.Shared {
 			wavefronts += excess
+			l1 += excess
 		} else {
 			sectors += excess
+			dram += c.dram(q) - q.Ideal*n
+			l1 += c.l1(q) - idealLines(q.Ideal)*n
 		}
 	}
-	return New(k, math.Max(sectors, 0), math.Max(wavefronts, 0), k.Assumed), true
+	return New(k, Excess{math.Max(sectors, 0), math.Max(wavefronts, 0), math.Max(dram, 0), math.Max(l1, 0)}, k.Assumed), true
 }
 
-// New prices removing the given excess global sectors and shared
-// wavefronts from kernel k: the share of its memory time saved and the
-// speedup, the kernel's time as it is over its time without them.
-func New(k KernelCost, excessSectors, excessWavefronts float64, assumed bool) lint.Impact {
+// Excess is what a fix removes from its kernel: the global sectors its
+// requests ask for and the shared wavefronts beyond their ideal, and in
+// the time model's terms, DRAM sectors and L1 wavefronts.
+type Excess struct {
+	Sectors, Wavefronts float64
+	DRAM, L1            float64
+}
+
+// New prices removing excess from kernel k: the share of its memory
+// time saved and the speedup, the kernel's time as it is over its time
+// without it.
+func New(k KernelCost, excess Excess, assumed bool) lint.Impact {
 	asIs := k.Seconds()
-	fixed := MemorySeconds(math.Max(k.Sectors-excessSectors, 0), math.Max(k.Wavefronts-excessWavefronts, 0))
+	fixed := MemorySeconds(math.Max(k.DRAM-excess.DRAM, 0), math.Max(k.L1-excess.L1, 0))
 	imp := lint.Impact{
 		Assumed:                   assumed,
-		ExcessBytesPerLaunch:      int64(math.Round(excessSectors * warp.SectorBytes)),
-		ExcessWavefrontsPerLaunch: int64(math.Round(excessWavefronts)),
-		KernelSectorsPerLaunch:    int64(math.Round(k.Sectors)),
-		KernelWavefrontsPerLaunch: int64(math.Round(k.Wavefronts)),
+		ExcessBytesPerLaunch:      clamp(excess.Sectors * warp.SectorBytes),
+		ExcessWavefrontsPerLaunch: clamp(excess.Wavefronts),
+		KernelSectorsPerLaunch:    clamp(k.Sectors),
+		KernelWavefrontsPerLaunch: clamp(k.Wavefronts),
 		EstimatedSpeedup:          1,
 		SavedSeconds:              asIs - fixed,
+		KernelDRAMSectors:         k.DRAM,
+		KernelL1Wavefronts:        k.L1,
+		ExcessDRAMSectors:         excess.DRAM,
+		ExcessL1Wavefronts:        excess.L1,
 	}
 	if asIs > 0 {
 		imp.Share = round(1 - fixed/asIs)
@@ -209,6 +268,15 @@ func New(k KernelCost, excessSectors, excessWavefronts float64, assumed bool) li
 		imp.EstimatedSpeedup = math.Max(round(asIs/fixed), 1)
 	}
 	return imp
+}
+
+// clamp rounds a count for the output, at most the largest int64: sizes
+// assumed large in nested loops reach 10^19 bytes.
+func clamp(x float64) int64 {
+	if x >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(math.Round(x))
 }
 
 // Combined is the impact of fixing several findings of one cause
@@ -220,18 +288,22 @@ func Combined(imps []*lint.Impact) *lint.Impact {
 		return nil
 	}
 	first := imps[0]
-	k := KernelCost{Sectors: float64(first.KernelSectorsPerLaunch), Wavefronts: float64(first.KernelWavefrontsPerLaunch)}
-	var sectors, wavefronts float64
+	k := KernelCost{Sectors: float64(first.KernelSectorsPerLaunch), Wavefronts: float64(first.KernelWavefrontsPerLaunch),
+		DRAM: first.KernelDRAMSectors, L1: first.KernelL1Wavefronts}
+	var excess Excess
 	assumed := false
 	for _, imp := range imps {
-		if imp == nil || imp.KernelSectorsPerLaunch != first.KernelSectorsPerLaunch || imp.KernelWavefrontsPerLaunch != first.KernelWavefrontsPerLaunch {
+		if imp == nil || imp.KernelDRAMSectors != first.KernelDRAMSectors || imp.KernelL1Wavefronts != first.KernelL1Wavefronts ||
+			imp.KernelSectorsPerLaunch != first.KernelSectorsPerLaunch || imp.KernelWavefrontsPerLaunch != first.KernelWavefrontsPerLaunch {
 			continue
 		}
-		sectors += float64(imp.ExcessBytesPerLaunch) / warp.SectorBytes
-		wavefronts += float64(imp.ExcessWavefrontsPerLaunch)
+		excess.Sectors += float64(imp.ExcessBytesPerLaunch) / warp.SectorBytes
+		excess.Wavefronts += float64(imp.ExcessWavefrontsPerLaunch)
+		excess.DRAM += imp.ExcessDRAMSectors
+		excess.L1 += imp.ExcessL1Wavefronts
 		assumed = assumed || imp.Assumed
 	}
-	imp := New(k, sectors, wavefronts, assumed)
+	imp := New(k, excess, assumed)
 	return &imp
 }
 

@@ -31,4 +31,10 @@ type Impact struct {
 	// its scale rests on the model's bandwidths, which only the ratios
 	// above are checked against (testdata/truth/timing).
 	SavedSeconds float64 `json:"-"`
+	// The time model's own terms, for combining impacts of one cause:
+	// the kernel's sectors from DRAM (after the L1 serves a lane's own
+	// sector again) and its L1 wavefronts (global lines and shared
+	// wavefronts), and the finding's excess in each.
+	KernelDRAMSectors, KernelL1Wavefronts float64 `json:"-"`
+	ExcessDRAMSectors, ExcessL1Wavefronts float64 `json:"-"`
 }

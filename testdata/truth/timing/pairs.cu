@@ -173,6 +173,28 @@ __global__ void heads_slow(const float* in, float* out) {
     out[i] = in[(i % HEADS) * (N / HEADS) + i / HEADS];
 }
 
+// ---- a row per thread: each thread walks 64 floats of its own ----
+// Neighbouring lanes are a row (256 bytes) apart, so every request
+// touches 32 sectors, but a lane's next seven iterations read the rest of
+// its sector: does the L1 serve them? Its fixed twin lets the 32 lanes of
+// a warp share each row and combine with shuffles.
+#define ROW 64
+__global__ void rowwalk_slow(const float* in, float* out) {
+    long long row = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float s = 0.0f;
+    for (int k = 0; k < ROW; k++) s += in[row * ROW + k];
+    out[row] = s;
+}
+
+__global__ void rowwalk_fast(const float* in, float* out) {
+    long long row = ((long long)blockIdx.x * THREADS + threadIdx.x) / 32;
+    int lane = threadIdx.x % 32;
+    float s = 0.0f;
+    for (int k = lane; k < ROW; k += 32) s += in[row * ROW + k];
+    for (int o = 16; o > 0; o /= 2) s += __shfl_down_sync(0xffffffff, s, o);
+    if (lane == 0) out[row] = s;
+}
+
 // ---- launchers: one launch of each kernel, every size a constant ----
 typedef void (*Launcher)(float* in, float* out);
 
@@ -210,6 +232,9 @@ static void launch_misaligned_slow(float* in, float* out) { misaligned_slow<<<N 
 
 static void launch_reshape_slow(float* in, float* out) { reshape_slow<<<N / THREADS, THREADS>>>(in, out); }
 static void launch_heads_slow(float* in, float* out) { heads_slow<<<N / THREADS, THREADS>>>(in, out); }
+
+static void launch_rowwalk_slow(float* in, float* out) { rowwalk_slow<<<N / ROW / THREADS, THREADS>>>(in, out); }
+static void launch_rowwalk_fast(float* in, float* out) { rowwalk_fast<<<N / ROW * 32 / THREADS, THREADS>>>(in, out); }
 
 static void launch_vector_slow(float* in, float* out) { vector_slow<<<N / THREADS, THREADS>>>(in, out); }
 
@@ -284,6 +309,7 @@ int main() {
     time_pair("vector", "vector_slow", launch_vector_slow, "vector_fast", launch_vector_fast, in, out);
     time_pair("reshape", "reshape_slow", launch_reshape_slow, "transpose_fast", launch_transpose_fast, in, out);
     time_pair("heads", "heads_slow", launch_heads_slow, "copy_fast", launch_copy_fast, in, out);
+    time_pair("rowwalk", "rowwalk_slow", launch_rowwalk_slow, "rowwalk_fast", launch_rowwalk_fast, in, out);
 
     CHECK(cudaEventDestroy(start_event));
     CHECK(cudaEventDestroy(stop_event));
