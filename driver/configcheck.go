@@ -96,7 +96,9 @@ func parseConfig(file string, src []byte) (*yaml.Node, *checker) {
 		return nil, c
 	}
 	if root.Kind != yaml.MappingNode {
-		c.errorf(root, "a configuration is a mapping of settings (%s), got %s", strings.Join(settingNames(), ", "), describe(root))
+		// Its kind only, never its text: the file may be someone's
+		// secrets under the configuration's name.
+		c.errorf(root, "a configuration is a mapping of settings (%s), got %s", strings.Join(settingNames(), ", "), kindOf(root))
 		return nil, c
 	}
 	c.top(root)
@@ -401,6 +403,14 @@ func describe(n *yaml.Node) string {
 		return fmt.Sprintf("the text %q", quoted(n.Value))
 	}
 	return quoted(n.Value) // a number or a boolean, as written
+}
+
+// kindOf names what n is, without its text.
+func kindOf(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode && !isNull(n) {
+		return "a single value"
+	}
+	return describe(n)
 }
 
 // quoted is at most 40 characters of a value: a message names a mistake,
