@@ -292,6 +292,16 @@ func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*lint.Fi
 		diags = append(diags, Diagnostic{Severity: SeverityError, Code: "configuration", Source: "cudalint", Message: err.Error()})
 		kept = append(kept, nil)
 	}
+	for _, n := range rep.Notes {
+		// A budget spent here or in a header this file includes: the file
+		// is not analyzed whole, which an empty list would hide.
+		if driver.BudgetSpent(n.Kind) && filepath.Clean(n.Pos.File) == d.path {
+			off := min(max(int(n.Pos.Offset), 0), len(res.text.src))
+			diags = append(diags, Diagnostic{Range: res.text.rangeOf(off, off, s.enc), Severity: SeverityWarning,
+				Code: "budget", Source: "cudalint", Message: n.Msg})
+			kept = append(kept, nil)
+		}
+	}
 	occurrences := map[string]int{}
 	for _, f := range rep.Findings {
 		start, end := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)

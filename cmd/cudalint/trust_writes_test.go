@@ -56,3 +56,20 @@ func TestOutputsNeverThroughALink(t *testing.T) {
 		}
 	}
 }
+
+// A file named alone whose header spends a budget does not read clean:
+// the summary says it was not analyzed whole, and JSON has the note at
+// the file.
+func TestSpentBudgetInAHeaderIsVisible(t *testing.T) {
+	dir := writeFiles(t, map[string]string{".git/HEAD": "x\n", "h.cuh": "#include \"h.cuh\"\n#include \"h.cuh\"\n",
+		"k.cu": "#include \"h.cuh\"\n__global__ void k(float* p) { p[threadIdx.x] = 0; }\n"})
+	t.Chdir(dir)
+	_, out, errs := runCLI("k.cu")
+	if !strings.Contains(out, "1 file not analyzed whole (a budget spent)") {
+		t.Errorf("summary:\n%s%s", out, errs)
+	}
+	_, out, _ = runCLI("--format", "json", "k.cu")
+	if !strings.Contains(out, `"file": "k.cu"`) || !strings.Contains(out, "not analyzed whole") {
+		t.Errorf("JSON notes:\n%s", out)
+	}
+}
