@@ -80,7 +80,12 @@ func loadConfig(path, root string, named bool) (*Config, error) {
 	// Checked above, so decoding fails only on something the checks
 	// missed; say so without yaml.v3's Go type names.
 	if err := decodeConfig(top, c); err != nil {
-		return nil, syntaxError(name, err)
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			ce.File = name
+			return nil, ce
+		}
+		return nil, syntaxError(name, b, err)
 	}
 	c.min, _ = lint.ParseSeverity(c.MinSeverity)
 	return c, nil

@@ -80,7 +80,7 @@ func TestConfigMistakes(t *testing.T) {
 		{"two documents", "enable: [aos-field]\n---\ndisable: [aos-field]\n",
 			`:2:1: a configuration is one YAML document; remove this second one`},
 		{"broken YAML", "enable: [aos-field\n",
-			`:1: not valid YAML: did not find expected ',' or ']'`},
+			`:1:1: not valid YAML: did not find expected ',' or ']'`},
 		{"several mistakes, each its own error", "enable: [strided]\nparams: {n: x}\n",
 			":1:10: enable: unknown rule \"strided\" (did you mean strided-access?)\n" +
 				`:2:13: params.n must be an integer, got the text "x"`},

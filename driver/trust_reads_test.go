@@ -108,3 +108,42 @@ func TestConfigLinksAndContent(t *testing.T) {
 		})
 	}
 }
+
+// Every mistake in a configuration has a line and a column, those yaml.v3
+// gives no position for (or only a line) included.
+func TestEveryYAMLErrorHasALineAndColumn(t *testing.T) {
+	tests := []struct {
+		src       string
+		line, col int
+	}{
+		{"enable: b: c\n", 1, 10},
+		{"enable: [a, b\n", 1, 1},
+		{"enable:\n\t- x\n", 2, 1},
+		{"enable: [\x01]\n", 1, 10},
+		{"disable: [\xff]\n", 1, 11},
+		{"exclude: 'unterminated\n", 2, 1},
+		{"enable: [a]\ndisable: *nope\n", 2, 10},
+		{"%YAML 9.9\n---\nenable: []\n", 1, 1},
+		{"enable: @x\n", 1, 9},
+		{"params: {n: 1.5}\n", 1, 13},
+		{"min-severity: [x]\n", 1, 15},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%q", tt.src), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), ConfigName)
+			if err := os.WriteFile(path, []byte(tt.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := LoadConfig(path)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, e := range splitErrors(err) {
+				ce, ok := e.(*ConfigError)
+				if !ok || ce.Line != tt.line || ce.Col != tt.col {
+					t.Errorf("%v: want line %d, column %d", e, tt.line, tt.col)
+				}
+			}
+		})
+	}
+}
