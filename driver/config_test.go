@@ -264,6 +264,10 @@ func FuzzLoadConfig(f *testing.F) {
 			t.Fatalf("LoadConfig hangs on %q", text)
 		}
 		for _, e := range splitErrors(err) {
+			// Every mistake is placed: a line and a column.
+			if ce, ok := e.(*ConfigError); !ok || ce.Line < 1 || ce.Col < 1 {
+				t.Errorf("%v: no line and column", e)
+			}
 			msg := strings.TrimPrefix(e.Error(), path)
 			for _, w := range []string{"driver.", "unmarshal", "[]string", "map[string]"} {
 				if strings.Contains(msg, w) {
