@@ -240,7 +240,8 @@ func (d *run) modelOptions() accesses.Options {
 		Blocks: map[string]analyzer.Dim3{}, Grids: map[string]analyzer.Dim3{}, Params: map[string]int64{}}}
 	o.IncludeDirs = append(o.IncludeDirs, d.opts.IncludeDirs...)
 	for _, c := range d.allConfigs() {
-		for _, dir := range c.IncludeDirs {
+		for _, entry := range c.IncludeDirs {
+			dir := entry
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(filepath.Dir(c.path), dir)
 			}
@@ -250,7 +251,9 @@ func (d *run) modelOptions() accesses.Options {
 			// on the command line.
 			if d.root != "" {
 				if err := sources.CheckDir(dir, d.root); err != nil {
-					d.errs = append(d.errs, fmt.Errorf("%s: include-dirs: %v; not read (-I %s on the command line allows it)", displayPath(c.path), err, dir))
+					at := c.at["include-dirs"][entry]
+					d.errs = append(d.errs, &ConfigError{File: displayPath(c.path), Line: at.line, Col: at.col,
+						Msg: fmt.Sprintf("include-dirs: %v; not read (-I %s on the command line allows it)", err, dir)})
 					continue
 				}
 			}

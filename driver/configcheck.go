@@ -212,9 +212,13 @@ func (c *checker) globs(key string, v *yaml.Node) {
 }
 
 func (c *checker) paths(key string, v *yaml.Node) {
+	c.at[key] = map[string]position{} // where each folder is written, for the run's checks
 	for _, it := range c.list(key, v, "folder") {
 		if it.Value == "" {
 			c.errorf(it, "each entry of %s must be a folder, got an empty name", key)
+		}
+		if _, ok := c.at[key][it.Value]; !ok {
+			c.at[key][it.Value] = position{it.Line, it.Column}
 		}
 	}
 }

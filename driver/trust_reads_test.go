@@ -56,8 +56,8 @@ func TestIncludeDirsNeverHidden(t *testing.T) {
 			if strings.Contains(text, fakeKey) {
 				t.Errorf("the key came through:\n%s", text)
 			}
-			if !strings.Contains(fmt.Sprint(rep.Errors), "include-dirs: ") || !strings.Contains(fmt.Sprint(rep.Errors), "hidden folder "+tt.hidden) {
-				t.Errorf("errors %v: want include-dirs refused for %s", rep.Errors, tt.hidden)
+			if !strings.Contains(fmt.Sprint(rep.Errors), ".cudalint.yaml:1:16: include-dirs: ") || !strings.Contains(fmt.Sprint(rep.Errors), "hidden folder "+tt.hidden) {
+				t.Errorf("errors %v: want include-dirs refused for %s at its entry", rep.Errors, tt.hidden)
 			}
 		})
 	}
