@@ -109,7 +109,7 @@ func displayPath(path string) string {
 // configFor finds the config of a file: its folder's .cudalint.yaml, or
 // the nearest above it.
 func (d *run) configFor(file string) *Config {
-	if d.opts.ConfigPath != "" {
+	if d.opts.ConfigPath != "" || d.opts.NoDiscovery {
 		return d.explicit
 	}
 	dir, err := filepath.Abs(filepath.Dir(file))

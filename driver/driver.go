@@ -57,6 +57,9 @@ type Options struct {
 	// NoContext analyzes files named alone without the rest of their
 	// project (see contextFiles).
 	NoContext bool
+	// NoDiscovery looks for no .cudalint.yaml: an editor's file outside
+	// every workspace and repository reads nothing but itself.
+	NoDiscovery bool
 	// Context, when set, keeps the project's files read for context
 	// between runs (a language server passes the same one to every run).
 	Context *ContextCache

@@ -252,7 +252,7 @@ func (s *Server) analyze(d *document) *result {
 			}
 			return readDisk(path)
 		},
-		NoContext: !inside,
+		NoContext: !inside, NoDiscovery: !inside,
 	}
 	if set.Severity != "" {
 		sev, _ := lint.ParseSeverity(set.Severity)

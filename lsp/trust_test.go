@@ -41,6 +41,8 @@ func TestReadsOnlyTheWorkspace(t *testing.T) {
 	ws := t.TempDir()
 	os.Mkdir(filepath.Join(ws, ".git"), 0o755)
 	src := "#include \"stride.cuh\"\n__global__ void k(float* a) { a[threadIdx.x * STRIDE] = 0; }\n"
+	// Not read either: it would disable the rule.
+	writeFile(t, outside, ".cudalint.yaml", "disable: [strided-access]\n")
 	for _, dir := range []string{outside, ws} {
 		writeFile(t, dir, "stride.cuh", "#define STRIDE 1\n")
 		writeFile(t, dir, "sibling.cu", "void h(float* a) { k<<<1, 32>>>(a); }\n")
