@@ -38,7 +38,7 @@ func TestConfigMistakes(t *testing.T) {
 		{"unknown key", "enable: [aos-field]\ndisabel: [strided-access]\n",
 			`:2:1: unknown key "disabel" (did you mean disable?)`},
 		{"unknown key, nothing near", "colour: red\n",
-			`:1:1: unknown key "colour"; the keys are blocks, defines, disable, enable, exclude, grids, include-dirs, min-severity or params`},
+			`:1:1: unknown key; the keys are blocks, defines, disable, enable, exclude, grids, include-dirs, min-severity or params`},
 		{"scalar for a list", "enable: strided-access\n",
 			`:1:9: enable must be a list of rule names, got the text "strided-access" (write enable: [strided-access])`},
 		{"mapping for a list", "disable: {a: 1}\n",

@@ -112,7 +112,14 @@ func (c *checker) top(root *yaml.Node) {
 	for _, kv := range c.pairs("the configuration", root) {
 		check, ok := settings[kv[0].Value]
 		if !ok {
-			c.errorf(kv[0], "unknown key %q%s", kv[0].Value, hintOr(kv[0].Value, settingNames(), "; the keys are "+orList(settingNames())))
+			// Named only when it is a near miss of a setting (a typo):
+			// any other key may be a secret's name, and the position
+			// locates it.
+			if h := didYouMean(kv[0].Value, settingNames()); h != "" {
+				c.errorf(kv[0], "unknown key %q%s", kv[0].Value, h)
+			} else {
+				c.errorf(kv[0], "unknown key; the keys are %s", orList(settingNames()))
+			}
 			continue
 		}
 		check(c, kv[0].Value, kv[1])

@@ -80,6 +80,8 @@ func TestConfigLinksAndContent(t *testing.T) {
 		{"link to a visible file", map[string]string{"conf/cudalint.yaml": "disable: [strided-access]\n"}, "conf/cudalint.yaml", ""},
 		{"not a mapping", map[string]string{".cudalint.yaml": "TOKEN=" + fakeKey + "\n"}, "", "got a single value"},
 		{"a list", map[string]string{".cudalint.yaml": "- " + fakeKey + "\n"}, "", "got a list"},
+		{"secrets-shaped", map[string]string{".cudalint.yaml": "aws_access_key_id: x\n"}, "", ":1:1: unknown key; the keys are"},
+		{"link to a visible secrets file", map[string]string{"secrets.yaml": secretYAML}, "secrets.yaml", ":1:1: unknown key; the keys are"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/cudalint/cudalint/sources"
 )
 
 // The one rule for every file cudalint writes (--output, --sarif-output,
@@ -170,7 +172,7 @@ func unchanged(path string, was fileState) error {
 	if err != nil || !info.Mode().IsRegular() || info.Size() != was.size || !info.ModTime().Equal(was.mtime) {
 		return errChanged
 	}
-	src, err := os.ReadFile(path)
+	src, err := sources.ReadFile(path) // regular, bounded
 	if err != nil || sha256.Sum256(src) != was.sum {
 		return errChanged
 	}
