@@ -222,7 +222,7 @@ func TestFailLevelsAndOutputs(t *testing.T) {
 			t.Errorf("annotations lack %q:\n%s", want, r.stdout)
 		}
 	}
-	if !strings.Contains(r.summary, "| warning | `s.cu:2` | strided-access | store a[8 * threadIdx.x]") {
+	if !strings.Contains(r.summary, "| warning | `s.cu:2` | strided-access | `store a[8 * threadIdx.x]") {
 		t.Errorf("summary lacks the finding's row:\n%s", r.summary)
 	}
 }
@@ -493,5 +493,42 @@ func TestShellcheck(t *testing.T) {
 	out, err := exec.Command(shellcheck, filepath.Join(checkout(t), "action", "run.sh")).CombinedOutput()
 	if err != nil {
 		t.Errorf("shellcheck: %v\n%s", err, out)
+	}
+}
+
+// The job summary shows what sources and file names say as text: each
+// file and message is one code span, so HTML, Markdown and links in them
+// do not render (a file named <img src=x> or [login](https:evil.example)).
+func TestSummaryEscapesMarkdownAndHTML(t *testing.T) {
+	t.Parallel()
+	names := []string{"<img src=x onerror=alert(1)>.cu", "[login](https:evil.example).cu", "a`b|c.cu"}
+	files := map[string]string{}
+	for _, n := range names {
+		files[n] = strided
+	}
+	r := runAction(t, repo(t, files), ".", nil)
+	rows := 0
+	for _, line := range strings.Split(r.summary, "\n") {
+		if !strings.HasPrefix(line, "| warning |") {
+			continue
+		}
+		rows++
+		// | level | file | rule | message |, pipes inside cells escaped.
+		cells := strings.Split(strings.ReplaceAll(line, `\|`, "¦"), " | ")
+		if len(cells) != 4 {
+			t.Errorf("row %q has %d cells", line, len(cells))
+			continue
+		}
+		for _, c := range []string{cells[1], strings.TrimSuffix(cells[3], " |")} {
+			if !strings.HasPrefix(c, "`") || !strings.HasSuffix(c, "`") {
+				t.Errorf("cell %q of %q is not one code span", c, line)
+			}
+		}
+	}
+	if rows != 2*len(names) {
+		t.Errorf("%d rows, want %d:\n%s", rows, 2*len(names), r.summary)
+	}
+	if !strings.Contains(r.summary, "``a`b\\|c.cu:2``") {
+		t.Errorf("a backtick in a name is not kept in its span:\n%s", r.summary)
 	}
 }

@@ -304,6 +304,19 @@ unescape() {
   printf '%s' "$s"
 }
 
+# code prints its argument as one Markdown code span for a table cell:
+# inside one, nothing is Markdown, HTML or a link (a kernel comment's
+# "<img>" or "[login](https://...)" shows as text). The delimiter is one
+# backtick more than the longest run inside; a | is escaped for the table.
+code() {
+  local s=${1//|/\\|} d='`'
+  while [[ $s == *"$d"* ]]; do d+='`'; done
+  case "$s" in
+  '`'* | *'`' | ' '* | *' ') s=" $s " ;;
+  esac
+  printf '%s%s%s' "$d" "$s" "$d"
+}
+
 # summary writes the job summary from the annotations.
 summary() { # FILE_OF_ANNOTATIONS COUNT STATUS
   local file=$1 count=$2 status=$3 out=${GITHUB_STEP_SUMMARY:-/dev/null}
@@ -329,9 +342,7 @@ summary() { # FILE_OF_ANNOTATIONS COUNT STATUS
         lineno=$(sed -n 's/.*,line=\([0-9]*\).*/\1/p' <<<"$props")
         rule=$(sed -n 's/.*,title=\([^,]*\).*/\1/p' <<<"$props")
         data=$(unescape "$data")
-        data=${data//|/\\|}
-        # shellcheck disable=SC2016 # backquotes are markdown
-        printf '| %s | `%s:%s` | %s | %s |\n' "$level" "$(unescape "$file_")" "$lineno" "$(unescape "$rule")" "$data"
+        printf '| %s | %s | %s | %s |\n' "$level" "$(code "$(unescape "$file_"):$lineno")" "$(unescape "$rule")" "$(code "$data")"
       done <"$file"
     fi
   } >>"$out"

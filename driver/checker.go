@@ -15,6 +15,7 @@ import (
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/spec"
+	"github.com/cudalint/cudalint/sources"
 )
 
 // passRunner runs go/analysis analyzers over one set of CUDA files, as
@@ -239,16 +240,22 @@ func (d *run) modelOptions() accesses.Options {
 		Blocks: map[string]analyzer.Dim3{}, Grids: map[string]analyzer.Dim3{}, Params: map[string]int64{}}}
 	o.IncludeDirs = append(o.IncludeDirs, d.opts.IncludeDirs...)
 	for _, c := range d.allConfigs() {
-		for _, dir := range c.IncludeDirs {
+		for _, entry := range c.IncludeDirs {
+			dir := entry
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(filepath.Dir(c.path), dir)
 			}
 			// A repository's own configuration may widen reads only
-			// within the project: a folder outside it takes the user's
-			// -I on the command line.
-			if real, err := filepath.EvalSymlinks(dir); err == nil && d.root != "" && !within(real, realRoot(d.root)) {
-				d.errs = append(d.errs, fmt.Errorf("%s: include-dirs: %s is outside the project %s; not read (-I %s on the command line allows it)", displayPath(c.path), dir, d.root, dir))
-				continue
+			// within the project and never into a hidden folder (.git,
+			// ../../.aws under a home folder): those take the user's -I
+			// on the command line.
+			if d.root != "" {
+				if err := sources.CheckDir(dir, d.root); err != nil {
+					at := c.at["include-dirs"][entry]
+					d.errs = append(d.errs, &ConfigError{File: displayPath(c.path), Line: at.line, Col: at.col,
+						Msg: fmt.Sprintf("include-dirs: %v; not read (-I %s on the command line allows it)", err, dir)})
+					continue
+				}
 			}
 			o.IncludeDirs = append(o.IncludeDirs, dir)
 		}
@@ -315,13 +322,4 @@ func copyInto(dst, src map[string]string) {
 	for k, v := range src {
 		dst[k] = v
 	}
-}
-
-// realRoot is the root with its links resolved, for comparing resolved
-// paths with it.
-func realRoot(root string) string {
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		return r
-	}
-	return root
 }

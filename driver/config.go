@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cudalint/cudalint/parser/cpp"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/sources"
 )
@@ -47,10 +48,20 @@ type Config struct {
 
 // LoadConfig reads a config file. Its error, when the file has mistakes,
 // joins one *ConfigError per mistake, each with its line and column.
-func LoadConfig(path string) (*Config, error) {
-	// Only a regular file, read bounded and without blocking: a
-	// configuration that is a FIFO or a device must not hang the run.
-	b, err := sources.ReadFile(path)
+// path is the user's (--config): it is read wherever it is.
+func LoadConfig(path string) (*Config, error) { return loadConfig(path, "", true) }
+
+// loadConfig reads a configuration through sources.Read's rule: only a
+// regular file, read bounded and without blocking (a FIFO or a device
+// must not hang the run), and, for one the project names (named false),
+// only inside root with no hidden folder on the way once its links are
+// resolved: .cudalint.yaml -> .env is refused unread.
+func loadConfig(path, root string, named bool) (*Config, error) {
+	b, err := sources.Read(path, root, named)
+	var refused *cpp.RefusedError
+	if errors.As(err, &refused) {
+		return nil, fmt.Errorf("%s: %s", displayPath(path), refused.Reason)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", displayPath(path), err)
 	}
@@ -58,18 +69,23 @@ func LoadConfig(path string) (*Config, error) {
 		path = abs // exclude patterns are relative to its folder, whatever the working folder
 	}
 	name := displayPath(path)
-	root, chk := parseConfig(name, b)
+	top, chk := parseConfig(name, b)
 	if len(chk.errs) > 0 {
 		return nil, errors.Join(chk.errs...)
 	}
 	c := &Config{path: path, at: chk.at}
-	if root == nil {
+	if top == nil {
 		return c, nil
 	}
 	// Checked above, so decoding fails only on something the checks
 	// missed; say so without yaml.v3's Go type names.
-	if err := decodeConfig(root, c); err != nil {
-		return nil, syntaxError(name, err)
+	if err := decodeConfig(top, c); err != nil {
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			ce.File = name
+			return nil, ce
+		}
+		return nil, syntaxError(name, b, err)
 	}
 	c.min, _ = lint.ParseSeverity(c.MinSeverity)
 	return c, nil
@@ -93,7 +109,7 @@ func displayPath(path string) string {
 // configFor finds the config of a file: its folder's .cudalint.yaml, or
 // the nearest above it.
 func (d *run) configFor(file string) *Config {
-	if d.opts.ConfigPath != "" {
+	if d.opts.ConfigPath != "" || d.opts.NoDiscovery {
 		return d.explicit
 	}
 	dir, err := filepath.Abs(filepath.Dir(file))
@@ -107,12 +123,7 @@ func (d *run) configFor(file string) *Config {
 		}
 		path := filepath.Join(dir, ConfigName)
 		if _, err := os.Lstat(path); err == nil {
-			if err := d.configInside(path, top); err != nil {
-				d.configErrs = append(d.configErrs, err)
-				d.configs[dir] = nil
-				return nil
-			}
-			c, err := LoadConfig(path)
+			c, err := loadConfig(path, top, false)
 			d.configErrs = append(d.configErrs, splitErrors(err)...)
 			d.configs[dir] = c
 			return c
@@ -222,23 +233,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// configInside refuses a discovered configuration that is a link to a
-// file outside the project (top): a hostile repository could otherwise
-// point .cudalint.yaml at a file holding a secret and have parts of it
-// quoted back in error messages.
-func (d *run) configInside(path, top string) error {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return fmt.Errorf("%s: %v", displayPath(path), err)
-	}
-	realTop, err := filepath.EvalSymlinks(top)
-	if err != nil {
-		realTop = top
-	}
-	if !within(real, realTop) {
-		return fmt.Errorf("%s: a link to %s, outside the project; not read", displayPath(path), real)
-	}
-	return nil
 }

@@ -38,7 +38,7 @@ func TestConfigMistakes(t *testing.T) {
 		{"unknown key", "enable: [aos-field]\ndisabel: [strided-access]\n",
 			`:2:1: unknown key "disabel" (did you mean disable?)`},
 		{"unknown key, nothing near", "colour: red\n",
-			`:1:1: unknown key "colour"; the keys are blocks, defines, disable, enable, exclude, grids, include-dirs, min-severity or params`},
+			`:1:1: unknown key; the keys are blocks, defines, disable, enable, exclude, grids, include-dirs, min-severity or params`},
 		{"scalar for a list", "enable: strided-access\n",
 			`:1:9: enable must be a list of rule names, got the text "strided-access" (write enable: [strided-access])`},
 		{"mapping for a list", "disable: {a: 1}\n",
@@ -80,7 +80,7 @@ func TestConfigMistakes(t *testing.T) {
 		{"two documents", "enable: [aos-field]\n---\ndisable: [aos-field]\n",
 			`:2:1: a configuration is one YAML document; remove this second one`},
 		{"broken YAML", "enable: [aos-field\n",
-			`:1: not valid YAML: did not find expected ',' or ']'`},
+			`:1:1: not valid YAML: did not find expected ',' or ']'`},
 		{"several mistakes, each its own error", "enable: [strided]\nparams: {n: x}\n",
 			":1:10: enable: unknown rule \"strided\" (did you mean strided-access?)\n" +
 				`:2:13: params.n must be an integer, got the text "x"`},
@@ -339,6 +339,10 @@ func FuzzLoadConfig(f *testing.F) {
 			t.Fatalf("LoadConfig hangs on %q", text)
 		}
 		for _, e := range splitErrors(err) {
+			// Every mistake is placed: a line and a column.
+			if ce, ok := e.(*ConfigError); !ok || ce.Line < 1 || ce.Col < 1 {
+				t.Errorf("%v: no line and column", e)
+			}
 			msg := strings.TrimPrefix(e.Error(), path)
 			for _, w := range []string{"driver.", "unmarshal", "[]string", "map[string]"} {
 				if strings.Contains(msg, w) {

@@ -1,12 +1,14 @@
 package driver
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -80,7 +82,7 @@ func parseConfig(file string, src []byte) (*yaml.Node, *checker) {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err.Error() != "EOF" {
-			c.errs = append(c.errs, syntaxError(file, err))
+			c.errs = append(c.errs, syntaxError(file, src, err))
 		}
 		return nil, c
 	}
@@ -96,7 +98,9 @@ func parseConfig(file string, src []byte) (*yaml.Node, *checker) {
 		return nil, c
 	}
 	if root.Kind != yaml.MappingNode {
-		c.errorf(root, "a configuration is a mapping of settings (%s), got %s", strings.Join(settingNames(), ", "), describe(root))
+		// Its kind only, never its text: the file may be someone's
+		// secrets under the configuration's name.
+		c.errorf(root, "a configuration is a mapping of settings (%s), got %s", strings.Join(settingNames(), ", "), kindOf(root))
 		return nil, c
 	}
 	c.top(root)
@@ -108,7 +112,14 @@ func (c *checker) top(root *yaml.Node) {
 	for _, kv := range c.pairs("the configuration", root) {
 		check, ok := settings[kv[0].Value]
 		if !ok {
-			c.errorf(kv[0], "unknown key %q%s", kv[0].Value, hintOr(kv[0].Value, settingNames(), "; the keys are "+orList(settingNames())))
+			// Named only when it is a near miss of a setting (a typo):
+			// any other key may be a secret's name, and the position
+			// locates it.
+			if h := didYouMean(kv[0].Value, settingNames()); h != "" {
+				c.errorf(kv[0], "unknown key %q%s", kv[0].Value, h)
+			} else {
+				c.errorf(kv[0], "unknown key; the keys are %s", orList(settingNames()))
+			}
 			continue
 		}
 		check(c, kv[0].Value, kv[1])
@@ -208,9 +219,13 @@ func (c *checker) globs(key string, v *yaml.Node) {
 }
 
 func (c *checker) paths(key string, v *yaml.Node) {
+	c.at[key] = map[string]position{} // where each folder is written, for the run's checks
 	for _, it := range c.list(key, v, "folder") {
 		if it.Value == "" {
 			c.errorf(it, "each entry of %s must be a folder, got an empty name", key)
+		}
+		if _, ok := c.at[key][it.Value]; !ok {
+			c.at[key][it.Value] = position{it.Line, it.Column}
 		}
 	}
 }
@@ -403,6 +418,14 @@ func describe(n *yaml.Node) string {
 	return quoted(n.Value) // a number or a boolean, as written
 }
 
+// kindOf names what n is, without its text.
+func kindOf(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode && !isNull(n) {
+		return "a single value"
+	}
+	return describe(n)
+}
+
 // quoted is at most 40 characters of a value: a message names a mistake,
 // it does not copy a file (a configuration may be a link to one that
 // holds a secret).
@@ -416,18 +439,92 @@ func quoted(s string) string {
 // yamlLine finds "line N: " in yaml.v3's messages.
 var yamlLine = regexp.MustCompile(`^line (\d+): `)
 
-// syntaxError rewrites an error of the YAML parser as file:line: message,
-// without the "yaml:" prefix or Go type names.
-func syntaxError(file string, err error) error {
+// syntaxError rewrites an error of the YAML parser as
+// file:line:column: message, without the "yaml:" prefix or Go type
+// names. yaml.v3 gives a line only, and none for a mistake on the first
+// line or one it does not place (a control character, an unknown
+// anchor), so the position is found in src by what the message says.
+func syntaxError(file string, src []byte, err error) error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	e := &ConfigError{File: file}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		msg = msg[len(m[0]):]
 	}
+	e.Line, e.Col = locate(src, msg, e.Line)
 	if strings.Contains(msg, "cannot unmarshal") || strings.Contains(msg, "!!") {
 		msg = "a value has the wrong kind"
 	}
 	e.Msg = "not valid YAML: " + msg
 	return e
+}
+
+// yamlAnchor finds the name in "unknown anchor 'NAME' referenced".
+var yamlAnchor = regexp.MustCompile(`unknown anchor '([^']*)'`)
+
+// locate returns the line and column (1-based, in bytes) of the mistake
+// msg describes, line being yaml.v3's (0 when it gave none).
+func locate(src []byte, msg string, line int) (int, int) {
+	at := func(off int) (int, int) {
+		before := src[:off]
+		l := bytes.Count(before, []byte("\n")) + 1
+		return l, off - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	}
+	switch {
+	case strings.Contains(msg, "control characters"):
+		for i, b := range src {
+			if b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7f {
+				return at(i)
+			}
+		}
+	case strings.Contains(msg, "UTF-8"):
+		for i := 0; i < len(src); {
+			r, n := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && n <= 1 {
+				return at(i)
+			}
+			i += n
+		}
+	case yamlAnchor.MatchString(msg):
+		if i := bytes.Index(src, []byte("*"+yamlAnchor.FindStringSubmatch(msg)[1])); i >= 0 {
+			return at(i)
+		}
+	case strings.Contains(msg, "end of stream"):
+		return at(len(src))
+	case strings.Contains(msg, "incompatible YAML document"):
+		if i := bytes.Index(src, []byte("%YAML")); i >= 0 {
+			return at(i)
+		}
+	}
+	if line < 1 {
+		line = 1
+	}
+	// The line's start, then the character the message is about when it
+	// names one, else the first one written.
+	start := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src[start:], '\n')
+		if i < 0 {
+			return at(len(src))
+		}
+		start += i + 1
+	}
+	text := src[start:]
+	if i := bytes.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i]
+	}
+	col := len(text) - len(bytes.TrimLeft(text, " ")) // the first written
+	switch {
+	case strings.Contains(msg, "cannot start any token"):
+		if i := bytes.IndexAny(text, "@`\t"); i >= 0 {
+			col = i
+		}
+	case strings.Contains(msg, "mapping values are not allowed"):
+		if first := bytes.IndexByte(text, ':'); first >= 0 {
+			if i := bytes.IndexByte(text[first+1:], ':'); i >= 0 {
+				col = first + 1 + i
+			}
+		}
+	}
+	return line, min(col, len(text)) + 1
 }

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -39,7 +40,11 @@ func decodeConfig(root *yaml.Node, c *Config) error {
 			c.Params, err = decodeMap[int64](v)
 		}
 		if err != nil {
-			return fmt.Errorf("line %d: %s: %v", v.Line, k.Value, err)
+			msg := err.Error()
+			if strings.Contains(msg, "cannot unmarshal") || strings.Contains(msg, "!!") {
+				msg = "a value has the wrong kind"
+			}
+			return &ConfigError{Line: v.Line, Col: v.Column, Msg: k.Value + ": " + msg}
 		}
 	}
 	return nil

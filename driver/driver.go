@@ -6,6 +6,7 @@
 package driver
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"path/filepath"
@@ -56,6 +57,9 @@ type Options struct {
 	// NoContext analyzes files named alone without the rest of their
 	// project (see contextFiles).
 	NoContext bool
+	// NoDiscovery looks for no .cudalint.yaml: an editor's file outside
+	// every workspace and repository reads nothing but itself.
+	NoDiscovery bool
 	// Context, when set, keeps the project's files read for context
 	// between runs (a language server passes the same one to every run).
 	Context *ContextCache
@@ -300,6 +304,11 @@ func notes(ar *accesses.Result, reported map[string]bool) []parser.Note {
 			for _, n := range f.Notes {
 				if !inNamed(reported, n.Pos.File) {
 					seen[n] = true
+					// A budget spent inside a header leaves the named file
+					// not analyzed whole: said at the file, never clean.
+					if inNamed(reported, f.Path) && BudgetSpent(n.Kind) {
+						out = append(out, spentFor(f, n))
+					}
 				}
 			}
 		}
@@ -334,6 +343,61 @@ func notes(ar *accesses.Result, reported map[string]bool) []parser.Note {
 		return out[i].Pos.Offset < out[j].Pos.Offset
 	})
 	return out
+}
+
+// BudgetSpent reports whether a note of this kind says a budget was spent,
+// so that what follows it was not read or not analyzed whole.
+func BudgetSpent(k lex.NoteKind) bool {
+	switch k {
+	case lex.NoteTokenLimit, lex.NoteExpansionLimit, lex.NoteIncludeDepth, lex.NoteIncludeCount, lex.NoteIncludeBytes, lex.NoteNestingLimit:
+		return true
+	}
+	return false
+}
+
+// spentFor is n, a budget spent in a header f includes, said for f: at
+// f's #include of that header (its first #include of a header it read
+// when the header comes through another), naming where it was spent.
+func spentFor(f *parser.File, n parser.Note) parser.Note {
+	at := parser.Pos{File: f.Path, Line: 1, Col: 1}
+	src := f.Sources[f.Path]
+	read := map[string]bool{}
+	for p := range f.Sources {
+		read[filepath.Base(p)] = true
+	}
+	first := true
+	for line, off := int32(1), 0; off < len(src); line++ {
+		end := bytes.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src) - off
+		}
+		text := bytes.TrimLeft(src[off:off+end], " \t")
+		if bytes.HasPrefix(text, []byte("#")) && bytes.HasPrefix(bytes.TrimLeft(text[1:], " \t"), []byte("include")) {
+			direct := bytes.Contains(text, []byte(filepath.Base(n.Pos.File)))
+			if first && readInclude(text, read) || direct {
+				indent := end - len(text)
+				at = parser.Pos{File: f.Path, Line: line, Col: int32(indent) + 1, Offset: int32(off + indent)}
+				first = false
+			}
+			if direct {
+				break
+			}
+		}
+		off += end + 1
+	}
+	n.Msg = fmt.Sprintf("%s (in %s, which this file includes: the file is not analyzed whole)", n.Msg, n.Pos)
+	n.Pos = at
+	return n
+}
+
+// readInclude reports whether an #include line names a file the unit read.
+func readInclude(line []byte, read map[string]bool) bool {
+	i := bytes.IndexAny(line, "\"<")
+	if i < 0 {
+		return false
+	}
+	j := bytes.IndexAny(line[i+1:], "\">")
+	return j > 0 && read[filepath.Base(string(line[i+1:i+1+j]))]
 }
 
 // ---- suppression comments ----

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cudalint/cudalint/internal/udiff"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/sources"
 )
 
 // FixOptions say where ApplyFixes may write and how.
@@ -79,8 +80,9 @@ type edit struct {
 // target is a file some fix edits.
 type target struct {
 	fix     *FileFix
-	edits   []edit // accepted, sorted, non-overlapping
-	blocked bool   // refused or unreadable: no fix touching it applies
+	edits   []edit    // accepted, sorted, non-overlapping
+	blocked bool      // refused or unreadable: no fix touching it applies
+	state   fileState // as read: checked again just before the rename
 }
 
 type fixer struct {
@@ -231,8 +233,12 @@ func (x *fixer) target(name string) *target {
 	x.targets[name] = t
 	path, rel, err := confine(x.root, name)
 	var src []byte
+	var info fs.FileInfo
 	if err == nil {
-		src, err = os.ReadFile(path)
+		info, err = os.Lstat(path)
+	}
+	if err == nil {
+		src, err = sources.ReadFile(path) // regular, bounded
 	}
 	var refusal refusedError
 	switch {
@@ -244,6 +250,7 @@ func (x *fixer) target(name string) *target {
 		x.out.Notes = append(x.out.Notes, fmt.Sprintf("not fixing %s: it changed since it was analyzed", name))
 	default:
 		t.fix = &FileFix{Name: name, Path: path, Rel: rel, Old: src}
+		t.state = stateOf(info, src)
 		return t
 	}
 	t.blocked = true
@@ -259,12 +266,17 @@ func (x *fixer) finish() {
 		}
 	}
 	sort.Strings(names)
-	write := x.opts.Write
-	if write == nil {
-		write = WriteFileAtomic
-	}
 	for _, name := range names {
 		t := x.targets[name]
+		write := x.opts.Write
+		if write == nil {
+			// What an editor saved while the run went on is kept: the
+			// file is checked against what was read just before the
+			// rename.
+			write = func(path string, data []byte) error {
+				return writeFix(path, data, func() error { return unchanged(path, t.state) })
+			}
+		}
 		t.fix.New = applyEdits(t.fix.Old, t.edits)
 		if bytes.Equal(t.fix.New, t.fix.Old) {
 			continue
@@ -273,7 +285,10 @@ func (x *fixer) finish() {
 		if x.opts.DryRun {
 			continue
 		}
-		if err := write(t.fix.Path, t.fix.New); err != nil {
+		if err := write(t.fix.Path, t.fix.New); errors.Is(err, errChanged) {
+			x.out.Notes = append(x.out.Notes, fmt.Sprintf("not fixing %s: %v", name, err))
+			continue
+		} else if err != nil {
 			x.out.Errors = append(x.out.Errors, fmt.Errorf("not fixed: %s: %v", name, err))
 			continue
 		}
@@ -341,11 +356,14 @@ var syncTemp = func(f *os.File, data []byte) error {
 // WriteFileAtomic replaces path's content with data so that a reader (or
 // a crash, or a full disk) sees the old file or the new one, never a
 // truncated mix: it writes a temporary file in the same folder, flushes
-// it, gives it the original's mode and renames it over the original.
-// On any error the temporary file is removed and the original is left
-// as it was. path must be a regular file: a link is never written
-// through (rename replaces the directory entry, not what it points to).
-func WriteFileAtomic(path string, data []byte) (err error) {
+// it, gives it the original's mode and renames it over the original
+// (CreateOutput's rule). On any error the temporary file is removed and
+// the original is left as it was. path must be a regular file: a link is
+// never written through.
+func WriteFileAtomic(path string, data []byte) error { return writeFix(path, data, nil) }
+
+// writeFix is WriteFileAtomic with check run just before the rename.
+func writeFix(path string, data []byte, check func() error) error {
 	info, err := os.Lstat(path)
 	if err != nil {
 		return err
@@ -353,33 +371,15 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if !info.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file", path)
 	}
-	dir, base := filepath.Split(path)
-	f, err := os.CreateTemp(dir, "."+base+".cudalint-*")
+	o, err := CreateOutput(path, "")
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err = syncTemp(f, data); err != nil {
+	if err := syncTemp(o.File, data); err != nil {
+		o.Abort()
 		return err
 	}
-	// CreateTemp makes the file 0600; keep the original's mode.
-	if err = f.Chmod(info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	syncDir(dir)
-	return nil
+	return o.commit(check)
 }
 
 // syncDir makes a rename durable; a folder that cannot be synced (some

@@ -34,7 +34,8 @@ type result struct {
 	rep      *driver.Report
 	findings []*lint.Finding // in this document, in diags' order
 	diags    []Diagnostic
-	deps     map[string]bool // every file the analysis read
+	deps     map[string]bool   // every file the analysis read
+	seen     map[string][]byte // what it read of each
 	path     string
 }
 
@@ -54,9 +55,9 @@ func (s *Server) didOpen(ctx context.Context, p *DidOpenTextDocumentParams) erro
 	s.docs[d.uri] = d
 	s.context.Forget(d.path) // the buffer stands for the file now
 	s.lint(ctx, d)
-	if !sameAsDisk(d) {
-		s.relintDependents(ctx, d.path)
-	}
+	// Files including it see a change only when the buffer differs from
+	// what their analysis read: compared with that, the disk is not read.
+	s.relintDependentsIf(ctx, d.path, func(o *document) bool { return !bytes.Equal(o.res.seen[d.path], d.src) })
 	return nil
 }
 
@@ -129,9 +130,7 @@ func (s *Server) didClose(ctx context.Context, p *DidCloseTextDocumentParams) er
 	s.context.Forget(d.path)
 	s.publish(ctx, &PublishDiagnosticsParams{URI: d.uri, Diagnostics: []Diagnostic{}})
 	// Files including it read the disk again.
-	if !sameAsDisk(d) {
-		s.relintDependents(ctx, d.path)
-	}
+	s.relintDependents(ctx, d.path)
 	return nil
 }
 
@@ -158,13 +157,6 @@ func (s *Server) didChangeWatchedFiles(ctx context.Context, p *DidChangeWatchedF
 			s.lint(ctx, d)
 		}
 	}
-}
-
-// sameAsDisk: d's buffer holds what its file does, so the files that
-// include it see no change when it opens or closes.
-func sameAsDisk(d *document) bool {
-	disk, err := sources.ReadFile(d.path)
-	return err == nil && bytes.Equal(disk, d.src)
 }
 
 func dependsOn(d *document, changed map[string]bool) bool {
@@ -205,8 +197,13 @@ func (s *Server) headersChanged() {
 // relintDependents re-analyzes the other open files that read path (an
 // open header whose buffer changed, was opened or was closed).
 func (s *Server) relintDependents(ctx context.Context, path string) {
+	s.relintDependentsIf(ctx, path, func(*document) bool { return true })
+}
+
+// relintDependentsIf is relintDependents for the files stale says are.
+func (s *Server) relintDependentsIf(ctx context.Context, path string, stale func(*document) bool) {
 	for _, o := range s.docs {
-		if o.path != path && o.res != nil && o.res.deps[path] {
+		if o.path != path && o.res != nil && o.res.deps[path] && stale(o) {
 			s.headersChanged()
 			s.lint(ctx, o)
 		}
@@ -229,6 +226,10 @@ func (s *Server) fresh(ctx context.Context, uri string) *document {
 	return d
 }
 
+// readDisk reads a file the analysis needs that no buffer holds; tests
+// watch what it reads.
+var readDisk = sources.ReadFile
+
 // analyze runs the driver over d, open buffers standing for their files.
 func (s *Server) analyze(d *document) *result {
 	overlay := map[string][]byte{}
@@ -236,15 +237,22 @@ func (s *Server) analyze(d *document) *result {
 		overlay[o.path] = o.src
 	}
 	set := s.settings
+	root, inside := s.workspaceOf(d.path)
 	opts := driver.Options{
-		Paths: []string{d.path}, Found: []string{d.path}, Root: s.rootFor(d.path),
+		Paths: []string{d.path}, Found: []string{d.path}, Root: root,
 		ConfigPath: set.ConfigPath, Settings: set.Settings, Items: s.items, Headers: s.headers, Context: s.context,
+		// Open buffers stand for their files, matched by the document's
+		// own name (its URI), so the disk is never read to compare.
 		ReadFile: func(path string) ([]byte, error) {
 			if src, ok := overlay[filepath.Clean(path)]; ok {
 				return src, nil
 			}
-			return sources.ReadFile(path)
+			if !inside {
+				return nil, &cpp.RefusedError{Path: path, Reason: "the open file is outside every workspace folder and repository, so nothing else is read"}
+			}
+			return readDisk(path)
 		},
+		NoContext: !inside, NoDiscovery: !inside,
 	}
 	if set.Severity != "" {
 		sev, _ := lint.ParseSeverity(set.Severity)
@@ -255,11 +263,12 @@ func (s *Server) analyze(d *document) *result {
 	}
 	start := time.Now()
 	rep := driver.Run(opts)
-	res := &result{version: d.version, text: newText(d.src), rep: rep, deps: map[string]bool{}, path: d.path}
+	res := &result{version: d.version, text: newText(d.src), rep: rep, deps: map[string]bool{}, seen: map[string][]byte{}, path: d.path}
 	if rep.Result != nil {
 		for _, f := range rep.Result.Analysis.Program.Files {
-			for path := range f.Sources {
+			for path, src := range f.Sources {
 				res.deps[filepath.Clean(path)] = true
+				res.seen[filepath.Clean(path)] = src
 			}
 		}
 	}
@@ -291,6 +300,16 @@ func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*lint.Fi
 		// of the file, never a silently emptier list.
 		diags = append(diags, Diagnostic{Severity: SeverityError, Code: "configuration", Source: "cudalint", Message: err.Error()})
 		kept = append(kept, nil)
+	}
+	for _, n := range rep.Notes {
+		// A budget spent here or in a header this file includes: the file
+		// is not analyzed whole, which an empty list would hide.
+		if driver.BudgetSpent(n.Kind) && filepath.Clean(n.Pos.File) == d.path {
+			off := min(max(int(n.Pos.Offset), 0), len(res.text.src))
+			diags = append(diags, Diagnostic{Range: res.text.rangeOf(off, off, s.enc), Severity: SeverityWarning,
+				Code: "budget", Source: "cudalint", Message: n.Msg})
+			kept = append(kept, nil)
+		}
 	}
 	occurrences := map[string]int{}
 	for _, f := range rep.Findings {

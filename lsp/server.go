@@ -333,8 +333,23 @@ func pathToURI(path string) string {
 }
 
 // rootFor is the folder includes may read for path: the workspace folder
-// holding it, else the repository holding it, else its folder.
+// holding it, else the repository holding it, else its folder (see
+// inWorkspace: such a file is analyzed alone).
 func (s *Server) rootFor(path string) string {
+	root, _ := s.workspaceOf(path)
+	return root
+}
+
+// inWorkspace reports whether path lies in a workspace folder or a
+// repository: the server reads only what those hold. A document outside
+// every one (file:///x.cu) is analyzed alone: no walk of its folder for
+// context, and no file read from disk, its includes included.
+func (s *Server) inWorkspace(path string) bool {
+	_, ok := s.workspaceOf(path)
+	return ok
+}
+
+func (s *Server) workspaceOf(path string) (string, bool) {
 	best := ""
 	for _, f := range s.folders {
 		if (path == f || strings.HasPrefix(path, f+string(filepath.Separator))) && len(f) > len(best) {
@@ -342,15 +357,15 @@ func (s *Server) rootFor(path string) string {
 		}
 	}
 	if best != "" {
-		return best
+		return best, true
 	}
 	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
 		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-			return dir
+			return dir, true
 		}
 		if filepath.Dir(dir) == dir {
 			break
 		}
 	}
-	return filepath.Dir(path)
+	return filepath.Dir(path), false
 }

@@ -71,10 +71,35 @@ func (s *stream) ReadObject(v any) error {
 	}
 }
 
+// maxHeaderLine bounds one header line: a client that never sends the
+// newline must not grow the server's memory with it.
+const maxHeaderLine = 4 << 10
+
+// maxHeaders bounds the header lines of one message.
+const maxHeaders = 64
+
+// readLine reads one header line of at most maxHeaderLine bytes.
+func (s *stream) readLine() (string, error) {
+	var b []byte
+	for {
+		chunk, err := s.r.ReadSlice('\n')
+		b = append(b, chunk...)
+		if len(b) > maxHeaderLine {
+			return "", fmt.Errorf("lsp: header line longer than %d bytes", maxHeaderLine)
+		}
+		if err != bufio.ErrBufferFull {
+			return string(b), err
+		}
+	}
+}
+
 func (s *stream) readBody() ([]byte, error) {
 	length := -1
-	for {
-		line, err := s.r.ReadString('\n')
+	for lines := 0; ; lines++ {
+		if lines == maxHeaders {
+			return nil, fmt.Errorf("lsp: more than %d header lines", maxHeaders)
+		}
+		line, err := s.readLine()
 		if err != nil {
 			return nil, err
 		}

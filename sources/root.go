@@ -67,6 +67,9 @@ type guard struct {
 	root  string
 	dirs  []string        // include folders, resolved
 	named map[string]bool // the files of the run, resolved
+	// lookedUp, when set, is the name a reader looked for (.cudalint.yaml):
+	// a file of that name is not refused for being hidden itself.
+	lookedUp string
 }
 
 func newGuard(cfg parser.Config, files []string) (*guard, error) {
@@ -102,18 +105,33 @@ func (g *guard) check(path string) (string, error) {
 		return real, nil
 	}
 	for _, base := range append([]string{g.root}, g.dirs...) {
-		if rel, ok := below(base, real); ok && hiddenPart(rel) == "" {
+		if rel, ok := below(base, real); ok && g.visible(rel) {
 			return real, nil
 		}
 	}
 	return "", g.refusal(path, real)
 }
 
+// visible reports whether rel, a resolved path below a base, has no
+// hidden component, but for a last one that is the name looked up.
+func (g *guard) visible(rel string) bool {
+	if g.lookedUp != "" && filepath.Base(rel) == g.lookedUp {
+		rel = filepath.Dir(rel)
+	}
+	return hiddenPart(rel) == ""
+}
+
 // refusal says why real, reached as path, is not read, and how to allow it.
 func (g *guard) refusal(path, real string) error {
 	if rel, ok := below(g.root, real); ok {
+		if g.lookedUp != "" {
+			return &cpp.RefusedError{Path: path, Reason: fmt.Sprintf("a link into %s, which is hidden; not read", hiddenPart(rel))}
+		}
 		return &cpp.RefusedError{Path: path, Reason: fmt.Sprintf(
 			"%s is hidden; -I DIR on the command line allows a folder", hiddenPart(rel))}
+	}
+	if g.lookedUp != "" {
+		return &cpp.RefusedError{Path: path, OutsideRoot: true, Reason: fmt.Sprintf("a link to %s, outside the project %s; not read", real, g.root)}
 	}
 	return &cpp.RefusedError{Path: path, OutsideRoot: true, Reason: fmt.Sprintf(
 		"outside the root %s; -I %s on the command line allows it", g.root, filepath.Dir(real))}

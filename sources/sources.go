@@ -339,11 +339,12 @@ func Size(files []string) int64 {
 	return n
 }
 
-// ReadFile reads a regular file of at most MaxFileSize bytes, without
-// blocking on a FIFO or reading a device without end: it is what Load
-// reads with when parser.Config.ReadFile is nil. A caller's ReadFile (one
+// ReadFile reads a file the user named (a source, --baseline,
+// --new-from-patch, --config) by Read's rule: a regular file of at most
+// MaxFileSize bytes, without blocking on a FIFO or reading a device
+// without end, wherever it is. A caller's parser.Config.ReadFile (one
 // that serves standard input, say) takes over these checks.
-func ReadFile(path string) ([]byte, error) { return cpp.ReadSource(path) }
+func ReadFile(path string) ([]byte, error) { return Read(path, "", true) }
 
 // readCache reads each included file once per run; its contents are
 // shared, read-only, by every file that includes it.

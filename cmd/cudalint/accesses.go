@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
@@ -21,20 +20,32 @@ import (
 
 func (o *options) execute(stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.cpuprofile != "" {
-		f, err := os.Create(o.cpuprofile)
+		f, err := driver.CreateOutput(o.cpuprofile, o.fixRoot())
 		if err != nil {
 			reportError(stderr, err)
 			return exitError
 		}
-		defer f.Close()
+		defer f.Abort()
 		if err := pprof.StartCPUProfile(f); err != nil {
 			reportError(stderr, err)
 			return exitError
 		}
-		defer pprof.StopCPUProfile()
+		defer func() {
+			pprof.StopCPUProfile()
+			if err := f.Commit(); err != nil {
+				reportError(stderr, err)
+			}
+		}()
 	}
 	if o.memprofile != "" {
-		defer o.writeHeapProfile(stderr)
+		// Opened first, so that a path that may not be written fails the
+		// run before it starts.
+		f, err := driver.CreateOutput(o.memprofile, o.fixRoot())
+		if err != nil {
+			reportError(stderr, err)
+			return exitError
+		}
+		defer writeHeapProfile(f, stderr)
 	}
 	in, err := o.gatherInputs(stdin, stderr)
 	if err != nil {
@@ -59,17 +70,39 @@ func (o *options) writeReport(stdout, stderr io.Writer, write func(w io.Writer, 
 		color := o.useColor(stdout)
 		return buffered(stdout, stderr, func(w io.Writer) int { return write(w, color) })
 	}
-	f, err := os.Create(o.output)
+	// Written by the rule for outputs: never through a link, whole or
+	// not at all.
+	f, err := driver.CreateOutput(o.output, o.fixRoot())
 	if err != nil {
 		reportError(stderr, err)
 		return exitError
 	}
-	status := buffered(f, stderr, func(w io.Writer) int { return write(w, o.useColor(f)) })
-	if err := f.Close(); err != nil && status != exitError {
+	ew := &errWriter{w: f}
+	status := buffered(ew, stderr, func(w io.Writer) int { return write(w, o.useColor(f.File)) })
+	if ew.err != nil {
+		f.Abort()
+		return exitError
+	}
+	if err := f.Commit(); err != nil {
 		reportError(stderr, err)
 		status = exitError
 	}
 	return status
+}
+
+// errWriter keeps the first error of its writer.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
 }
 
 // report analyzes the inputs and writes what the flags ask for.
@@ -476,14 +509,12 @@ func mergeNote(m *analyzer.Merged) string {
 
 // writeHeapProfile writes the allocations of the run (all of them, by
 // site: the profile's alloc_space) and what was live at its end.
-func (o *options) writeHeapProfile(stderr io.Writer) {
-	f, err := os.Create(o.memprofile)
+func writeHeapProfile(f *driver.Output, stderr io.Writer) {
+	err := pprof.Lookup("allocs").WriteTo(f, 0)
 	if err == nil {
-		err = pprof.Lookup("allocs").WriteTo(f, 0)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+		err = f.Commit()
 	}
+	f.Abort()
 	if err != nil {
 		fmt.Fprintf(stderr, "cudalint: %v\n", err)
 	}

@@ -93,7 +93,7 @@ func (o *options) findings(out, stderr io.Writer, in *inputs, color bool) int {
 		err = writeFindingsText(out, rep, textStyle{color: color, snippets: !o.noSnippet}, inv)
 	}
 	if err == nil && o.sarifOutput != "" {
-		err = writeSARIFFile(o.sarifOutput, rep, fps, inv)
+		err = writeSARIFFile(o.sarifOutput, o.fixRoot(), rep, fps, inv)
 	}
 	if err != nil {
 		reportError(stderr, err)
@@ -367,18 +367,19 @@ func sortByImpact(fs []*lint.Finding) {
 // writeSARIFFile writes the findings as SARIF to path, beside the report
 // in another format: one analysis, two reports. A file that cannot be
 // written whole is an error.
-func writeSARIFFile(path string, rep *driver.Report, fps []string, inv *invocation) error {
-	f, err := os.Create(path)
+func writeSARIFFile(path, root string, rep *driver.Report, fps []string, inv *invocation) error {
+	f, err := driver.CreateOutput(path, root)
 	if err != nil {
 		return fmt.Errorf("--sarif-output: %w", err)
 	}
+	defer f.Abort()
 	w := bufio.NewWriter(f)
 	err = writeSARIFWith(w, rep, fps, inv)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err == nil {
+		err = f.Commit()
 	}
 	if err != nil {
 		return fmt.Errorf("--sarif-output: %w", err)

@@ -10,8 +10,9 @@ import (
 )
 
 // writeFixed writes a fixed file; tests replace it to fail as a full disk
-// or a read-only folder does.
-var writeFixed = driver.WriteFileAtomic
+// or a read-only folder does. nil is the driver's own, which checks just
+// before the rename that the file is still what was read.
+var writeFixed func(path string, data []byte) error
 
 // fixRoot is the folder --fix and --diff may write in: the root the
 // run reads from (--root, else the repository holding the working

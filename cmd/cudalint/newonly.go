@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"go/token"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -268,7 +267,7 @@ func fingerprints(rep *driver.Report) []string {
 	return out
 }
 
-func writeBaselineFile(path string, rep *driver.Report, fps []string) error {
+func writeBaselineFile(path, root string, rep *driver.Report, fps []string) error {
 	doc := baselineFile{Version: 1, Findings: []baselineEntry{}}
 	for i, f := range rep.Findings {
 		p := rep.Fset.Position(f.Pos)
@@ -279,7 +278,7 @@ func writeBaselineFile(path string, rep *driver.Report, fps []string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+	if err := driver.WriteOutput(path, root, append(data, '\n')); err != nil {
 		return fmt.Errorf("--write-baseline: %v", err)
 	}
 	return nil
@@ -315,7 +314,7 @@ func readBaseline(path string) (map[string]bool, error) {
 func (o *options) onlyNew(rep *driver.Report, stderr io.Writer) ([]string, error) {
 	fps := fingerprints(rep)
 	if o.writeBaseline != "" {
-		if err := writeBaselineFile(o.writeBaseline, rep, fps); err != nil {
+		if err := writeBaselineFile(o.writeBaseline, o.fixRoot(), rep, fps); err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(stderr, "cudalint: wrote %d finding%s to the baseline %s\n", len(fps), plural(len(fps)), escape(o.writeBaseline))

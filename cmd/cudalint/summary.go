@@ -31,6 +31,15 @@ func summary(rep *driver.Report) string {
 func summaryGaps(rep *driver.Report) string {
 	var b strings.Builder
 	var gaps []string
+	spent := map[string]bool{}
+	for _, n := range rep.Notes {
+		if driver.BudgetSpent(n.Kind) {
+			spent[n.Pos.File] = true
+		}
+	}
+	if n := len(spent); n > 0 {
+		gaps = append(gaps, fmt.Sprintf("%d file%s not analyzed whole (a budget spent)", n, plural(n)))
+	}
 	if n := countKind(rep, lint.ToolFailure); n > 0 {
 		gaps = append(gaps, fmt.Sprintf("%d internal error%s (a kernel not analyzed)", n, plural(n)))
 	}
