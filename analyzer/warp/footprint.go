@@ -43,4 +43,3 @@ func (m *warpModel) footprint(p *Prediction) {
 		p.BlockReuse = float64(len(distinct)) / float64(total)
 	}
 }
-
