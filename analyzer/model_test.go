@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -512,5 +513,34 @@ void run(float* o) { k<Tr<8>><<<1, 64>>>(o); }
 	}
 	if strings.Join(got, ",") != "64 launch" {
 		t.Errorf("configs %v, want the launch's block 64", got)
+	}
+}
+
+// A template value parameter is the instance's, never another file's
+// file-scope constant of the same name: the shared tile prices alike
+// with and without interval.h's BLOCK_SIZE = 64 in the program.
+func TestTemplateValueParameterIsNotAnotherFilesGlobal(t *testing.T) {
+	other := parser.Parse("a.cu", []byte("int const BLOCK_SIZE = 64;\n__global__ void o(float* x) { x[threadIdx.x] = 0; }\nvoid ha(float* x) { o<<<1, BLOCK_SIZE>>>(x); }\n"), parser.Config{})
+	src := []byte(`template <int BLOCK_SIZE> __global__ void mm(float* C, float* A, int wA) {
+    __shared__ float As[BLOCK_SIZE][BLOCK_SIZE];
+    As[threadIdx.y][threadIdx.x] = A[wA * threadIdx.y + threadIdx.x];
+    __syncthreads();
+    C[threadIdx.y * wA + threadIdx.x] = As[threadIdx.x][threadIdx.y];
+}
+void hb(float* C, float* A) { dim3 threads(16, 16); mm<16><<<1, threads>>>(C, A, 1024); }
+`)
+	price := func(files ...*parser.File) map[string]float64 {
+		out := map[string]float64{}
+		for _, p := range Analyze(files, Options{}).Predictions {
+			if p.Access.Kernel.Name == "mm" {
+				out[p.Access.Expr] = p.Sectors
+			}
+		}
+		return out
+	}
+	alone := price(parser.Parse("b.cu", src, parser.Config{}))
+	together := price(parser.Parse("b.cu", src, parser.Config{}), other)
+	if len(alone) == 0 || fmt.Sprint(alone) != fmt.Sprint(together) {
+		t.Errorf("alone %v, beside a.cu %v: want the same", alone, together)
 	}
 }

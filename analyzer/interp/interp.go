@@ -160,10 +160,40 @@ func (in *interp) resolveNamed(ref *parser.TypeRef) *ctype.Type {
 
 // dim is the unit's Types.Dim, with types resolved as resolveNamed does.
 func (in *interp) dim(e parser.Expr) int64 {
+	if in.kernel != nil && mentionsValueParam(in.kernel, e) {
+		// A template value parameter's value is the instance's: never a
+		// file-scope constant of the same name in another file of the
+		// program (cuda-samples: interval.h's BLOCK_SIZE = 64 made
+		// matrixMul's As[BLOCK_SIZE][BLOCK_SIZE] 64 x 64).
+		if v := in.eval(e); v.kind == vInt {
+			if c, ok := symbolic.IsConst(v.x); ok {
+				return c
+			}
+		}
+		return 0
+	}
 	if in.resolveType != nil {
 		return in.unit.types.DimWith(e, in.resolveType)
 	}
 	return in.unit.types.Dim(e)
+}
+
+// mentionsValueParam reports whether e names a value parameter of fn's
+// template.
+func mentionsValueParam(fn *parser.Func, e parser.Expr) bool {
+	found := false
+	parser.WalkExpr(e, func(x parser.Expr) {
+		id, ok := x.(*parser.Ident)
+		if !ok || found {
+			return
+		}
+		for _, tp := range fn.Template {
+			if !tp.IsType && tp.Name == id.Name {
+				found = true
+			}
+		}
+	})
+	return found
 }
 
 // note records a note of kind k about subject (the function it
