@@ -612,6 +612,14 @@ func (r *exprReader) postfix() (*gPostfix, bool, error) {
 		} else {
 			p.Arrow = &name
 		}
+		// x.f<T>(...), a member template's call (torch's
+		// Q.data_ptr<float>()): the arguments name the member's
+		// instance, which the call of an unknown object does not need.
+		if r.is("<") && r.templateCallFollows() {
+			if _, err := r.templateArgs(); err != nil {
+				return nil, false, err
+			}
+		}
 		return p, true, nil
 	case "++", "--":
 		r.lex.Next()

@@ -367,6 +367,17 @@ func (u *unit) simple(i, to int, host bool) (Stmt, int) {
 	return &ExprStmt{X: x}, end
 }
 
+// launchedIn names the kernel a statement's tokens launch: the name
+// before its <<<.
+func (u *unit) launchedIn(from, to int) (string, bool) {
+	for k := from + 1; k < to && k < len(u.toks); k++ {
+		if u.text(k) == "<<<" && u.toks[k-1].Kind == lex.KIdent {
+			return u.text(k - 1), true
+		}
+	}
+	return "", false
+}
+
 func (u *unit) hostRelevant(from, to int) bool {
 	if u.isDeclStart(from) || u.callsLauncher(from, to) {
 		return true
@@ -381,11 +392,18 @@ func (u *unit) hostRelevant(from, to int) bool {
 }
 
 // bad records a statement the grammar could not read. In host code the
-// note is left out: host C++ is skipped by design, not by accident.
+// note is left out, host C++ being skipped by design, not by accident,
+// unless the statement launches a kernel: that launch is lost, and its
+// kernel would read "no launch found".
 func (u *unit) bad(i, end int, host bool, why string) Stmt {
 	p := u.toks[i].Pos
 	if !host {
 		u.note(lex.NoteStatement, p, "statement not understood (%s); skipped", why)
+	}
+	if host {
+		if k, ok := u.launchedIn(i, end); ok {
+			u.noteAbout(lex.NoteLaunchNotUnderstood, k, p, "launch of %s not understood (%s); %s is analyzed without it", k, why, k)
+		}
 	}
 	return &BadStmt{P: p, Note: why, Idents: u.idents(i, end)}
 }

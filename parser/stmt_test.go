@@ -3,6 +3,8 @@ package parser
 import (
 	"strings"
 	"testing"
+
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 // A part of a statement the parser cannot read is never dropped in
@@ -38,4 +40,17 @@ func TestUnreadHostStatementPartsAreNotNoted(t *testing.T) {
 	if len(f.Notes) != 0 {
 		t.Errorf("notes in host code: %v", f.Notes)
 	}
+}
+
+// ...unless what it cannot read launches a kernel: the launch is lost,
+// and the note names it where it is, so that the kernel's "no launch
+// found" is not all a user learns.
+func TestUnreadHostLaunchIsNoted(t *testing.T) {
+	f := parse(t, "void h(float *a, float *b) {\n    k<<<1, 32>>>(a ?: b, 4);\n}\n")
+	for _, n := range f.Notes {
+		if n.Kind == lex.NoteLaunchNotUnderstood && n.Subject == "k" && n.Pos.Line == 2 && strings.HasPrefix(n.Msg, "launch of k not understood") {
+			return
+		}
+	}
+	t.Errorf("notes %v, want one naming the launch of k at line 2", f.Notes)
 }

@@ -160,7 +160,7 @@ func (in *interp) resolveNamed(ref *parser.TypeRef) *ctype.Type {
 
 // dim is the unit's Types.Dim, with types resolved as resolveNamed does.
 func (in *interp) dim(e parser.Expr) int64 {
-	if in.kernel != nil && mentionsValueParam(in.kernel, e) {
+	if fn := in.current(); fn != nil && mentionsValueParam(fn, e) {
 		// A template value parameter's value is the instance's: never a
 		// file-scope constant of the same name in another file of the
 		// program (cuda-samples: interval.h's BLOCK_SIZE = 64 made
@@ -176,6 +176,15 @@ func (in *interp) dim(e parser.Expr) int64 {
 		return in.unit.types.DimWith(e, in.resolveType)
 	}
 	return in.unit.types.Dim(e)
+}
+
+// current is the function being interpreted: the innermost helper the
+// kernel's calls inlined, else the kernel.
+func (in *interp) current() *parser.Func {
+	if n := len(in.sites); n > 0 && in.sites[n-1].Func != nil {
+		return in.sites[n-1].Func
+	}
+	return in.kernel
 }
 
 // mentionsValueParam reports whether e names a value parameter of fn's

@@ -113,6 +113,7 @@ var subjectLabels = map[lex.NoteKind]string{
 	lex.NoteNoMemberFunction:    "%s: no member function with those arguments; the call is not followed",
 	lex.NoteUnboundTemplate:     "%s: a function template parameter no launch binds; the call is not followed",
 	lex.NoteInvalidLaunch:       "a launch of %s that CUDA would refuse (a block or grid past its limits); not analyzed",
+	lex.NoteLaunchNotUnderstood: "a launch of %s that cudalint cannot read; its kernel is analyzed without it",
 }
 
 // noteLabel is the --stats line a note is counted under: its kind's, with

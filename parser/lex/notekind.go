@@ -61,4 +61,7 @@ const (
 	NoteFunctionTooLarge    // a function too large to model fully
 	NoteAccessLimit         // more memory accesses in one kernel than the model keeps
 	NoteInvalidLaunch       // a launch whose block or grid CUDA would refuse: not analyzed
+
+	// The parser's, in host code (Subject: the kernel launched).
+	NoteLaunchNotUnderstood // a host statement with a launch that cannot be read: the launch is lost
 )
