@@ -122,7 +122,7 @@ auto square = [](int v) { return v * v; };
 __global__ void first(float* a) {
   int i = threadIdx.x;
   apply(a, [&](int k) { return a[k]; });
-  asm volatile("membar.gl;");
+  asm volatile("wgmma.fence.sync.aligned;");
   a[i] = 1.0f;
 }
 template <typename T> struct Traits { static constexpr int size = sizeof(T); };

@@ -161,8 +161,22 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 	if name == "__builtin_assume_aligned" && len(args) >= 1 { // a hint: the pointer itself
 		return alignedBy(args)
 	}
+	if (name == "__cvta_generic_to_shared" || name == "__cvta_generic_to_global") && len(args) == 1 && args[0].kind == vPtr {
+		t, _ := ctype.Builtin("size_t")
+		return byteAddress(args[0], t)
+	}
 	in.notFollowed(e, name, args)
 	return in.dataValue(symbolic.CauseCallResult, name+"()")
+}
+
+// byteAddress is pointer v as an integer of type t: the same place, in
+// bytes (an address the asm operands of PTX wrappers carry), so that
+// adding n to it moves n bytes.
+func byteAddress(v value, t *ctype.Type) value {
+	b, _ := ctype.Builtin("uint8_t")
+	p := *v.ptr
+	p.elem, p.array = b, false
+	return value{kind: vPtr, typ: t, ptr: &p}
 }
 
 // alignedBy is the pointer of __builtin_assume_aligned(p, n), carrying

@@ -237,6 +237,8 @@ func (in *interp) stmt(s parser.Stmt) {
 		in.stmt(s.Body)
 	case *parser.BadStmt:
 		in.notUnderstood(s)
+	case *parser.Asm:
+		in.asm(s)
 	case *parser.Return:
 		v := intValue(symbolic.Const(0))
 		if s.X != nil {
@@ -376,6 +378,9 @@ func (in *interp) convert(v value, t *ctype.Type) value {
 	case ctype.TInt:
 		if t.Size == 1 && v.kind == vInt {
 			return v // bool and char conversions keep the value; C code relies on small ranges
+		}
+		if t.Size >= 4 && v.kind == vPtr && v.ptr != nil {
+			return byteAddress(v, t) // an address as an integer counts bytes
 		}
 	case ctype.TUnknown:
 		// A type we could not resolve (a template parameter, a class we
