@@ -29,7 +29,7 @@ const (
 	maxStmtsPerFunc = 200000 // statements interpreted per kernel or host function
 	maxEvalDepth    = 2000   // nested expression evaluation
 	maxReturns      = 16     // returns of an inlined function joined into one value
-	maxAccesses     = 1024   // accesses recorded per kernel
+	maxAccesses     = 4096   // accesses recorded per kernel
 )
 
 // interp runs a function body symbolically. For a kernel it records every
