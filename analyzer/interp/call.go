@@ -220,16 +220,46 @@ func (in *interp) notFollowed(e *parser.Call, name string, args []value) {
 	// memory (curand_init(..., &states[tid]), wmma::load_matrix_sync(a,
 	// p + k, ld)): what it reads and writes there is not modelled, and
 	// the kernel must not pass for one with no such access.
-	if _, plain := e.Fun.(*parser.Ident); !plain || in.definedEmpty(name) || isMacroName(name) {
-		return // a method has its own note (classCall); ggml_unused_vars_impl(x, y...) makes no access
+	if m, ok := e.Fun.(*parser.Member); ok {
+		if in.knownClassOf(m) {
+			return // a method of a class it knows has its own note (classCall)
+		}
+		name = m.Name // obj.load(p) on an object of a class it cannot see
+	} else if _, plain := e.Fun.(*parser.Ident); !plain || in.definedEmpty(name) || isMacroName(name) {
+		return // ggml_unused_vars_impl(x, y...) makes no access
+	}
+	in.globalPointerPassed(e.Start(), name, "call to "+name, args)
+}
+
+// globalPointerPassed notes code cudalint does not follow (what, at at)
+// that is given a pointer into global memory: what it reads and writes
+// there is not modelled, and the kernel must not pass for one with no
+// such access.
+func (in *interp) globalPointerPassed(at parser.Pos, name, what string, args []value) {
+	if in.host || !in.record {
+		return
 	}
 	for i, a := range args {
 		if a.kind == vPtr && a.ptr != nil && a.ptr.space == Global {
-			in.note(lex.NoteGlobalPointerPassed, name, e.Start(), "call to %s, which cudalint does not follow, with a pointer to global memory (argument %d): the accesses it makes there are not modelled", name, i+1)
+			in.note(lex.NoteGlobalPointerPassed, name, at, "%s, which cudalint does not follow, with a pointer to global memory (argument %d): the accesses it makes there are not modelled", what, i+1)
 			in.unresolved++
 			return
 		}
 	}
+}
+
+// knownClassOf reports whether obj.f(...)'s object is of a class cudalint
+// has the members of (whose unresolved calls classCall notes).
+func (in *interp) knownClassOf(m *parser.Member) bool {
+	if isThis(m.X) {
+		return true
+	}
+	obj := in.evalNoLoad(m.X)
+	if obj.typ == nil || obj.typ.Kind != ctype.TStruct && obj.typ.Kind != ctype.TUnknown {
+		return obj.kind == vStruct && isGroup(obj) // cooperative groups are modelled
+	}
+	s := in.class(obj.typ.Name)
+	return s != nil && len(s.Methods) > 0
 }
 
 // isMacroName reports whether name is spelled as a macro (GGML_UNUSED_VARS):

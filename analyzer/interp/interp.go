@@ -335,6 +335,9 @@ func (in *interp) construct(t *ctype.Type, args []parser.Expr, at parser.Pos) va
 		if v, ok := in.constructor(t, vals, nil, at); ok {
 			return v
 		}
+		if t != nil && (t.Kind == ctype.TStruct || t.Kind == ctype.TUnknown) {
+			in.globalPointerPassed(at, t.Name, "construction of a "+t.Name, vals)
+		}
 	}
 	if len(vals) == 1 {
 		return in.convert(vals[0], t)

@@ -36,11 +36,34 @@ func kernelCauses(fn *parser.Func, res *analyzer.Result) map[string]int {
 		for _, n := range k.Notes {
 			if !seen[n] {
 				seen[n] = true
-				causes[noteLabel(n)]++
+				causes[kernelNoteLabel(n)]++
 			}
 		}
 	}
 	return causes
+}
+
+// kernelLabels are the short forms of the notes a kernel's line lists.
+var kernelLabels = map[lex.NoteKind]string{
+	lex.NoteGlobalPointerPassed: "%s not followed, given a global pointer",
+	lex.NoteLambdaNotFollowed:   "lambda passed to %s not followed",
+	lex.NoteCallThroughValue:    "call through %s not followed",
+	lex.NoteNoMemberFunction:    "%s: no member function with those arguments",
+	lex.NoteUnboundTemplate:     "%s: a template parameter no launch binds",
+	lex.NoteCallDepth:           "calls nested too deep at %s",
+}
+
+// kernelNoteLabel is how a kernel's line counts note n: short where the
+// note names its subject, else its --stats line, else its message (an
+// inline assembly the interpreter could not place says which).
+func kernelNoteLabel(n parser.Note) string {
+	if l, ok := kernelLabels[n.Kind]; ok && n.Subject != "" {
+		return fmt.Sprintf(l, n.Subject)
+	}
+	if n.Kind == lex.NoteStatement {
+		return strings.TrimSuffix(strings.TrimPrefix(n.Msg, "statement not understood ("), "); skipped")
+	}
+	return noteLabel(n)
 }
 
 // topCauses is the most frequent of causes, most first, with counts.
