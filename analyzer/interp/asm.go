@@ -178,7 +178,7 @@ func (in *interp) asmAccess(s *parser.Asm, vals []value, ins ptx.Instr, a ptx.Op
 		in.asmNote(s, ins, "its address "+in.prog.Text(x)+" is not a pointer cudalint follows")
 		return
 	}
-	p := v.ptr.at(symbolic.Add(v.ptr.offset, symbolic.Const(a.Value)), widthType(width))
+	p := v.ptr.at(symbolic.Add(v.ptr.offset, symbolic.Const(a.Value)), widthType(width, ins.Type))
 	switch space {
 	case "global":
 		if p.space == Generic || p.space == Local {
@@ -205,10 +205,13 @@ func (in *interp) asmNote(s *parser.Asm, ins ptx.Instr, why string) {
 	in.unresolved++
 }
 
-// widthType is the type of a width-byte PTX access: one memory
-// instruction of that many bytes.
-func widthType(width int64) *ctype.Type {
+// widthType is the type of a width-byte PTX access of elements of PTX
+// type typ: one memory instruction of that many bytes, floats for f32.
+func widthType(width int64, typ string) *ctype.Type {
 	name := map[int64]string{1: "uint8_t", 2: "uint16_t", 4: "uint32_t", 8: "uint2", 16: "uint4"}[width]
+	if typ == "f32" {
+		name = map[int64]string{4: "float", 8: "float2", 16: "float4"}[width]
+	}
 	if t, ok := ctype.Builtin(name); ok {
 		return t
 	}

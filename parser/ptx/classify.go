@@ -126,12 +126,15 @@ func (in *Instr) memory(parts []string, head string) {
 			return
 		}
 	}
-	w, _ := width(parts)
-	if w == 0 {
+	w, typ := width(parts)
+	if w == 0 || w > 16 {
 		in.Class, in.Why = Unmodelled, in.Opcode+": no type to size the access"
+		if w > 16 {
+			in.Why = in.Opcode + ": accesses wider than 16 bytes are not modelled"
+		}
 		return
 	}
-	in.Space, in.Width = sp, w
+	in.Space, in.Width, in.Type = sp, w, typ
 	addrAt := 1
 	in.Class = Load
 	if head == "st" {
@@ -161,11 +164,12 @@ func (in *Instr) atomic(parts []string) {
 		in.Class, in.Why = Unmodelled, in.Opcode+": the ."+sp+" state space is not modelled"
 		return
 	}
-	w, _ := width(parts)
-	if w == 0 {
+	w, typ := width(parts)
+	if w == 0 || w > 16 {
 		in.Class, in.Why = Unmodelled, in.Opcode+": no type to size the access"
 		return
 	}
+	in.Type = typ
 	if _, ok := in.Addr(); !ok {
 		in.Class, in.Why = Unmodelled, in.Opcode+": operands not understood"
 		return

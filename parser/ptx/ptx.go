@@ -70,6 +70,9 @@ type Instr struct {
 	// Width is the bytes one lane moves (a vector's whole width); for
 	// cp.async it is 0 and Operands[2] gives it.
 	Width int64
+	// Type is the PTX type of the elements moved (f32, b16, ...), "" when
+	// the opcode names none (cp.async).
+	Type string
 	// Matrices is ldmatrix/stmatrix's .x1, .x2 or .x4.
 	Matrices int
 	// Cmp is setp's comparison: eq, ne, lt, le, gt, ge (lo, ls, hi, hs as lt, le, gt, ge).
@@ -110,7 +113,7 @@ func Decode(template string, names []string) ([]Instr, error) {
 			preds[in.Operands[0].Name] = true
 		}
 		if in.Class == Unmodelled {
-			in.Space, in.Width, in.Matrices = "", 0, 0
+			in.Space, in.Width, in.Matrices, in.Type = "", 0, 0, ""
 		}
 		out = append(out, in)
 	}

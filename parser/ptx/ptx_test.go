@@ -47,6 +47,7 @@ func TestDecode(t *testing.T) {
 		{"wgmma", "wgmma.fence.sync.aligned;", nil, Unmodelled, "", 0, -1, 0, "wgmma.fence.sync.aligned is not modelled"},
 		{"address computed in the asm", "ld.global.b32 %0, [r1];", []string{""}, Unmodelled, "", 0, -1, 0, "computed inside the asm"},
 		{"ldmatrix m16n16", "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%0, %1}, [%2];", []string{"", "", ""}, Unmodelled, "", 0, -1, 0, "m8n8"},
+		{"ld.global.v8.f32 is wider than modelled", "ld.global.v8.f32 {%0,%1,%2,%3,%4,%5,%6,%7}, [%8];", make([]string, 9), Unmodelled, "", 0, -1, 0, "wider than 16 bytes"},
 		{"a predicate nothing sets", "@%0 ld.global.b32 %1, [%2];", []string{"", "", ""}, Unmodelled, "", 0, -1, 0, "predicate"},
 	}
 	for _, tt := range tests {
