@@ -168,9 +168,17 @@ func inDefine(lines [][]byte, line int) bool {
 // expansions are the kernels found), a note the parser made at its line,
 // or code the preprocessor did not keep.
 func (s *stats) notFound(defs []kernelDef, res *analyzer.Result) {
-	found := map[string]bool{} // file + "\x00" + name
+	// found counts the kernels of each name in each file (file + "\x00" +
+	// name), a template once: each definition takes one, so that two
+	// definitions of one name (#if and #else) where one is found count
+	// the other.
+	found := map[string]int{}
+	seen := map[parser.Pos]bool{}
 	for _, k := range res.Kernels {
-		found[k.Func.P.File+"\x00"+k.Func.Name] = true
+		if !seen[k.Func.P] {
+			seen[k.Func.P] = true
+			found[k.Func.P.File+"\x00"+k.Func.Name]++
+		}
 	}
 	notesAt := map[string]string{} // file:line -> the parser's note there
 	for _, f := range res.Program.Files {
@@ -182,11 +190,8 @@ func (s *stats) notFound(defs []kernelDef, res *analyzer.Result) {
 		}
 	}
 	for _, d := range defs {
-		hit := false
-		for _, n := range d.Names {
-			hit = hit || found[d.File+"\x00"+n]
-		}
-		if hit {
+		if key := d.File + "\x00" + d.Name; found[key] > 0 {
+			found[key]--
 			continue
 		}
 		cause := "not in the code the preprocessor kept (an #if not taken, or a file not read)"
