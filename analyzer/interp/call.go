@@ -158,6 +158,9 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 	if t, ok := ctype.Builtin(name); ok && len(args) == 1 { // functional cast: int(x), float(x)
 		return in.convert(args[0], t)
 	}
+	if v, ok := in.makeVector(name, args); ok {
+		return v
+	}
 	if name == "__builtin_assume_aligned" && len(args) >= 1 { // a hint: the pointer itself
 		return alignedBy(args)
 	}
@@ -167,6 +170,20 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 	}
 	in.notFollowed(e, name, args)
 	return in.dataValue(symbolic.CauseCallResult, name+"()")
+}
+
+// makeVector is make_int2(x, y), make_float4(...) and the other make_*
+// helpers of CUDA's vector types: the vector of those components.
+func (in *interp) makeVector(name string, args []value) (value, bool) {
+	t, ok := ctype.Builtin(strings.TrimPrefix(name, "make_"))
+	if !strings.HasPrefix(name, "make_") || !ok || t.Kind != ctype.TVector || t.Len != int64(len(args)) || t.Len > 4 {
+		return value{}, false
+	}
+	v := value{kind: vStruct, typ: t, fields: map[string]value{}}
+	for i, a := range args {
+		v.fields[[]string{"x", "y", "z", "w"}[i]] = in.convert(a, t.Elem)
+	}
+	return v, true
 }
 
 // byteAddress is pointer v as an integer of type t: the same place, in
