@@ -70,7 +70,9 @@ func TestSkippedStatementMakesItsVariablesUnknown(t *testing.T) {
 		cause      symbolic.UnknownCause
 		reason     string
 	}{
-		{"inline assembly with an output", `asm("mov.u32 %0, 32;" : "=r"(s));`, symbolic.CauseNotUnderstood,
+		{"inline assembly with an output", `asm("mov.u32 %0, 32;" : "=r"(s));`, symbolic.CauseNotModelled,
+			"the address depends on s, the result of mov.u32 in the inline assembly at m.cu:4:3"},
+		{"inline assembly cudalint does not follow", `asm("getctarank.u32 %0, %1;" : "=r"(s) : "r"(0));`, symbolic.CauseNotUnderstood,
 			"the address depends on s, which is changed by a statement not understood at m.cu:4:3"},
 		{"a lambda capturing by reference, passed to a function cudalint cannot see", `apply([&]() { s = 32; });`, symbolic.CauseCapturedWrite,
 			"the address depends on s, which the lambda passed to the call at m.cu:4:3 may assign"},

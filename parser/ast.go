@@ -1,5 +1,7 @@
 package parser
 
+import "github.com/cudalint/cudalint/parser/ptx"
+
 // The syntax tree. Expressions come from the precedence-climbing reader
 // (exprparse.go), declarations from the hand-written readers (fastdecl.go)
 // or the participle grammar (grammar.go); statements and top-level items
@@ -286,7 +288,24 @@ type (
 		Note   string
 		Idents []string
 	}
+	// Asm is an inline-assembly statement whose template the model
+	// follows: each of Instrs is a memory instruction it models, a
+	// register or synchronisation instruction, or a predicate (package
+	// ptx). An asm with any other instruction is a BadStmt naming it.
+	Asm struct {
+		P        Pos
+		Template string       // the template, its literals joined and unescaped
+		Operands []AsmOperand // the outputs, then the inputs: %N is Operands[N]
+		Outputs  int          // how many of Operands are outputs
+		Instrs   []ptx.Instr
+	}
 )
+
+// AsmOperand is one operand of an asm: [Name] "Constraint" (X).
+type AsmOperand struct {
+	Name, Constraint string
+	X                Expr
+}
 
 func (s *Block) Start() Pos    { return s.P }
 func (s *DeclStmt) Start() Pos { return s.Decl.P }
@@ -300,6 +319,7 @@ func (s *Return) Start() Pos   { return s.P }
 func (s *Jump) Start() Pos     { return s.P }
 func (s *Empty) Start() Pos    { return s.P }
 func (s *BadStmt) Start() Pos  { return s.P }
+func (s *Asm) Start() Pos      { return s.P }
 
 func (*Block) stmtNode()    {}
 func (*DeclStmt) stmtNode() {}
@@ -308,6 +328,7 @@ func (*If) stmtNode()       {}
 func (*For) stmtNode()      {}
 func (*While) stmtNode()    {}
 func (*Switch) stmtNode()   {}
+func (*Asm) stmtNode()      {}
 func (*Case) stmtNode()     {}
 func (*Return) stmtNode()   {}
 func (*Jump) stmtNode()     {}

@@ -122,7 +122,7 @@ auto square = [](int v) { return v * v; };
 __global__ void first(float* a) {
   int i = threadIdx.x;
   apply(a, [&](int k) { return a[k]; });
-  asm volatile("membar.gl;");
+  asm volatile("wgmma.fence.sync.aligned;");
   a[i] = 1.0f;
 }
 template <typename T> struct Traits { static constexpr int size = sizeof(T); };
@@ -348,6 +348,8 @@ func TestSpacedChevrons(t *testing.T) {
 		"void h(float* a) { k << < 4, 32 >> > (a); }",
 		"void h(float* a) { k << < dim3(4, 4), 32 > >> (a); }",
 		"void h(float* a) { k<<<4, 32> > >(a); }",
+		"void h(float* a) { k < < < 4, 32 >>> (a); }", // clang-format's spacing in macros
+		"void h(float* a) { k < << dim3(4), 32 >>> (a); }",
 	} {
 		f := parse(t, src)
 		h := funcNamed(f, "h")
@@ -362,6 +364,11 @@ func TestSpacedChevrons(t *testing.T) {
 	}
 	// Shifts are still shifts.
 	f := parse(t, "__device__ int s(int a) { return (a << 2) >> 1; }")
+	if len(f.Notes) != 0 {
+		t.Errorf("shifts: %v", f.Notes)
+	}
+	// So are comparisons with a shift after them.
+	f = parse(t, "__device__ int s(int a, int b) { return a < (b << 2); }")
 	if len(f.Notes) != 0 {
 		t.Errorf("shifts: %v", f.Notes)
 	}

@@ -102,8 +102,7 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 		case "static_assert":
 			return &Empty{P: t.Pos}, u.skipStatement(i, to)
 		case "asm", "__asm__", "__asm":
-			end := u.skipStatement(i, to)
-			return u.bad(i, end, host, "inline assembly is not modelled"), end
+			return u.asmStmt(i, to, host)
 		case "typedef":
 			return &Empty{P: t.Pos}, u.typedef(i, to)
 		case "using":

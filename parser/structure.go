@@ -131,14 +131,15 @@ func (u *unit) noteAbout(k lex.NoteKind, subject string, p Pos, format string, a
 }
 
 // joinChevrons rejoins launch chevrons written with spaces, which nvcc
-// accepts: "k << < g, b >> > (a)" is k<<<g, b>>>(a). A "<<" followed by
-// "<" opens a launch; inside one, the first ">>" ">" (or ">" ">>", or
+// accepts: "k << < g, b >> > (a)" is k<<<g, b>>>(a), and so is
+// clang-format's "k < < < g, b >>> (a)" inside macros. A "<<" followed by
+// "<", or three "<" (or "<" then "<<"), opens a launch; inside one, the first ">>" ">" (or ">" ">>", or
 // three ">") closes it.
 func joinChevrons(toks []Token) []Token {
 	is := func(i int, s string) bool { return i < len(toks) && toks[i].Kind == lex.KPunct && toks[i].Text == s }
 	spaced := false
 	for i := range toks {
-		if (is(i, "<<") && is(i+1, "<")) || ((is(i, ">") || is(i, ">>")) && (is(i+1, ">") || is(i+1, ">>"))) || (is(i, ">>") && is(i+1, "<<<")) {
+		if (is(i, "<<") && is(i+1, "<")) || (is(i, "<") && is(i+1, "<<")) || (is(i, "<") && is(i+1, "<") && is(i+2, "<")) || ((is(i, ">") || is(i, ">>")) && (is(i+1, ">") || is(i+1, ">>"))) || (is(i, ">>") && is(i+1, "<<<")) {
 			spaced = true
 			break
 		}
@@ -151,9 +152,12 @@ func joinChevrons(toks []Token) []Token {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch {
-		case !open && is(i, "<<") && is(i+1, "<"):
+		case !open && is(i, "<<") && is(i+1, "<"), !open && is(i, "<") && is(i+1, "<<"):
 			t.Text, t.End = "<<<", toks[i+1].End
 			i++
+		case !open && is(i, "<") && is(i+1, "<") && is(i+2, "<"):
+			t.Text, t.End = "<<<", toks[i+2].End
+			i += 2
 		case open && is(i, ">>") && is(i+1, ">"), open && is(i, ">") && is(i+1, ">>"):
 			t.Text, t.End = ">>>", toks[i+1].End
 			i++

@@ -91,6 +91,10 @@ func inspectStmt(n Node, f func(Node) bool) {
 		Inspect(s.X, f)
 	case *Case:
 		Inspect(s.Value, f)
+	case *Asm:
+		for _, o := range s.Operands {
+			Inspect(o.X, f)
+		}
 	}
 }
 

@@ -185,11 +185,42 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 	if t, ok := ctype.Builtin(name); ok && len(args) == 1 { // functional cast: int(x), float(x)
 		return in.convert(args[0], t)
 	}
+	if v, ok := in.makeVector(name, args); ok {
+		return v
+	}
 	if name == "__builtin_assume_aligned" && len(args) >= 1 { // a hint: the pointer itself
 		return alignedBy(args)
 	}
+	if (name == "__cvta_generic_to_shared" || name == "__cvta_generic_to_global") && len(args) == 1 && args[0].kind == vPtr {
+		t, _ := ctype.Builtin("size_t")
+		return byteAddress(args[0], t)
+	}
 	in.notFollowed(e, name, args)
 	return in.dataValue(symbolic.CauseCallResult, name+"()")
+}
+
+// makeVector is make_int2(x, y), make_float4(...) and the other make_*
+// helpers of CUDA's vector types: the vector of those components.
+func (in *interp) makeVector(name string, args []value) (value, bool) {
+	t, ok := ctype.Builtin(strings.TrimPrefix(name, "make_"))
+	if !strings.HasPrefix(name, "make_") || !ok || t.Kind != ctype.TVector || t.Len != int64(len(args)) || t.Len > 4 {
+		return value{}, false
+	}
+	v := value{kind: vStruct, typ: t, fields: map[string]value{}}
+	for i, a := range args {
+		v.fields[[]string{"x", "y", "z", "w"}[i]] = in.convert(a, t.Elem)
+	}
+	return v, true
+}
+
+// byteAddress is pointer v as an integer of type t: the same place, in
+// bytes (an address the asm operands of PTX wrappers carry), so that
+// adding n to it moves n bytes.
+func byteAddress(v value, t *ctype.Type) value {
+	b, _ := ctype.Builtin("uint8_t")
+	p := *v.ptr
+	p.elem, p.array = b, false
+	return value{kind: vPtr, typ: t, ptr: &p}
 }
 
 // alignedBy is the pointer of __builtin_assume_aligned(p, n), carrying
@@ -233,16 +264,46 @@ func (in *interp) notFollowed(e *parser.Call, name string, args []value) {
 	// memory (curand_init(..., &states[tid]), wmma::load_matrix_sync(a,
 	// p + k, ld)): what it reads and writes there is not modelled, and
 	// the kernel must not pass for one with no such access.
-	if _, plain := e.Fun.(*parser.Ident); !plain || in.definedEmpty(name) || isMacroName(name) {
-		return // a method has its own note (classCall); ggml_unused_vars_impl(x, y...) makes no access
+	if m, ok := e.Fun.(*parser.Member); ok {
+		if in.knownClassOf(m) {
+			return // a method of a class it knows has its own note (classCall)
+		}
+		name = m.Name // obj.load(p) on an object of a class it cannot see
+	} else if _, plain := e.Fun.(*parser.Ident); !plain || in.definedEmpty(name) || isMacroName(name) {
+		return // ggml_unused_vars_impl(x, y...) makes no access
+	}
+	in.globalPointerPassed(e.Start(), name, "call to "+name, args)
+}
+
+// globalPointerPassed notes code cudalint does not follow (what, at at)
+// that is given a pointer into global memory: what it reads and writes
+// there is not modelled, and the kernel must not pass for one with no
+// such access.
+func (in *interp) globalPointerPassed(at parser.Pos, name, what string, args []value) {
+	if in.host || !in.record {
+		return
 	}
 	for i, a := range args {
 		if a.kind == vPtr && a.ptr != nil && a.ptr.space == Global {
-			in.note(lex.NoteGlobalPointerPassed, name, e.Start(), "call to %s, which cudalint does not follow, with a pointer to global memory (argument %d): the accesses it makes there are not modelled", name, i+1)
+			in.note(lex.NoteGlobalPointerPassed, name, at, "%s, which cudalint does not follow, with a pointer to global memory (argument %d): the accesses it makes there are not modelled", what, i+1)
 			in.unresolved++
 			return
 		}
 	}
+}
+
+// knownClassOf reports whether obj.f(...)'s object is of a class cudalint
+// has the members of (whose unresolved calls classCall notes).
+func (in *interp) knownClassOf(m *parser.Member) bool {
+	if isThis(m.X) {
+		return true
+	}
+	obj := in.evalNoLoad(m.X)
+	if obj.typ == nil || obj.typ.Kind != ctype.TStruct && obj.typ.Kind != ctype.TUnknown {
+		return obj.kind == vStruct && isGroup(obj) // cooperative groups are modelled
+	}
+	s := in.class(obj.typ.Name)
+	return s != nil && len(s.Methods) > 0
 }
 
 // isMacroName reports whether name is spelled as a macro (GGML_UNUSED_VARS):

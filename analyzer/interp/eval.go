@@ -631,17 +631,17 @@ func setField(s value, path []string, v value) value {
 	return out
 }
 
-// access records a memory access.
-func (in *interp) access(p *pointer, op Op, e parser.Expr) {
+// access records a memory access and returns it (nil when none is recorded).
+func (in *interp) access(p *pointer, op Op, e parser.Expr) *Access {
 	if !in.record || in.host {
-		return
+		return nil
 	}
 	if len(in.accesses) >= maxAccesses {
 		if !in.capped {
 			in.capped = true
 			in.note(lex.NoteAccessLimit, "", e.Start(), "more than %d memory accesses in one kernel; the rest are not modelled", maxAccesses)
 		}
-		return
+		return nil
 	}
 	a := &Access{
 		Kernel: in.kernel, Pos: e.Start(), Expr: in.prog.Text(e), Op: op, Space: p.space, Base: p.base,
@@ -662,6 +662,7 @@ func (in *interp) access(p *pointer, op Op, e parser.Expr) {
 		a.Type = ctype.UnknownType
 	}
 	in.accesses = append(in.accesses, a)
+	return a
 }
 
 // subscripts counts the subscripts of e's innermost array indexing

@@ -85,7 +85,7 @@ __global__ void k(float* out, const int* idx, int n) {
 		{"a variable inline assembly writes", `
 __global__ void k(float* out) {
   int lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  asm("getctarank.u32 %0, %1;" : "=r"(lane) : "r"(0));
   out[lane] = 0;
 }`, "out[lane]", symbolic.CauseNotUnderstood, symbolic.Data, "lane"},
 	}

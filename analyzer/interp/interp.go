@@ -29,7 +29,7 @@ const (
 	maxStmtsPerFunc = 200000 // statements interpreted per kernel or host function
 	maxEvalDepth    = 2000   // nested expression evaluation
 	maxReturns      = 16     // returns of an inlined function joined into one value
-	maxAccesses     = 1024   // accesses recorded per kernel
+	maxAccesses     = 4096   // accesses recorded per kernel
 )
 
 // interp runs a function body symbolically. For a kernel it records every
@@ -276,6 +276,8 @@ func (in *interp) stmt(s parser.Stmt) {
 		in.stmt(s.Body)
 	case *parser.BadStmt:
 		in.notUnderstood(s)
+	case *parser.Asm:
+		in.asm(s)
 	case *parser.Return:
 		v := intValue(symbolic.Const(0))
 		if s.X != nil {
@@ -372,6 +374,9 @@ func (in *interp) construct(t *ctype.Type, args []parser.Expr, at parser.Pos) va
 		if v, ok := in.constructor(t, vals, nil, at); ok {
 			return v
 		}
+		if t != nil && (t.Kind == ctype.TStruct || t.Kind == ctype.TUnknown) {
+			in.globalPointerPassed(at, t.Name, "construction of a "+t.Name, vals)
+		}
 	}
 	if len(vals) == 1 {
 		return in.convert(vals[0], t)
@@ -415,6 +420,9 @@ func (in *interp) convert(v value, t *ctype.Type) value {
 	case ctype.TInt:
 		if t.Size == 1 && v.kind == vInt {
 			return v // bool and char conversions keep the value; C code relies on small ranges
+		}
+		if t.Size >= 4 && v.kind == vPtr && v.ptr != nil {
+			return byteAddress(v, t) // an address as an integer counts bytes
 		}
 	case ctype.TUnknown:
 		// A type we could not resolve (a template parameter, a class we

@@ -140,6 +140,12 @@ func skippedIdents(s parser.Stmt, out map[string]bool) {
 		for _, name := range s.Idents {
 			out[name] = true
 		}
+	case *parser.Asm: // its outputs are assigned
+		for _, o := range s.Operands[:s.Outputs] {
+			if name, ok := rootIdent(o.X); ok {
+				out[name] = true
+			}
+		}
 	case *parser.Block:
 		for _, x := range s.Stmts {
 			skippedIdents(x, out)

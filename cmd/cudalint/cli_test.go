@@ -293,7 +293,7 @@ func TestSummaryLine(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"clean.cu": "__global__ void c(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }\n",
 		"k.cu":     stridedKernel,
-		"skip.cu":  "__global__ void s(float* a) {\n  asm volatile(\"membar.gl;\");\n  a[3 * threadIdx.x] = 0;\n}\n",
+		"skip.cu":  "__global__ void s(float* a) {\n  asm volatile(\"wgmma.fence.sync.aligned;\");\n  a[3 * threadIdx.x] = 0;\n}\n",
 	})
 	tests := []struct {
 		file, want string

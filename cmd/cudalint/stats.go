@@ -31,7 +31,28 @@ type stats struct {
 	// model lost without a word.
 	NoAccess int
 	Silent   []string
+	// Partly lists the kernels not fully analyzed, each with its causes
+	// counted; NotFound the __global__ definitions in the source that
+	// are no kernel found, each with its cause.
+	Partly   []partialKernel
+	NotFound []string
+	// NotFoundCauses counts NotFound by cause.
+	NotFoundCauses map[string]int
 }
+
+// partialKernel is a kernel not fully analyzed and why: the statements
+// its body skipped and the notes its interpretation made, by cause.
+type partialKernel struct {
+	Name   string
+	Causes map[string]int
+}
+
+// maxPartlyListed bounds the kernels --stats lists as partly analyzed,
+// and maxCausesListed the causes it gives each.
+const (
+	maxPartlyListed = 20
+	maxCausesListed = 3
+)
 
 // maxSilentListed bounds the kernels --stats names.
 const maxSilentListed = 8
@@ -129,7 +150,8 @@ func noteLabel(n parser.Note) string {
 }
 
 func collectStats(in *inputs, res *analyzer.Result) *stats {
-	s := &stats{Unknown: map[string]int{}, Notes: map[string]int{}}
+	s := &stats{Unknown: map[string]int{}, Notes: map[string]int{}, NotFoundCauses: map[string]int{}}
+	var defs []kernelDef
 	for _, path := range in.files {
 		src, err := in.readFile(path)
 		if err != nil {
@@ -138,6 +160,7 @@ func collectStats(in *inputs, res *analyzer.Result) *stats {
 		s.Files++
 		s.Bytes += len(src)
 		s.KernelsInSource += lex.CountKernelDefinitions(src)
+		defs = append(defs, kernelDefinitions(path, src)...)
 	}
 	counted := map[parser.Pos]bool{} // a template kernel is one kernel, however many instantiations
 	accessed, noted := map[parser.Pos]bool{}, map[parser.Pos]bool{}
@@ -155,6 +178,8 @@ func collectStats(in *inputs, res *analyzer.Result) *stats {
 		s.SkippedInKernels += bad
 		if bad == 0 && k.Unresolved == 0 {
 			s.KernelsFull++
+		} else {
+			s.Partly = append(s.Partly, partialKernel{Name: kernelPlace(k.Func), Causes: kernelCauses(k.Func, res)})
 		}
 		if !accessed[k.Func.P] {
 			s.NoAccess++
@@ -163,6 +188,8 @@ func collectStats(in *inputs, res *analyzer.Result) *stats {
 			}
 		}
 	}
+	sort.SliceStable(s.Partly, func(i, j int) bool { return sum(s.Partly[i].Causes) > sum(s.Partly[j].Causes) })
+	s.notFound(defs, res)
 	for _, p := range globalPredictions(res) {
 		s.Accesses++
 		switch {
@@ -207,6 +234,16 @@ func writeStats(w io.Writer, s *stats) error {
 	fmt.Fprintf(tw, "__global__ definitions in the source\t%d\n", s.KernelsInSource)
 	fmt.Fprintf(tw, "kernels found\t%d\n", s.KernelsFound)
 	fmt.Fprintf(tw, "kernels fully analyzed\t%d\t%s\n", s.KernelsFull, pct(s.KernelsFull, s.KernelsFound))
+	fmt.Fprintf(tw, "__global__ definitions not found as kernels\t%d\t%s\n", len(s.NotFound), listed(s.NotFound, maxSilentListed))
+	writeCounts(tw, "  ", s.NotFoundCauses)
+	fmt.Fprintf(tw, "kernels partly analyzed\t%d\n", len(s.Partly))
+	for i, k := range s.Partly {
+		if i == maxPartlyListed {
+			fmt.Fprintf(tw, "  (%d more kernels)\t\n", len(s.Partly)-i)
+			break
+		}
+		fmt.Fprintf(tw, "  %s\t%d\t%s\n", k.Name, sum(k.Causes), topCauses(k.Causes, maxCausesListed))
+	}
 	fmt.Fprintf(tw, "statements skipped in kernels\t%d\n", s.SkippedInKernels)
 	fmt.Fprintf(tw, "kernels with no memory access\t%d\n", s.NoAccess)
 	fmt.Fprintf(tw, "  fully analyzed, with no note\t%d\t%s\n", len(s.Silent), listed(s.Silent, maxSilentListed))

@@ -18,7 +18,7 @@ func TestStats(t *testing.T) {
   else out[i] = in[idx[i]];            // performed by no lane of k<0>
 }
 __global__ void skipped(float* out) {
-  asm volatile("membar.gl;");
+  asm volatile("wgmma.fence.sync.aligned;");
   out[threadIdx.x] = 0;
 }
 void h(float* a, int* b, float* c) { k<0><<<4, 256>>>(a, b, c); skipped<<<1, 32>>>(c); }
@@ -30,14 +30,16 @@ void h(float* a, int* b, float* c) { k<0><<<4, 256>>>(a, b, c); skipped<<<1, 32>
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	want := map[string]string{
-		"files":                                   "2",
-		"__global__ definitions in the source":    "3",
-		"kernels found":                           "3",
-		"kernels fully analyzed":                  "2  66.7%",
-		"statements skipped in kernels":           "1",
-		"global accesses":                         "7",
-		"performed by no lane under their launch": "3", // k<0>'s else branch: idx[i], in[idx[i]], out[i]
-		"modelled with a number":                  "4  100.0% of those performed",
+		"files":                                       "2",
+		"__global__ definitions in the source":        "3",
+		"kernels found":                               "3",
+		"kernels fully analyzed":                      "2  66.7%",
+		"statements skipped in kernels":               "1",
+		"global accesses":                             "7",
+		"performed by no lane under their launch":     "3", // k<0>'s else branch: idx[i], in[idx[i]], out[i]
+		"modelled with a number":                      "4  100.0% of those performed",
+		"kernels partly analyzed":                     "1",
+		"__global__ definitions not found as kernels": "0",
 	}
 	for label, value := range want {
 		re := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(label) + `\s+(.*?)\s*$`)
@@ -46,9 +48,42 @@ void h(float* a, int* b, float* c) { k<0><<<4, 256>>>(a, b, c); skipped<<<1, 32>
 			t.Errorf("%s: got %q, want %q\n%s", label, m, value, out)
 		}
 	}
+	// The partly analyzed kernel is named, with its cause.
+	if !regexp.MustCompile(`(?m)^  skipped \(.*a\.cu:6\)\s+1  skipped: inline assembly: wgmma\.fence\.sync\.aligned is not modelled ×1$`).MatchString(out) {
+		t.Errorf("the kernel partly analyzed is not listed with its cause:\n%s", out)
+	}
 	// The gather in the branch k<0> never takes is not an unknown.
 	if strings.Contains(out, "unknown:") {
 		t.Errorf("an access no lane performs counted as unknown:\n%s", out)
+	}
+}
+
+// A __global__ definition that is no kernel found is counted with its
+// cause: one in a #define (its expansions are the kernels), one under an
+// #if not taken.
+func TestStatsDefinitionsNotFound(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"a.cu": `#define KERNEL(name) __global__ void name(float* p) { p[threadIdx.x] = 0; }
+KERNEL(zero)
+#if 0
+__global__ void gone(float* p) { p[threadIdx.x] = 1; }
+#endif
+__global__ void __launch_bounds__(256) kept(float* p) { p[threadIdx.x] = 2; }
+`,
+	})
+	code, out, errs := runCLI("--stats", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		`(?m)^kernels found\s+2$`,
+		`(?m)^__global__ definitions not found as kernels\s+2\s+name \(.*a\.cu:1\), gone \(.*a\.cu:4\)$`,
+		`(?m)^  written in a #define: the kernels it expands to are counted where it is used\s+1$`,
+		`(?m)^  not in the code the preprocessor kept \(an #if not taken, or a file not read\)\s+1$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("no line matching %s:\n%s", want, out)
+		}
 	}
 }
 
