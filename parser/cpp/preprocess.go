@@ -393,12 +393,27 @@ func (p *Preprocessor) expand(t ptok, m *macro) bool {
 		hs = intersect(t.hs, rparen.hs).with(m.name)
 	}
 	body := p.substitute(m, args, hs, t)
-	p.produced += len(body)
-	if p.produced > maxExpandedTokens {
-		p.out.Notes.AddKind(lex.NoteExpansionLimit, t.Pos, "macro expansion produced more than %d tokens; expansion stopped", maxExpandedTokens)
-		p.limitHit = true
+	if p.limitHit {
+		return true // the budget ran out during the substitution: nothing of it is kept
 	}
+	p.produced += len(body)
 	p.unread(body)
+	return true
+}
+
+// overBudget reports whether an expansion at inv that would hold n more
+// tokens than the expansions so far exceeds the file's expansion budget;
+// the first time it does, it notes it at inv and stops all expansion,
+// substitutions under way included.
+func (p *Preprocessor) overBudget(inv ptok, n int) bool {
+	if p.limitHit {
+		return true
+	}
+	if p.produced+n <= maxExpandedTokens {
+		return false
+	}
+	p.out.Notes.AddKind(lex.NoteExpansionLimit, inv.Pos, "macro expansion produced more than %d tokens; expansion stopped", maxExpandedTokens)
+	p.limitHit = true
 	return true
 }
 
@@ -505,6 +520,9 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 		}
 		if a, ok := argOf(bt.Text); ok && bt.Kind == lex.KIdent {
 			if i+1 < len(body) && body[i+1].Text == "##" {
+				if p.overBudget(inv, len(out)+len(a)) {
+					return nil
+				}
 				out = append(out, a...)
 				continue
 			}
@@ -517,10 +535,19 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 				}
 				expanded[bt.Text] = x
 			}
+			// The budget counts what substitution copies, not only what
+			// expansions return: a body that uses an argument twice, nested,
+			// doubles at every level before any expansion ends.
+			if p.overBudget(inv, len(out)+len(x)) {
+				return nil
+			}
 			out = append(out, x...)
 			continue
 		}
 		out = append(out, p.fromBody(bt, m, i, hs, inv, origin))
+	}
+	if p.overBudget(inv, len(out)) {
+		return nil
 	}
 	// Tokens mostly share a few hide sets (the body's, each argument's):
 	// their unions are made once each.
