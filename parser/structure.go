@@ -63,8 +63,38 @@ func init() {
 
 // itemBufs holds the arrays that items are read into, for the next file:
 // an array grows to the largest item of a file, and ggml's 187 files,
-// each growing its own, allocated 538 MB doing so.
-var itemBufs sync.Pool
+// each growing its own, allocated 538 MB doing so. A sync.Pool would not
+// do: it drops what it holds at every collection, and loading collects
+// often. The list keeps a few arrays, one per file loading at once.
+var itemBufs struct {
+	sync.Mutex
+	free [][]Token
+}
+
+const maxItemBufs = 8
+
+func takeItemBuf() []Token {
+	itemBufs.Lock()
+	defer itemBufs.Unlock()
+	n := len(itemBufs.free)
+	if n == 0 {
+		return nil
+	}
+	b := itemBufs.free[n-1]
+	itemBufs.free = itemBufs.free[:n-1]
+	return b
+}
+
+// giveItemBuf returns b to the list, cleared: what it held must not keep
+// other files' text alive.
+func giveItemBuf(b []Token) {
+	clear(b[:cap(b)])
+	itemBufs.Lock()
+	defer itemBufs.Unlock()
+	if len(itemBufs.free) < maxItemBufs {
+		itemBufs.free = append(itemBufs.free, b[:0])
+	}
+}
 
 // Parse preprocesses and parses one file, one top-level item at a time:
 // an item's tokens are dropped once it is parsed, so memory follows the
@@ -75,21 +105,17 @@ func Parse(path string, src []byte, cfg Config) *File {
 	pp := cpp.NewPreprocessor(path, src, cfg.preprocessor())
 	u := newUnit(path)
 	c := chunker{read: pp.NextToken}
-	if b, ok := itemBufs.Get().(*[]Token); ok {
-		c.buf = *b
-	}
-	defer func() {
-		clear(c.buf[:cap(c.buf)]) // what the array held must not keep other files' text alive
-		b := c.buf[:0]
-		itemBufs.Put(&b)
-	}()
+	c.buf = takeItemBuf()
+	defer func() { giveItemBuf(c.buf) }()
 	var kh *keyHasher
 	if cfg.Items != nil {
 		kh = newKeyHasher(cfg.Items)
 	}
 	for {
 		toks, ns, more := c.item()
-		c.buf = toks[:0] // the next item reuses the array: nothing keeps these tokens
+		if cap(toks) >= cap(c.buf) {
+			c.buf = toks[:0] // the next item reuses the array: nothing keeps these tokens
+		}
 		switch {
 		case len(toks) == 0:
 		case cfg.Items != nil && toks[0].Pos.File != path:
