@@ -298,19 +298,25 @@ func (p *Preprocessor) popFile(f *fileFrame) {
 	}
 }
 
-// logSegment is the size of a log segment. A full segment is followed by a
-// new one rather than grown: a header's log is never copied (growing
-// segments by doubling was a third of ggml's preprocessing time).
-const logSegment = 1024
+// A full log segment is followed by a new one rather than grown, so a
+// header's log is never copied (growing one segment by doubling was a
+// third of ggml's preprocessing time). Segments start small, as a
+// recording sealed after a few tokens is common (small headers, nested
+// includes), and double up to maxLogSegment, so that the room a sealed
+// segment leaves unused stays under half of what it holds.
+const (
+	minLogSegment = 64
+	maxLogSegment = 4096
+)
 
 // logToken appends a token the file produced to the log of the open
 // recordings.
 func (p *Preprocessor) logToken(t lex.Token) {
 	n := len(p.logSegs)
 	if n == 0 || p.logSealed || len(p.logSegs[n-1]) == cap(p.logSegs[n-1]) {
-		size := logSegment
-		if n == 0 || p.logSealed {
-			size = 64 // a recording sealed after a few tokens is common: small headers, nested includes
+		size := minLogSegment
+		if n > 0 && !p.logSealed {
+			size = min(2*cap(p.logSegs[n-1]), maxLogSegment)
 		}
 		p.logSegs = append(p.logSegs, make([]lex.Token, 0, size))
 		p.logSealed = false
