@@ -209,6 +209,9 @@ type Preprocessor struct {
 	// expanding counts the macro invocations being read: a header that
 	// starts or ends inside one mixes its tokens with its includer's.
 	expanding int
+	// argBufs[n] is the array the arguments of an invocation n deep are
+	// read into (see collectArgs).
+	argBufs [][]ptok
 	// recs are the headers being recorded for the HeaderCache, outermost
 	// first; their tokens and includes go to the logs while any is open.
 	recs      []*recording
@@ -442,8 +445,16 @@ func intersect(a, b *hideSet) *hideSet {
 func (p *Preprocessor) collectArgs(name ptok) ([][]ptok, ptok, bool) {
 	// The arguments are read into one array and cut at the end: an
 	// argument is a slice of it, capped so that nothing appends into the
-	// next.
-	var all []ptok
+	// next. The array is the one of this nesting level of expansion,
+	// reused: arguments live until their substitution ends, which copies
+	// them, and the next invocation at this level comes after that.
+	// Invocations inside an argument are a level deeper.
+	level := p.expanding
+	for len(p.argBufs) <= level {
+		p.argBufs = append(p.argBufs, nil)
+	}
+	all := p.argBufs[level][:0]
+	defer func() { p.argBufs[level] = all[:0] }()
 	var ends []int
 	cut := func() [][]ptok {
 		args := make([][]ptok, len(ends))
