@@ -63,37 +63,23 @@ func init() {
 
 // itemBufs holds the arrays that items are read into, for the next file:
 // an array grows to the largest item of a file, and ggml's 187 files,
-// each growing its own, allocated 538 MB doing so. A sync.Pool would not
-// do: it drops what it holds at every collection, and loading collects
-// often. The list keeps a few arrays, one per file loading at once.
-var itemBufs struct {
-	sync.Mutex
-	free [][]Token
-}
-
-const maxItemBufs = 8
+// each growing its own, allocated 538 MB doing so. A pool, so that what
+// it holds goes once files stop loading.
+var itemBufs sync.Pool
 
 func takeItemBuf() []Token {
-	itemBufs.Lock()
-	defer itemBufs.Unlock()
-	n := len(itemBufs.free)
-	if n == 0 {
-		return nil
+	if b, ok := itemBufs.Get().(*[]Token); ok {
+		return *b
 	}
-	b := itemBufs.free[n-1]
-	itemBufs.free = itemBufs.free[:n-1]
-	return b
+	return nil
 }
 
-// giveItemBuf returns b to the list, cleared: what it held must not keep
+// giveItemBuf returns b to the pool, cleared: what it held must not keep
 // other files' text alive.
 func giveItemBuf(b []Token) {
 	clear(b[:cap(b)])
-	itemBufs.Lock()
-	defer itemBufs.Unlock()
-	if len(itemBufs.free) < maxItemBufs {
-		itemBufs.free = append(itemBufs.free, b[:0])
-	}
+	b = b[:0]
+	itemBufs.Put(&b)
 }
 
 // Parse preprocesses and parses one file, one top-level item at a time:
