@@ -3,8 +3,8 @@ package parser
 import (
 	"fmt"
 	"slices"
-
 	"strings"
+	"sync"
 
 	"github.com/cudalint/cudalint/parser/cpp"
 	"github.com/cudalint/cudalint/parser/lex"
@@ -61,6 +61,27 @@ func init() {
 	}
 }
 
+// itemBufs holds the arrays that items are read into, for the next file:
+// an array grows to the largest item of a file, and ggml's 187 files,
+// each growing its own, allocated 538 MB doing so. A pool, so that what
+// it holds goes once files stop loading.
+var itemBufs sync.Pool
+
+func takeItemBuf() []Token {
+	if b, ok := itemBufs.Get().(*[]Token); ok {
+		return *b
+	}
+	return nil
+}
+
+// giveItemBuf returns b to the pool, cleared: what it held must not keep
+// other files' text alive.
+func giveItemBuf(b []Token) {
+	clear(b[:cap(b)])
+	b = b[:0]
+	itemBufs.Put(&b)
+}
+
 // Parse preprocesses and parses one file, one top-level item at a time:
 // an item's tokens are dropped once it is parsed, so memory follows the
 // largest item, not the file. Token spellings share src's bytes (and
@@ -70,13 +91,17 @@ func Parse(path string, src []byte, cfg Config) *File {
 	pp := cpp.NewPreprocessor(path, src, cfg.preprocessor())
 	u := newUnit(path)
 	c := chunker{read: pp.NextToken}
+	c.buf = takeItemBuf()
+	defer func() { giveItemBuf(c.buf) }()
 	var kh *keyHasher
 	if cfg.Items != nil {
 		kh = newKeyHasher(cfg.Items)
 	}
 	for {
 		toks, ns, more := c.item()
-		c.buf = toks[:0] // the next item reuses the array: nothing keeps these tokens
+		if cap(toks) >= cap(c.buf) {
+			c.buf = toks[:0] // the next item reuses the array: nothing keeps these tokens
+		}
 		switch {
 		case len(toks) == 0:
 		case cfg.Items != nil && toks[0].Pos.File != path:

@@ -102,3 +102,42 @@ func TestRefusedIncludeIsNoted(t *testing.T) {
 		t.Errorf("tokens %s: another folder was searched after the refusal", texts(pp.Tokens))
 	}
 }
+
+// Substitutions are charged to the expansion budget as they copy, not only
+// when an expansion ends: a body that uses its argument twice, nested 22
+// deep, doubles to 4 M tokens before the outermost expansion returns. Each
+// stops at the budget with one note at the invocation that ran out, keeps
+// what the file says before and after, and stays within the budget.
+func TestSubstitutionsAreBudgeted(t *testing.T) {
+	tests := []struct {
+		name, def string
+		depth     int
+		col       int32 // of the invocation the note names
+	}{
+		{"doubling", "#define D(x) x x\n", 22, 9},
+		{"tripling", "#define D(x) x x x\n", 14, 9},
+		{"variadic", "#define D(...) __VA_ARGS__ __VA_ARGS__\n", 22, 9},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := tt.def + "int v = " + strings.Repeat("D(", tt.depth) + "1" + strings.Repeat(")", tt.depth) + ";\nint after;\n"
+			pp := Preprocess("bomb.cu", []byte(src), Config{})
+			var budget []lex.Note
+			for _, n := range pp.Notes {
+				if n.Kind == lex.NoteExpansionLimit {
+					budget = append(budget, n)
+				}
+			}
+			if len(budget) != 1 || budget[0].Pos.File != "bomb.cu" || budget[0].Pos.Line != 2 || budget[0].Pos.Col < tt.col {
+				t.Fatalf("expansion notes %v, want one at bomb.cu:2 past column %d", budget, tt.col)
+			}
+			if len(pp.Tokens) > maxExpandedTokens {
+				t.Errorf("%d tokens, over the expansion budget of %d", len(pp.Tokens), maxExpandedTokens)
+			}
+			text := texts(pp.Tokens)
+			if !strings.HasPrefix(text, "int v =") || !strings.Contains(text, "int after ;") {
+				t.Errorf("what the file says around the invocation is lost: %.40q ... %.40q", text, text[max(0, len(text)-40):])
+			}
+		})
+	}
+}

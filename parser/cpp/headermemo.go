@@ -48,12 +48,36 @@ func (c *HeaderCache) variants(path string) []*headerEntry {
 	return c.entries[path]
 }
 
+// put keeps e unless the cache holds a recording of the same key: files
+// loading in parallel can both record a header before either keeps it,
+// and the second copy would be memory that no replay ever reads.
 func (c *HeaderCache) put(e *headerEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.entries[e.path]) < maxVariants {
-		c.entries[e.path] = append(c.entries[e.path], e)
+	vs := c.entries[e.path]
+	for _, v := range vs {
+		if v.sameKey(e) {
+			return
+		}
 	}
+	if len(vs) < maxVariants {
+		c.entries[e.path] = append(vs, e)
+	}
+}
+
+// sameKey reports whether e and o recorded the same contents under the
+// same observed definitions.
+func (e *headerEntry) sameKey(o *headerEntry) bool {
+	if len(e.observed) != len(o.observed) || !bytes.Equal(e.src, o.src) {
+		return false
+	}
+	for name, m := range e.observed {
+		om, ok := o.observed[name]
+		if !ok || !sameMacro(m, om) {
+			return false
+		}
+	}
+	return true
 }
 
 // onceKey is the name under which a #pragma once file is observed and
@@ -274,12 +298,27 @@ func (p *Preprocessor) popFile(f *fileFrame) {
 	}
 }
 
+// A full log segment is followed by a new one rather than grown, so a
+// header's log is never copied (growing one segment by doubling was a
+// third of ggml's preprocessing time). Segments start small, as a
+// recording sealed after a few tokens is common (small headers, nested
+// includes), and double up to maxLogSegment, so that the room a sealed
+// segment leaves unused stays under half of what it holds.
+const (
+	minLogSegment = 64
+	maxLogSegment = 4096
+)
+
 // logToken appends a token the file produced to the log of the open
 // recordings.
 func (p *Preprocessor) logToken(t lex.Token) {
 	n := len(p.logSegs)
-	if n == 0 || p.logSealed {
-		p.logSegs = append(p.logSegs, make([]lex.Token, 0, 256))
+	if n == 0 || p.logSealed || len(p.logSegs[n-1]) == cap(p.logSegs[n-1]) {
+		size := minLogSegment
+		if n > 0 && !p.logSealed {
+			size = min(2*cap(p.logSegs[n-1]), maxLogSegment)
+		}
+		p.logSegs = append(p.logSegs, make([]lex.Token, 0, size))
 		p.logSealed = false
 		n++
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cudalint/cudalint/internal/gen"
@@ -181,4 +182,45 @@ func FuzzHeaderCache(f *testing.F) {
 		}
 		checkMemo(t, fs, []string{"1.cu", "2.cu", "3.cu", "1.cu"}, Config{Limits: Limits{Includes: 50, Tokens: 5000}})
 	})
+}
+
+// Files that load in parallel both record a header none has kept yet; the
+// cache keeps one recording per key, and a different macro state is still
+// a variant of its own.
+func TestHeaderCacheOneRecordingPerKey(t *testing.T) {
+	tests := []struct {
+		name     string
+		mains    []string // each preprocessed at the same time as the others
+		variants int
+	}{
+		{"same state", []string{"int a;\n#include \"h.cuh\"\n", "int b;\n#include \"h.cuh\"\n", "#include \"h.cuh\"\n"}, 1},
+		{"two states", []string{"#define N 1\n#include \"h.cuh\"\n", "int a;\n#include \"h.cuh\"\n", "#include \"h.cuh\"\n"}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var arrived sync.WaitGroup
+			arrived.Add(len(tt.mains))
+			read := func(path string) ([]byte, error) {
+				if path != "h.cuh" {
+					return nil, os.ErrNotExist
+				}
+				arrived.Done()
+				arrived.Wait() // every file has read the header before any records it
+				return []byte("#ifdef N\nint n = N;\n#endif\nint h;\n"), nil
+			}
+			cfg := Config{ReadFile: read, Headers: NewHeaderCache()}
+			var done sync.WaitGroup
+			for i, m := range tt.mains {
+				done.Add(1)
+				go func() {
+					defer done.Done()
+					Preprocess(fmt.Sprintf("main%d.cu", i), []byte(m), cfg)
+				}()
+			}
+			done.Wait()
+			if got := len(cfg.Headers.variants("h.cuh")); got != tt.variants {
+				t.Errorf("%d recordings of h.cuh kept, want %d", got, tt.variants)
+			}
+		})
+	}
 }

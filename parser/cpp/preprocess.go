@@ -137,6 +137,13 @@ func (h *hideSet) with(name string) *hideSet {
 	return &hideSet{name: name, next: h}
 }
 
+// span is a run of pending tokens, read from at on: an expansion is
+// pushed back as the slice substitution made, not copied token by token.
+type span struct {
+	ts []ptok
+	at int
+}
+
 type ptok struct {
 	lex.Token
 	hs   *hideSet
@@ -194,7 +201,7 @@ type Preprocessor struct {
 	conds    []cond
 	once     map[string]bool
 	seen     map[string]bool
-	pushed   []ptok // pending tokens, next to read at the end
+	pushed   []span // pending runs of tokens, the last read first
 	out      Preprocessed
 	produced int
 	limitHit bool
@@ -202,6 +209,9 @@ type Preprocessor struct {
 	// expanding counts the macro invocations being read: a header that
 	// starts or ends inside one mixes its tokens with its includer's.
 	expanding int
+	// argBufs[n] is the array the arguments of an invocation n deep are
+	// read into (see collectArgs).
+	argBufs [][]ptok
 	// recs are the headers being recorded for the HeaderCache, outermost
 	// first; their tokens and includes go to the logs while any is open.
 	recs      []*recording
@@ -328,8 +338,12 @@ func (p *Preprocessor) next() (ptok, bool) {
 // then the active text of the files, handling directives on the way.
 func (p *Preprocessor) read() (ptok, bool) {
 	if n := len(p.pushed); n > 0 {
-		t := p.pushed[n-1]
-		p.pushed = p.pushed[:n-1]
+		s := &p.pushed[n-1]
+		t := s.ts[s.at]
+		if s.at++; s.at == len(s.ts) {
+			p.pushed[n-1] = span{} // a finished span is dropped at once: no pushed span is empty
+			p.pushed = p.pushed[:n-1]
+		}
 		return t, true
 	}
 	for len(p.files) > 0 {
@@ -359,9 +373,10 @@ func (p *Preprocessor) read() (ptok, bool) {
 	return ptok{}, false
 }
 
+// unread pushes ts back, to be read next; ts is read, never written.
 func (p *Preprocessor) unread(ts []ptok) {
-	for i := len(ts) - 1; i >= 0; i-- {
-		p.pushed = append(p.pushed, ts[i])
+	if len(ts) > 0 {
+		p.pushed = append(p.pushed, span{ts: ts})
 	}
 }
 
@@ -393,12 +408,27 @@ func (p *Preprocessor) expand(t ptok, m *macro) bool {
 		hs = intersect(t.hs, rparen.hs).with(m.name)
 	}
 	body := p.substitute(m, args, hs, t)
-	p.produced += len(body)
-	if p.produced > maxExpandedTokens {
-		p.out.Notes.AddKind(lex.NoteExpansionLimit, t.Pos, "macro expansion produced more than %d tokens; expansion stopped", maxExpandedTokens)
-		p.limitHit = true
+	if p.limitHit {
+		return true // the budget ran out during the substitution: nothing of it is kept
 	}
+	p.produced += len(body)
 	p.unread(body)
+	return true
+}
+
+// overBudget reports whether an expansion at inv that would hold n more
+// tokens than the expansions so far exceeds the file's expansion budget;
+// the first time it does, it notes it at inv and stops all expansion,
+// substitutions under way included.
+func (p *Preprocessor) overBudget(inv ptok, n int) bool {
+	if p.limitHit {
+		return true
+	}
+	if p.produced+n <= maxExpandedTokens {
+		return false
+	}
+	p.out.Notes.AddKind(lex.NoteExpansionLimit, inv.Pos, "macro expansion produced more than %d tokens; expansion stopped", maxExpandedTokens)
+	p.limitHit = true
 	return true
 }
 
@@ -413,8 +443,30 @@ func intersect(a, b *hideSet) *hideSet {
 }
 
 func (p *Preprocessor) collectArgs(name ptok) ([][]ptok, ptok, bool) {
-	var args [][]ptok
-	var cur []ptok
+	// The arguments are read into one array and cut at the end: an
+	// argument is a slice of it, capped so that nothing appends into the
+	// next. The array is the one of this nesting level of expansion,
+	// reused: arguments live until their substitution ends, which copies
+	// them, and the next invocation at this level comes after that.
+	// Invocations inside an argument are a level deeper.
+	level := p.expanding
+	for len(p.argBufs) <= level {
+		p.argBufs = append(p.argBufs, nil)
+	}
+	all := p.argBufs[level][:0]
+	defer func() { p.argBufs[level] = all[:0] }()
+	var ends []int
+	cut := func() [][]ptok {
+		args := make([][]ptok, len(ends))
+		start := 0
+		for i, end := range ends {
+			if end > start {
+				args[i] = all[start:end:end]
+			}
+			start = end
+		}
+		return args
+	}
 	depth := 0
 	for {
 		t, ok := p.read()
@@ -430,19 +482,18 @@ func (p *Preprocessor) collectArgs(name ptok) ([][]ptok, ptok, bool) {
 		case ")", "]", "}":
 			if t.Kind == lex.KPunct {
 				if depth == 0 && t.Text == ")" {
-					args = append(args, cur)
-					return args, t, true
+					ends = append(ends, len(all))
+					return cut(), t, true
 				}
 				depth--
 			}
 		case ",":
 			if depth == 0 {
-				args = append(args, cur)
-				cur = nil
+				ends = append(ends, len(all))
 				continue
 			}
 		}
-		cur = append(cur, t)
+		all = append(all, t)
 	}
 }
 
@@ -474,7 +525,13 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 		args = nil
 	}
 	origin := inv.Macro
-	var out []ptok
+	// Room for the body and each argument once, the common case, so that
+	// out is seldom grown and copied.
+	room := len(m.body)
+	for _, a := range args {
+		room += len(a)
+	}
+	out := make([]ptok, 0, room)
 	var expanded map[string][]ptok
 	body := m.body
 	for i := 0; i < len(body); i++ {
@@ -505,6 +562,9 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 		}
 		if a, ok := argOf(bt.Text); ok && bt.Kind == lex.KIdent {
 			if i+1 < len(body) && body[i+1].Text == "##" {
+				if p.overBudget(inv, len(out)+len(a)) {
+					return nil
+				}
 				out = append(out, a...)
 				continue
 			}
@@ -517,10 +577,19 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 				}
 				expanded[bt.Text] = x
 			}
+			// The budget counts what substitution copies, not only what
+			// expansions return: a body that uses an argument twice, nested,
+			// doubles at every level before any expansion ends.
+			if p.overBudget(inv, len(out)+len(x)) {
+				return nil
+			}
 			out = append(out, x...)
 			continue
 		}
 		out = append(out, p.fromBody(bt, m, i, hs, inv, origin))
+	}
+	if p.overBudget(inv, len(out)) {
+		return nil
 	}
 	// Tokens mostly share a few hide sets (the body's, each argument's):
 	// their unions are made once each.
@@ -562,15 +631,15 @@ func (p *Preprocessor) fromBody(t lex.Token, m *macro, i int, hs *hideSet, inv p
 
 // expandArg fully expands a macro argument on its own.
 func (p *Preprocessor) expandArg(a []ptok) []ptok {
-	if len(a) == 0 {
-		return nil
+	if len(a) == 0 || !p.expandable(a) {
+		return a // nothing in it expands: it is its own expansion, and is read, never written
 	}
 	saved := p.pushed
 	savedFiles := p.files
 	p.pushed = nil
 	p.files = nil
 	p.unread(a)
-	var out []ptok
+	out := make([]ptok, 0, len(a))
 	for {
 		t, ok := p.next()
 		if !ok {
@@ -583,6 +652,28 @@ func (p *Preprocessor) expandArg(a []ptok) []ptok {
 	return out
 }
 
+// expandable reports whether reading a through next would expand a macro,
+// looking its names up as next would (a header being recorded observes
+// them).
+func (p *Preprocessor) expandable(a []ptok) bool {
+	if p.limitHit {
+		return false
+	}
+	for _, t := range a {
+		if t.Kind != lex.KIdent || t.done {
+			continue
+		}
+		if m := p.lookup(t.Text); m != nil && !t.hs.has(t.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// stringQuoter escapes a token's spelling inside a # string; made once,
+// not per token (building it was a sixth of a macro-heavy file's memory).
+var stringQuoter = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
 func stringize(a []ptok, pos lex.Pos) lex.Token {
 	var b strings.Builder
 	b.WriteByte('"')
@@ -590,7 +681,7 @@ func stringize(a []ptok, pos lex.Pos) lex.Token {
 		if i > 0 && t.Space {
 			b.WriteByte(' ')
 		}
-		b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(t.Text))
+		b.WriteString(stringQuoter.Replace(t.Text))
 	}
 	b.WriteByte('"')
 	return lex.Token{Kind: lex.KString, Text: b.String(), Pos: pos}
