@@ -7,6 +7,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/policy"
 	"github.com/cudalint/cudalint/rules/spec"
@@ -48,8 +49,8 @@ func Severity(p *analyzer.Prediction) lint.Severity {
 
 func describe(p *analyzer.Prediction) string {
 	c, _ := culprit(p)
-	return fmt.Sprintf("%s, so each request moves %.1fx the bytes it uses; %s: %s%s",
-		c.describe(p), p.Sectors/p.Ideal, advice(p), wording.Figures(p), assumed(p, c))
+	return fmt.Sprintf("%s, so %s; %s: %s%s",
+		c.describe(p), impact.Cost(p), advice(p), wording.Figures(p), assumed(p, c))
 }
 
 // assumed says which sizes the step was evaluated at, when no launch

@@ -1,6 +1,7 @@
 package impact
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/cudalint/cudalint/analyzer"
@@ -33,6 +34,25 @@ func dramPerRequest(p *analyzer.Prediction) float64 {
 		factor = math.Min(factor, float64(step)/warp.SectorBytes)
 	}
 	return math.Max(p.Ideal, p.Sectors*factor)
+}
+
+// L1Serves reports whether DRAM moves fewer of p's sectors than its
+// requests touch: the lanes' later iterations, or other warps of the
+// block, read them again from the L1.
+func L1Serves(p *analyzer.Prediction) bool {
+	return p.Known && p.Access.Space == interp.Global && dramPerRequest(p) < p.Sectors-0.01
+}
+
+// Cost says how a request's excess costs, in a message: "each request
+// moves 8.0x the bytes it uses", or where the L1 serves the rest, "each
+// request touches 8.0x the sectors it uses, which the L1 then serves to
+// its later iterations or other warps (the cost is the L1's time more
+// than DRAM's)".
+func Cost(p *analyzer.Prediction) string {
+	if L1Serves(p) {
+		return fmt.Sprintf("each request touches %.1fx the sectors it uses, the rest of which the L1 serves to later iterations or other warps (L1 time more than DRAM bytes)", p.Sectors/p.Ideal)
+	}
+	return fmt.Sprintf("each request moves %.1fx the bytes it uses", p.Sectors/p.Ideal)
 }
 
 // ownSectorStep is the smallest step, in bytes, by which an enclosing

@@ -6,6 +6,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/policy"
 	"github.com/cudalint/cudalint/rules/spec"
@@ -29,8 +30,8 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
-	return fmt.Sprintf("neighbouring lanes are %d bytes apart, so each request moves %.1fx the bytes it uses; %s: %s",
-		abs(*p.LaneStride), p.Sectors/p.Ideal, advice(p), wording.Figures(p))
+	return fmt.Sprintf("neighbouring lanes are %d bytes apart, so %s; %s: %s",
+		abs(*p.LaneStride), impact.Cost(p), advice(p), wording.Figures(p))
 }
 
 // advice says what to change, by how far apart lanes are: a few
