@@ -328,6 +328,8 @@ func (in *interp) decl(d *parser.Decl) {
 		}
 		in.noteFnTarget(dc.Name, dc.Init)
 		switch {
+		case isDim3(t) && isInitList(dc.Init):
+			v = in.dim3Of(dc.Init.(*parser.InitList)) // dim3 block = {4, 8, n / 32}
 		case dc.Init != nil:
 			v = in.convert(in.eval(dc.Init), t)
 		case dc.IsCtr:
@@ -382,6 +384,23 @@ func (in *interp) construct(t *ctype.Type, args []parser.Expr, at parser.Pos) va
 		return in.convert(vals[0], t)
 	}
 	return in.dataValue(symbolic.CauseNotModelled, "constructed")
+}
+
+func isDim3(t *ctype.Type) bool { return t != nil && t.Name == "dim3" }
+
+func isInitList(e parser.Expr) bool {
+	_, ok := e.(*parser.InitList)
+	return ok
+}
+
+// dim3Of is the dim3 a brace list initialises, its elements x, y, z in
+// order.
+func (in *interp) dim3Of(l *parser.InitList) value {
+	vals := make([]value, 0, 3)
+	for _, x := range l.Elems {
+		vals = append(vals, in.eval(x))
+	}
+	return dim3Value(vals)
 }
 
 func dim3Value(vals []value) value {

@@ -46,6 +46,12 @@ func TestHostValues(t *testing.T) {
 		name, src string
 		want      []string
 	}{
+		{"a dim3 initialised by a brace list", `
+void h(float* a, int n) {
+  dim3 block = {4, 8, (unsigned)n / 32};
+  dim3 grid = {16};
+  k<<<grid, block>>>(a, 2);
+}`, []string{"launch-unresolved 4x8x8 16 n=2,"}},
 		{"a cooperative launch through the runtime API", `
 int main() {
   float* a; int n = 3;
