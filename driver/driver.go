@@ -172,6 +172,7 @@ func Run(opts Options) *Report {
 	rep.Findings = group(rep.Findings, fset)
 	applyImpact(rep.Findings)
 	applyUnlaunched(rep.Findings, ar.Analysis)
+	applyRuntimeCalls(rep.Findings)
 	rep.Findings = d.filter(rep.Findings, fset)
 	if len(d.configErrs) > 0 { // a configuration found only for an included header
 		return d.failed()

@@ -3,6 +3,7 @@ package driver
 import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/launch"
+	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
 )
@@ -69,6 +70,53 @@ func applyUnlaunched(fs []*lint.Finding, res *analyzer.Result) {
 			" (dead code, or launched where cudalint cannot see)"
 	}
 }
+
+// applyRuntimeCalls makes a warning about a kernel that calls the device
+// runtime's allocator (cudaMalloc, cudaFree, malloc, free) info, saying
+// so: such a call takes far longer than the memory accesses the model
+// prices (cuda-samples' freeVertexMem: one load per thread, then
+// cudaFree), so what fixing them saves is no share of the kernel's time.
+func applyRuntimeCalls(fs []*lint.Finding) {
+	memo := map[*parser.Func]string{}
+	for _, f := range fs {
+		p := f.Prediction
+		if p == nil || f.Severity != lint.Warning || f.Rule.Fault {
+			continue
+		}
+		fn := p.Access.Kernel
+		call, seen := memo[fn]
+		if !seen {
+			call = allocatorCall(fn)
+			memo[fn] = call
+		}
+		if call == "" {
+			continue
+		}
+		f.Severity = lint.Info
+		f.Message += "; info: " + fn.Name + " calls " + call + ", which takes far longer than its memory accesses"
+	}
+}
+
+// allocatorCall names the first device-runtime allocator call in fn's
+// body, "" when none.
+func allocatorCall(fn *parser.Func) string {
+	found := ""
+	if fn == nil || fn.Body == nil {
+		return ""
+	}
+	parser.WalkStmt(fn.Body, func(e parser.Expr) {
+		c, ok := e.(*parser.Call)
+		if !ok || found != "" {
+			return
+		}
+		if id, ok := c.Fun.(*parser.Ident); ok && deviceAllocators[id.Name] {
+			found = id.Name + "()"
+		}
+	})
+	return found
+}
+
+var deviceAllocators = map[string]bool{"cudaMalloc": true, "cudaFree": true, "malloc": true, "free": true}
 
 // unlaunched: no launch, annotation or setting gave c's block.
 func unlaunched(c *analyzer.LaunchConfig) bool {

@@ -123,3 +123,32 @@ func TestUnlaunchedKernelIsInfo(t *testing.T) {
 		})
 	}
 }
+
+// A kernel that calls the device allocator spends its time there: its
+// warnings are info, saying why.
+func TestAllocatorCallMakesInfo(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       lint.Severity
+	}{
+		{"a strided load before cudaFree", "float* p = ps[8 * t]; cudaFree(p);", lint.Info},
+		{"the same load alone", "out[t] = *ps[8 * t];", lint.Warning},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, map[string]string{"k.cu": "__global__ void k(float** ps, float* out) {\n    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    " + tt.body + "\n}\nvoid h(float** a, float* b) { k<<<64, 256>>>(a, b); }\n"})
+			rep := Run(Options{Paths: []string{dir}})
+			for _, f := range rep.Findings {
+				if f.Rule.ID != "strided-access" {
+					continue
+				}
+				if f.Severity != tt.want || (tt.want == lint.Info && !strings.Contains(f.Message, "k calls cudaFree(), which takes far longer than its memory accesses")) {
+					t.Errorf("%v: %s", f.Severity, f.Message)
+				}
+				return
+			}
+			t.Fatal("no strided-access finding")
+		})
+	}
+}

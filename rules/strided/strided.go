@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/impact"
@@ -21,9 +22,32 @@ var Rule = spec.NewRule(spec.Spec{
 // Analyzer is the rule's analyzer, for go/analysis drivers and tests.
 var Analyzer = Rule.Analyzer
 
-// Detect: neighbouring lanes are further apart than an element.
+// Detect: neighbouring lanes are further apart than what each accesses.
+// A struct copied whole (a 32-byte type, two 16-byte instructions) uses
+// every byte between its lanes, though each instruction takes half of
+// each sector: there is no wider instruction to use, nor a layout to fix.
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
-	return policy.Uncoalesced(res, p) && accesses.LaneStrideBytes(p) > accesses.ElemBytes(p.Access)
+	return policy.Uncoalesced(res, p) && accesses.LaneStrideBytes(p) > usedBytes(p.Access)
+}
+
+// usedBytes is what a lane accesses: the whole type, when the access
+// copies a struct in instructions that are already the widest there are
+// (16 bytes), else the element of its instruction (a 12-byte struct of
+// three 4-byte loads could be one aligned 16-byte load).
+func usedBytes(a *analyzer.Access) int64 {
+	if a.Type == nil || !a.Type.LayoutKnown() {
+		return accesses.ElemBytes(a)
+	}
+	pieces := ctype.Pieces(a.Type)
+	for _, pc := range pieces {
+		if pc[1] < 16 {
+			return accesses.ElemBytes(a)
+		}
+	}
+	if len(pieces) > 1 {
+		return a.Type.Size
+	}
+	return accesses.ElemBytes(a)
 }
 
 // Severity grades by cost.
