@@ -1,9 +1,13 @@
 package driver
 
 import (
+	"fmt"
+
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/launch"
+	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
 )
@@ -117,6 +121,56 @@ func allocatorCall(fn *parser.Func) string {
 }
 
 var deviceAllocators = map[string]bool{"cudaMalloc": true, "cudaFree": true, "malloc": true, "free": true}
+
+// applyMissingIncludes makes a warning info when its cost rests on a name
+// no file cudalint read defines, in a file whose include was not found:
+// the header most likely defines it (LeetCUDA's utils.h: WARP_SIZE,
+// assumed 4096, and LDST128BITS, read as a call), so the figures rest on
+// a guess. The message names the include and how to give its folder.
+func applyMissingIncludes(fs []*lint.Finding, res *analyzer.Result) {
+	missing := map[string]lex.Note{} // file -> its first include not found
+	for _, f := range res.Program.Files {
+		for _, n := range f.Notes {
+			if _, seen := missing[n.Pos.File]; n.Kind == lex.NoteIncludeNotFound && !seen {
+				missing[n.Pos.File] = n
+			}
+		}
+	}
+	for _, f := range fs {
+		p := f.Prediction
+		if p == nil || f.Severity != lint.Warning || f.Rule.Fault {
+			continue
+		}
+		inc, ok := missing[p.Access.Kernel.P.File]
+		if !ok {
+			inc, ok = missing[p.Access.Pos.File]
+		}
+		name := undefinedName(p)
+		if !ok || name == "" {
+			continue
+		}
+		f.Severity = lint.Info
+		f.Message += fmt.Sprintf("; info: %s is defined in no file cudalint read, and %s (line %d) was not found: give its folder with -I DIR or include-dirs: in .cudalint.yaml", name, inc.Subject, inc.Pos.Line)
+	}
+}
+
+// undefinedName is a name the prediction assumed a value for that is
+// not a parameter of the kernel: an identifier no file defines.
+func undefinedName(p *analyzer.Prediction) string {
+	params := map[string]bool{}
+	for _, prm := range p.Access.Kernel.Params {
+		params[prm.Name] = true
+	}
+	for _, tp := range p.Access.Kernel.Template {
+		params[tp.Name] = true
+	}
+	for _, a := range p.Assumptions {
+		if a.Kind == warp.AssumedParam && !params[a.Name] {
+			return a.Name
+		}
+	}
+	return ""
+}
 
 // unlaunched: no launch, annotation or setting gave c's block.
 func unlaunched(c *analyzer.LaunchConfig) bool {

@@ -152,3 +152,32 @@ func TestAllocatorCallMakesInfo(t *testing.T) {
 		})
 	}
 }
+
+// A cost resting on a name no file defines, beside an include not found,
+// is info naming the include: the header most likely defines the name.
+func TestMissingIncludeMakesInfo(t *testing.T) {
+	tests := []struct {
+		name, include string
+		want          lint.Severity
+	}{
+		{"the include is missing", `#include "utils.h"`, lint.Info},
+		{"no include", "", lint.Warning},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, map[string]string{"k.cu": tt.include + "\n__global__ void k(const float* in, float* out) {\n    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    out[t] = in[t * WARP_SIZE];\n}\nvoid h(float* a, float* b) { k<<<64, 256>>>(a, b); }\n"})
+			rep := Run(Options{Paths: []string{dir}})
+			for _, f := range rep.Findings {
+				if f.Rule.ID != "strided-access" {
+					continue
+				}
+				if f.Severity != tt.want || (tt.want == lint.Info && !strings.Contains(f.Message, `WARP_SIZE is defined in no file cudalint read, and utils.h (line 1) was not found: give its folder with -I DIR`)) {
+					t.Errorf("%v: %s", f.Severity, f.Message)
+				}
+				return
+			}
+			t.Fatal("no strided-access finding")
+		})
+	}
+}

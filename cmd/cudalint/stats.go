@@ -101,7 +101,6 @@ var noteLabels = map[lex.NoteKind]string{
 	lex.NoteDefineWithoutName:       "#define needs a macro name",
 	lex.NoteBadMacroParam:           "unexpected … in macro parameters",
 	lex.NoteUnterminatedMacroParams: "unterminated macro parameter list",
-	lex.NoteIncludeNotFound:         "cannot open include file …",
 	lex.NoteIncludeDepth:            "#include nested more than N deep …; … skipped",
 	lex.NoteIncludeCount:            "this file expands more than N includes; no more are read",
 	lex.NoteIncludeBytes:            "this file includes more than its budget of included bytes; no more is read",
@@ -135,6 +134,7 @@ var subjectLabels = map[lex.NoteKind]string{
 	lex.NoteUnboundTemplate:     "%s: a function template parameter no launch binds; the call is not followed",
 	lex.NoteInvalidLaunch:       "a launch of %s that CUDA would refuse (a block or grid past its limits); not analyzed",
 	lex.NoteLaunchNotUnderstood: "a launch of %s that cudalint cannot read; its kernel is analyzed without it",
+	lex.NoteIncludeNotFound:     "cannot open include file %s (give its folder with -I DIR or include-dirs:)",
 }
 
 // noteLabel is the --stats line a note is counted under: its kind's, with

@@ -868,7 +868,7 @@ func (p *Preprocessor) include(f *fileFrame, rest []lex.Token, pos lex.Pos) {
 		p.out.Notes.AddKind(kind, rest[0].Pos, "#include %q not read: %s", name, refused.Reason)
 		return
 	case err != nil && !angled:
-		p.out.Notes.AddKind(lex.NoteIncludeNotFound, rest[0].Pos, "cannot open include file %q", name)
+		p.out.Notes.AddAbout(lex.NoteIncludeNotFound, name, rest[0].Pos, "cannot open include file %q", name)
 		return
 	case err != nil:
 		// <name> the project does not have (projects build with -I.:
