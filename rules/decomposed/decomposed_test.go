@@ -3,9 +3,7 @@ package decomposed
 import (
 	"testing"
 
-	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
-	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/ruletest"
 )
@@ -30,17 +28,7 @@ func TestSeverity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := parser.Parse("k.cu", []byte(tt.src), parser.Config{})
-			r := analyzer.Analyze([]*parser.File{f}, analyzer.Options{})
-			var p *analyzer.Prediction
-			for _, q := range r.Predictions {
-				if q.Access.Op == interp.Store {
-					p = q
-				}
-			}
-			if p == nil {
-				t.Fatal("no store predicted")
-			}
+			p := ruletest.Prediction(t, tt.src, interp.Store)
 			_, got := culprit(p)
 			if got != tt.detect || p.LaneStride != nil {
 				t.Fatalf("%s: culprit found %v, want %v (lane stride %v, %.2f sectors, ideal %.2f)", p.Access.Expr, got, tt.detect, p.LaneStride, p.Sectors, p.Ideal)

@@ -3,10 +3,9 @@ package policy
 import (
 	"testing"
 
-	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
-	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules/lint"
+	"github.com/cudalint/cudalint/rules/ruletest"
 )
 
 // The severity policy of docs/severity.md, one row per clause: severity
@@ -40,17 +39,7 @@ func TestCostSeverity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := parser.Parse("k.cu", []byte(tt.src), parser.Config{})
-			r := analyzer.Analyze([]*parser.File{f}, analyzer.Options{})
-			var p *analyzer.Prediction
-			for _, q := range r.Predictions {
-				if q.Access.Op == interp.Store {
-					p = q
-				}
-			}
-			if p == nil {
-				t.Fatal("no store predicted")
-			}
+			p := ruletest.Prediction(t, tt.src, interp.Store)
 			if got := CostSeverity(p); got != tt.want {
 				t.Errorf("%s: %.2f sectors, ideal %.2f, block %v from %s: %v, want %v",
 					p.Access.Expr, p.Sectors, p.Ideal, p.Config.Block, p.Config.BlockSource, got, tt.want)

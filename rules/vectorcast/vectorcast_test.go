@@ -3,9 +3,7 @@ package vectorcast
 import (
 	"testing"
 
-	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
-	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules/lint"
 
 	"github.com/cudalint/cudalint/rules/ruletest"
@@ -25,15 +23,8 @@ func TestSeverity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := parser.Parse("k.cu", []byte(tt.src), parser.Config{})
-			r := analyzer.Analyze([]*parser.File{f}, analyzer.Options{})
-			var p *analyzer.Prediction
-			for _, q := range r.Predictions {
-				if q.Access.Op == interp.Load {
-					p = q
-				}
-			}
-			if p == nil || !Detect(nil, p) {
+			p := ruletest.Prediction(t, tt.src, interp.Load)
+			if !Detect(nil, p) {
 				t.Fatalf("no misaligned load predicted: %+v", p)
 			}
 			if got := Severity(p); got != tt.want {
