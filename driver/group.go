@@ -151,10 +151,11 @@ func mergeAccess(worst *lint.Finding, m []*lint.Finding) *lint.Finding {
 		}
 	}
 	if ops[interp.Load] && ops[interp.Store] {
-		f.Message = wording.SubjectAs(f.Prediction, "load and store") + ": " + f.Detail
+		f.Subject = wording.SubjectAs(f.Prediction, "load and store")
+		f.Compose()
 	}
 	if n := len(configs) - 1; n > 0 {
-		f.Message += othersText(worst, m, n)
+		f.AddExtra(othersText(worst, m, n))
 	}
 	combineImpact(&f, worst, m)
 	f.Figures.Grouped = len(m)
@@ -272,12 +273,13 @@ func mergeCalls(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 	n := len(m) - 1
 	callee := first.Via[first.SiteIndex()].Name()
 	if oneAccess {
-		f.Message += fmt.Sprintf("; the same through %d other call%s of %s in this kernel (line%s %s)", n, plural(n), callee, plural(len(lines)), strings.Join(lines, ", "))
+		f.AddExtra(fmt.Sprintf("; the same through %d other call%s of %s in this kernel (line%s %s)", n, plural(n), callee, plural(len(lines)), strings.Join(lines, ", ")))
 	} else {
-		f.Message += fmt.Sprintf("; %d more access%s of %s through this kernel's calls cost%s the same", n, pluralES(n), callee, map[bool]string{true: "s", false: ""}[n == 1])
+		clause := fmt.Sprintf("; %d more access%s of %s through this kernel's calls cost%s the same", n, pluralES(n), callee, map[bool]string{true: "s", false: ""}[n == 1])
 		if len(lines) > 0 {
-			f.Message += fmt.Sprintf(" (calls at line%s %s)", plural(len(lines)), strings.Join(lines, ", "))
+			clause += fmt.Sprintf(" (calls at line%s %s)", plural(len(lines)), strings.Join(lines, ", "))
 		}
+		f.AddExtra(clause)
 	}
 	combineImpact(&f, m[0], m)
 	f.Figures.Grouped = len(m)
@@ -352,8 +354,8 @@ func mergeCause(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 	if len(lines) > maxListed {
 		lines = append(lines[:maxListed], fmt.Sprintf("%d more", len(lines)-maxListed))
 	}
-	f.Message += fmt.Sprintf("; %d more %s in this kernel (%s): together %s sectors per request where %s would do",
-		n, what, strings.Join(lines, ", "), wording.Trim(sectors), wording.Trim(ideal))
+	f.AddExtra(fmt.Sprintf("; %d more %s in this kernel (%s): together %s sectors per request where %s would do",
+		n, what, strings.Join(lines, ", "), wording.Trim(sectors), wording.Trim(ideal)))
 	combineImpact(&f, m[0], m)
 	f.Figures.Grouped = len(m)
 	return &f
@@ -420,8 +422,8 @@ func mergeLine(m []*lint.Finding) *lint.Finding {
 		names = append(names, shortSubject(p))
 		f.Related = append(f.Related, analysis.RelatedInformation{Pos: x.Pos, End: x.End, Message: shortSubject(p) + " has the same index mapping"})
 	}
-	f.Message += fmt.Sprintf("; %s on this line step%s alike: together %s sectors per request where %s would do",
-		strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1], wording.Trim(sectors), wording.Trim(ideal))
+	f.AddExtra(fmt.Sprintf("; %s on this line step%s alike: together %s sectors per request where %s would do",
+		strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1], wording.Trim(sectors), wording.Trim(ideal)))
 	combineImpact(&f, m[0], m)
 	f.Figures.Grouped = len(m)
 	return &f

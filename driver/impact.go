@@ -48,7 +48,8 @@ func applyImpact(fs []*lint.Finding) {
 			continue
 		}
 		graded := impact.ShareSeverity(f.Severity, imp)
-		f.Message += "; " + impact.Text(imp, graded < f.Severity)
+		f.Impact = "; " + impact.Text(imp, graded < f.Severity)
+		f.Compose()
 		f.Severity = graded
 	}
 }
@@ -70,8 +71,8 @@ func applyUnlaunched(fs []*lint.Finding, res *analyzer.Result) {
 			continue
 		}
 		f.Severity = lint.Info
-		f.Message += "; info: no launch in the analyzed files reaches " + p.Access.Kernel.Name +
-			" (dead code, or launched where cudalint cannot see)"
+		f.AddExtra("; info: no launch in the analyzed files reaches " + p.Access.Kernel.Name +
+			" (dead code, or launched where cudalint cannot see)")
 	}
 }
 
@@ -97,7 +98,7 @@ func applyRuntimeCalls(fs []*lint.Finding) {
 			continue
 		}
 		f.Severity = lint.Info
-		f.Message += "; info: " + fn.Name + " calls " + call + ", which takes far longer than its memory accesses"
+		f.AddExtra("; info: " + fn.Name + " calls " + call + ", which takes far longer than its memory accesses")
 	}
 }
 
@@ -150,7 +151,7 @@ func applyMissingIncludes(fs []*lint.Finding, res *analyzer.Result) {
 			continue
 		}
 		f.Severity = lint.Info
-		f.Message += fmt.Sprintf("; info: %s is defined in no file cudalint read, and %s (line %d) was not found: give its folder with -I DIR or include-dirs: in .cudalint.yaml", name, inc.Subject, inc.Pos.Line)
+		f.AddExtra(fmt.Sprintf("; info: %s is defined in no file cudalint read, and %s (line %d) was not found: give its folder with -I DIR or include-dirs: in .cudalint.yaml", name, inc.Subject, inc.Pos.Line))
 	}
 }
 

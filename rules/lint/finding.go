@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"strings"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
@@ -28,6 +30,30 @@ type Finding struct {
 	Detail string
 	// Figures are the numbers behind the message, for machine output.
 	Figures Figures
+	// Subject names the access ("load in[i * 2]"); Impact ("; fixing it:
+	// up to 4.3x for this kernel ...") and Extras (clauses the driver adds:
+	// the accesses folded in, why a warning became info), each starting
+	// "; ", follow the rule's Detail. Compose writes Message from them,
+	// what fixing it is worth before the long tail, so that a reader
+	// meets the access, its cost and fix, and its worth in one pass.
+	Subject string
+	Impact  string
+	Extras  []string
+}
+
+// Compose writes the message of a finding about a prediction from its
+// parts; other findings (suppressions, internal errors) keep theirs.
+func (f *Finding) Compose() {
+	if f.Subject == "" {
+		return
+	}
+	f.Message = f.Subject + ": " + f.Detail + f.Impact + strings.Join(f.Extras, "")
+}
+
+// AddExtra appends a clause ("; 3 more accesses ...") to the message.
+func (f *Finding) AddExtra(clause string) {
+	f.Extras = append(f.Extras[:len(f.Extras):len(f.Extras)], clause)
+	f.Compose()
 }
 
 // Figures are a finding's numbers in JSON and SARIF. Fields are in

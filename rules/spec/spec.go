@@ -114,7 +114,8 @@ func (s *Spec) finding(res *accesses.Result, costs *impact.Costs, p *analyzer.Pr
 			f.Detail += "; not fixed: " + why
 		}
 	}
-	f.Message = wording.Subject(p) + ": " + f.Detail
+	f.Subject = wording.Subject(p)
+	f.Compose()
 	return f
 }
 

@@ -8,7 +8,7 @@
 __global__ void column_copy(float* out, const float* in, int n) {
     int y = blockIdx.y * blockDim.y + threadIdx.y;
     int x = blockIdx.x;
-    out[y * n + x] = in[y * n + x]; // want warning strided-access "store out.*block 1x256, blockDim.y assumed \(the launch at partial_launch.cu:\d+ gives no constant for it\); load in\[y \* n \+ x\] on this line steps alike: together 64 sectors per request where 8 would do"
+    out[y * n + x] = in[y * n + x]; // want warning strided-access "store out.*block 1x256, blockDim.y assumed \(the launch at partial_launch.cu:\d+ gives no constant for it\).*; load in\[y \* n \+ x\] on this line steps alike: together 64 sectors per request where 8 would do"
 }
 
 __global__ void scale_bias(float* out, const float* in, const float* bias, const float* gate, int n) {
