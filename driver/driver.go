@@ -174,6 +174,7 @@ func Run(opts Options) *Report {
 	applyUnlaunched(rep.Findings, ar.Analysis)
 	applyRuntimeCalls(rep.Findings)
 	applyMissingIncludes(rep.Findings, ar.Analysis)
+	applyComputeLoops(rep.Findings, ar.Analysis)
 	rep.Findings = d.filter(rep.Findings, fset)
 	if len(d.configErrs) > 0 { // a configuration found only for an included header
 		return d.failed()

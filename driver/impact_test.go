@@ -181,3 +181,35 @@ func TestMissingIncludeMakesInfo(t *testing.T) {
 		})
 	}
 }
+
+// A kernel that spends its time in a loop of arithmetic is not bound by
+// memory: its warnings are info, naming the loop. A loop that touches
+// memory, or does little, is no such loop.
+func TestComputeLoopMakesInfo(t *testing.T) {
+	escape := "float x = 0, y = 0; int i = 0;\n    do { float xx = x * x - y * y + cx; y = 2.0f * x * y + cy; x = xx; i = i + 1; float r = x * x + y * y; if (r > 4.0f * 1.0f + 0.0f * r) break; x = x * 1.0f + 0.0f; y = y * 1.0f + 0.0f; } while (i < n);\n    "
+	tests := []struct {
+		name, body string
+		compute    bool
+	}{
+		{"an escape-time loop, then a strided store", escape + "out[8 * t] = i;", true},
+		{"a loop that reads memory", "float s = 0; for (int j = 0; j < n; j++) s += in[j * 64 + t] * 2.0f + 1.0f - 3.0f * s + s * s - s / 2.0f + s * 0.5f - 1.0f + s * s * s - s;\n    out[8 * t] = s;", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, map[string]string{"k.cu": "__global__ void k(const float* in, float* out, float cx, float cy, int n) {\n    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    " + tt.body + "\n}\nvoid h(float* a, float* b, int n) { k<<<64, 256>>>(a, b, 0.5f, 0.5f, n); }\n"})
+			rep := Run(Options{Paths: []string{dir}})
+			for _, f := range rep.Findings {
+				if f.Rule.ID != "strided-access" || f.Prediction.Access.Op.String() != "store" {
+					continue
+				}
+				said := strings.Contains(f.Message, "k computes in the loop at k.cu:4")
+				if said != tt.compute || (tt.compute && f.Severity != lint.Info) {
+					t.Errorf("%v: %s", f.Severity, f.Message)
+				}
+				return
+			}
+			t.Fatal("no strided-access finding on the store")
+		})
+	}
+}
