@@ -307,7 +307,10 @@ func causeOf(f *lint.Finding) (causeKey, bool) {
 		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, fold: lint.FoldStructFields, layout: a.Struct.Name}, true
 	case folds.Has(lint.FoldSameStride):
 		if p.LaneStride == nil {
-			return causeKey{}, false
+			if f.Cause == nil {
+				return causeKey{}, false
+			}
+			return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, fold: lint.FoldSameStride, layout: f.Cause}, true
 		}
 		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, fold: lint.FoldSameStride, layout: *p.LaneStride}, true
 	}
@@ -348,6 +351,9 @@ func mergeCause(m []*lint.Finding, fset *token.FileSet) *lint.Finding {
 	n := len(m) - 1
 	base := m[0].Prediction.Access.Base.String()
 	what := fmt.Sprintf("access%s to %s with the same lane stride", pluralES(n), base)
+	if m[0].Prediction.LaneStride == nil {
+		what = fmt.Sprintf("access%s to %s with the same index mapping", pluralES(n), base)
+	}
 	if f.Rule.Folds.Has(lint.FoldStructFields) {
 		what = fmt.Sprintf("access%s to fields of %s", pluralES(n), base)
 	}

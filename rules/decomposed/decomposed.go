@@ -19,8 +19,8 @@ import (
 // division or remainder of their index.
 var Rule = spec.NewRule(spec.Spec{
 	Rule: lint.Rule{ID: "decomposed-index", Title: "Lanes scattered by / and % of their index", Severity: lint.Warning,
-		Tags: []string{"performance", "coalescing"}, Precision: "high", Folds: lint.FoldSameLine},
-	Name: "decomposed", Detect: Detect, Grade: Severity, Describe: describe})
+		Tags: []string{"performance", "coalescing"}, Precision: "high", Folds: lint.FoldSameLine | lint.FoldSameStride},
+	Name: "decomposed", Detect: Detect, Grade: Severity, Describe: describe, Cause: cause})
 
 // Analyzer is the rule's analyzer, for go/analysis drivers and tests.
 var Analyzer = Rule.Analyzer
@@ -35,6 +35,21 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 	}
 	_, ok := culprit(p)
 	return ok
+}
+
+// culpritKey is a finding's cause: the part of the index that scatters
+// the lanes, and how far it takes them, by identity.
+type culpritKey struct{ op, step string }
+
+// cause folds the kernel's findings on one array that one decomposition
+// scatters (the loads of a thread's row in several loops): one fix, one
+// finding.
+func cause(p *analyzer.Prediction) any {
+	c, ok := culprit(p)
+	if !ok {
+		return nil
+	}
+	return culpritKey{symbolic.Key(c.Op), symbolic.Key(c.Step)}
 }
 
 // Severity grades by cost, as the other coalescing rules do; a step

@@ -11,16 +11,15 @@ import (
 	"github.com/cudalint/cudalint/symbolic"
 )
 
-// dramPerRequest is what DRAM moves per request of p. A load whose lanes
-// are a sector or more apart, in a loop that moves each lane's address by
-// less than a sector per iteration, reads its own sector again in the
-// next iterations: the L1 holds it, and DRAM moves each sector once. So
-// the lane's sectors are paid once per 32 / step iterations (rowwalk_slow
-// of testdata/truth/timing: 32 sectors per request, DRAM at its ideal).
-//
-// Warps of a block that read the same sectors (p.BlockReuse under 1: a
-// gather of interleaved planes, the heads pair) are served by the L1
-// too: DRAM moves the block's distinct sectors.
+// dramPerRequest is what DRAM moves per request of p. A load in a loop
+// that moves each lane's address by less than the sectors it touches
+// reads them again in the next iterations: the L1 holds them, and DRAM
+// moves each once (rowwalk_slow of testdata/truth/timing: a row per
+// thread, 32 sectors a request, DRAM at its ideal; a pair of lanes
+// reading 16 bytes of a row's sector and the next iteration the other
+// 16, DRAM at half). Warps of a block that read the same sectors
+// (p.BlockReuse under 1: a gather of interleaved planes, the heads pair)
+// are served by the L1 too: DRAM moves the block's distinct sectors.
 func dramPerRequest(p *analyzer.Prediction) float64 {
 	a := p.Access
 	if a.Op != interp.Load {
@@ -30,10 +29,50 @@ func dramPerRequest(p *analyzer.Prediction) float64 {
 	if p.BlockReuse > 0 {
 		factor = p.BlockReuse
 	}
-	if step := ownSectorStep(a); step > 0 && p.LaneStride != nil && accesses.Abs(*p.LaneStride) >= warp.SectorBytes {
-		factor = math.Min(factor, float64(step)/warp.SectorBytes)
+	if step := ownSectorStep(a); step > 0 {
+		factor = math.Min(factor, loopReuse(p, step))
 	}
 	return math.Max(p.Ideal, p.Sectors*factor)
+}
+
+// reuseIterations is how many iterations loopReuse follows the first
+// request's lanes through.
+const reuseIterations = 32
+
+// loopReuse is the part of the sectors a request touches that are new to
+// the L1: the first request's lanes followed through reuseIterations
+// iterations of a loop stepping step bytes, the distinct sectors they
+// touch over those the first touches, per iteration. 1 when nothing is
+// read again.
+func loopReuse(p *analyzer.Prediction, step int64) float64 {
+	width := accesses.ElemBytes(p.Access)
+	first, all := map[int64]bool{}, map[int64]bool{}
+	for _, addr := range p.Warp {
+		if addr < 0 {
+			continue
+		}
+		for j := int64(0); j < reuseIterations; j++ {
+			x := addr + j*step
+			for s := floorDiv(x, warp.SectorBytes); s <= floorDiv(x+width-1, warp.SectorBytes); s++ {
+				all[s] = true
+				if j == 0 {
+					first[s] = true
+				}
+			}
+		}
+	}
+	if len(first) == 0 {
+		return 1
+	}
+	return math.Min(1, float64(len(all))/reuseIterations/float64(len(first)))
+}
+
+func floorDiv(x, d int64) int64 {
+	q := x / d
+	if x%d != 0 && (x < 0) != (d < 0) {
+		q--
+	}
+	return q
 }
 
 // L1Serves reports whether DRAM moves fewer of p's sectors than its
@@ -45,9 +84,9 @@ func L1Serves(p *analyzer.Prediction) bool {
 
 // Cost says how a request's excess costs, in a message: "each request
 // moves 8.0x the bytes it uses", or where the L1 serves the rest, "each
-// request touches 8.0x the sectors it uses, which the L1 then serves to
-// its later iterations or other warps (the cost is the L1's time more
-// than DRAM's)".
+// request touches 8.0x the sectors it uses, the rest of which the L1
+// serves to later iterations or other warps (L1 time more than DRAM
+// bytes)".
 func Cost(p *analyzer.Prediction) string {
 	if L1Serves(p) {
 		return fmt.Sprintf("each request touches %.1fx the sectors it uses, the rest of which the L1 serves to later iterations or other warps (L1 time more than DRAM bytes)", p.Sectors/p.Ideal)
@@ -57,7 +96,7 @@ func Cost(p *analyzer.Prediction) string {
 
 // ownSectorStep is the smallest step, in bytes, by which an enclosing
 // loop moves the address per iteration, when under a sector: 0 when no
-// loop does.
+// loop does (a step of a sector or more reads new sectors each time).
 func ownSectorStep(a *interp.Access) int64 {
 	best := int64(0)
 	for _, l := range a.Loops {

@@ -39,6 +39,11 @@ type Finding struct {
 	Subject string
 	Impact  string
 	Extras  []string
+	// Cause, when the rule gives one, is the identity of what it finds
+	// wrong (a comparable value): the findings of one kernel and array
+	// with the same cause fold into one (FoldSameStride, where the lane
+	// stride is not one constant).
+	Cause any
 }
 
 // Compose writes the message of a finding about a prediction from its

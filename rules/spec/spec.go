@@ -48,6 +48,9 @@ type Spec struct {
 	// for (a vector's other lanes): named as related locations, and
 	// counted as the finding's by precedence.
 	Covers Covers
+	// Cause, when set, gives a finding's Cause: what folds it with the
+	// kernel's other findings on the same array.
+	Cause func(p *analyzer.Prediction) any
 }
 
 // Covers lists the other predictions one finding is about.
@@ -95,6 +98,9 @@ func (s *Spec) finding(res *accesses.Result, costs *impact.Costs, p *analyzer.Pr
 	start, end := res.SiteRange(p.Access)
 	f := &lint.Finding{Rule: &s.Rule, Severity: s.Grade(p), Prediction: p, Detail: s.Describe(p), Figures: accesses.FiguresOf(p)}
 	f.Diagnostic = analysis.Diagnostic{Pos: start, End: end, Category: s.ID, URL: lint.DocsURL(s.ID), Related: res.Related(p)}
+	if s.Cause != nil {
+		f.Cause = s.Cause(p)
+	}
 	if s.Covers != nil {
 		f.Covers = s.Covers(res, p)
 		f.Related = append(f.Related, coveredRelated(res, f.Covers)...)

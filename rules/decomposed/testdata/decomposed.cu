@@ -69,3 +69,14 @@ __global__ void tile_epilogue(float* C, int N) {
       C[(threadRow * TM + m) * N + threadCol * TN + n] = 0.0f; // want "store C\[.*\]: neighbouring lanes differ in threadIdx.x % \(BN / TN\), which takes them TN floats apart.*each thread's row is 32 bytes: write it as 2 float4s"
 }
 void launch3(float* C) { tile_epilogue<128, 128, 8, 8><<<64, 256>>>(C, 4096); }
+// One decomposition scatters a thread's row in two loops: one cause, one
+// finding (the second folded into it).
+__global__ void two_loops(float* out, const float* in, int T, int NH) {
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    const float* p = in + (idx % NH) * T * T + (idx / NH) * T;
+    float m = 0.0f, s = 0.0f;
+    for (int a = 0; a < T; a++) m = fmaxf(m, p[a]); // want "load p\[a\]: neighbouring lanes differ in \(blockIdx.x \* blockDim.x \+ threadIdx.x\) % NH"
+    for (int b = 0; b < T; b++) s += p[b] - m; // want "load p\[b\]: neighbouring lanes differ in \(blockIdx.x \* blockDim.x \+ threadIdx.x\) % NH"
+    out[idx] = s;
+}
+void launch4(float* a, float* b) { two_loops<<<96, 256>>>(a, b, 1024, 12); }
