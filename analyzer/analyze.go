@@ -229,7 +229,7 @@ func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options,
 		typeArgs = prog.TypeArgs(fn, instance)
 		funcArgs = prog.FuncArgs(fn, instance)
 	}
-	run := prog.RunInstance(f, fn, typeArgs, funcArgs)
+	run := prog.RunSized(f, fn, typeArgs, funcArgs, prog.DimArgs(fn, instance))
 	k := &Kernel{Func: fn, File: f.Path, Accesses: run.Accesses, Notes: run.Notes, Unresolved: run.Unresolved, params: run.Params}
 	usesY, usesZ := usesDims(fn, run.Accesses)
 	var refused []parser.Note

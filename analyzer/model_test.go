@@ -544,3 +544,41 @@ void hb(float* C, float* A) { dim3 threads(16, 16); mm<16><<<1, threads>>>(C, A,
 		t.Errorf("alone %v, beside a.cu %v: want the same", alone, together)
 	}
 }
+
+// A template value parameter every launch gives alike sizes the
+// kernel's arrays, as nvcc instantiates them: SGEMM's s_b[BK][BN] with
+// BK = 8, BN = 128 merges a thread's eight floats into two LDS.128, as
+// for the same array sized by literals.
+func TestTemplateSizedSharedArray(t *testing.T) {
+	kernel := func(dims, launch string) string {
+		return `template <int BK, int BN, int TN> __global__ void k(float* c, const float* b) {
+  __shared__ float s_b` + dims + `;
+  s_b[threadIdx.y % 8][threadIdx.x] = b[threadIdx.x];
+  __syncthreads();
+  float acc = 0;
+#pragma unroll
+  for (int n = 0; n < 8; n++) acc += s_b[threadIdx.y % 8][(threadIdx.x % 16) * 8 + n];
+  c[threadIdx.x] = acc;
+}
+void h(float* c, float* b) { dim3 block(16, 16); ` + launch + ` }
+`
+	}
+	price := func(src string) string {
+		f := parser.Parse("k.cu", []byte(src), parser.Config{})
+		for _, p := range Analyze([]*parser.File{f}, Options{}).Predictions {
+			if p.Access.Expr == "s_b[threadIdx.y % 8][(threadIdx.x % 16) * 8 + n]" {
+				bytes := int64(4)
+				if p.Merged != nil {
+					bytes = p.Merged.Bytes
+				}
+				return fmt.Sprintf("%.2f/%.2f %d bytes", p.Sectors, p.Ideal, bytes)
+			}
+		}
+		return "no prediction"
+	}
+	literal := price(kernel("[8][128]", "k<8, 128, 8><<<64, block>>>(c, b);"))
+	sized := price(kernel("[BK][BN]", "k<8, 128, 8><<<64, block>>>(c, b);"))
+	if literal != sized || !strings.HasSuffix(literal, "16 bytes") {
+		t.Errorf("sized by literals %s, by template parameters %s: want the same, one 16-byte instruction", literal, sized)
+	}
+}

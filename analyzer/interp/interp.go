@@ -101,6 +101,9 @@ type interp struct {
 	// run that alias memory (set_ref(out[i], v)): their reads are loads
 	// and their writes stores.
 	refs map[string]*pointer
+	// dimArgs are the kernel's template value parameters every launch
+	// gives alike, for the sizes of its arrays (RunSized).
+	dimArgs map[string]int64
 }
 
 type ret struct {
@@ -166,7 +169,7 @@ func (in *interp) dim(e parser.Expr) int64 {
 		// program (cuda-samples: interval.h's BLOCK_SIZE = 64 made
 		// matrixMul's As[BLOCK_SIZE][BLOCK_SIZE] 64 x 64).
 		if v := in.eval(e); v.kind == vInt {
-			if c, ok := symbolic.IsConst(v.x); ok {
+			if c, ok := symbolic.IsConst(in.sized(v.x)); ok {
 				return c
 			}
 		}
@@ -176,6 +179,18 @@ func (in *interp) dim(e parser.Expr) int64 {
 		return in.unit.types.DimWith(e, in.resolveType)
 	}
 	return in.unit.types.Dim(e)
+}
+
+// sized is e with the kernel's dimArgs put in.
+func (in *interp) sized(e symbolic.Expr) symbolic.Expr {
+	if len(in.dimArgs) == 0 {
+		return e
+	}
+	m := map[symbolic.SymID]symbolic.Expr{}
+	for name, v := range in.dimArgs {
+		m[symbolic.ParamID(name)] = symbolic.Const(v)
+	}
+	return symbolic.Subst(e, m)
 }
 
 // current is the function being interpreted: the innermost helper the

@@ -159,7 +159,15 @@ func (p *Program) RunKernel(f *parser.File, fn *parser.Func, typeArgs map[string
 // parameters bound too: funcArgs maps each to the __device__ function
 // it names.
 func (p *Program) RunInstance(f *parser.File, fn *parser.Func, typeArgs map[string]*ctype.Type, funcArgs map[string]string) Run {
+	return p.RunSized(f, fn, typeArgs, funcArgs, nil)
+}
+
+// RunSized is RunInstance with the values that size the kernel's arrays
+// when template value parameters do (dimArgs: every launch gives them
+// alike); the parameters stay symbols everywhere else.
+func (p *Program) RunSized(f *parser.File, fn *parser.Func, typeArgs map[string]*ctype.Type, funcArgs map[string]string, dimArgs map[string]int64) Run {
 	in := newInterp(p.unitOf(f), false)
+	in.dimArgs = dimArgs
 	in.kernel = fn
 	in.fileGlobals = p.fileGlobals[f.Path]
 	in.typeArgs = typeArgs

@@ -228,6 +228,36 @@ func (p *Program) TypeArgs(fn *parser.Func, instance string) map[string]*ctype.T
 	return nil
 }
 
+// DimArgs are the values of kernel fn's template value parameters that
+// every launch of the instance gives alike: what sizes its arrays
+// (__shared__ float s_b[BK][BN]) as the compiler does. A parameter the
+// launches give different values, or none, is left out.
+func (p *Program) DimArgs(fn *parser.Func, instance string) map[string]int64 {
+	out, mixed := map[string]int64{}, map[string]bool{}
+	for _, l := range p.LaunchesOf(fn.Name) {
+		if !l.Reaches(fn) || (hasTypeParams(fn) && l.Instance() != instance) {
+			continue
+		}
+		for i, tp := range fn.Template {
+			if tp.IsType || parser.FuncParam(fn.Template, i) {
+				continue
+			}
+			v, ok := int64(0), false
+			if i < len(l.Targs) && l.Targs[i] != nil && l.Targs[i].Int != nil {
+				v, ok = symbolic.IsConst(l.Targs[i].Int)
+			}
+			if prev, seen := out[tp.Name]; !ok || (seen && prev != v) {
+				mixed[tp.Name] = true
+			}
+			out[tp.Name] = v
+		}
+	}
+	for name := range mixed {
+		delete(out, name)
+	}
+	return out
+}
+
 // FuncArgs binds kernel fn's function template parameters to the
 // functions the first launch with the given instance names.
 func (p *Program) FuncArgs(fn *parser.Func, instance string) map[string]string {
