@@ -198,6 +198,9 @@ func (c *passRunner) checkRules(enabled func(id string) bool, keep func(id, file
 	var kept []*lint.Finding
 	for _, act := range acts[1:] {
 		r := byAnalyzer[act.a]
+		if r == nil {
+			continue // a requirement of the rules (impact), not a rule
+		}
 		found, err := findingsOf(act)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("rule %s: %v", r.ID, err))

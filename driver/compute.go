@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 
 	"github.com/cudalint/cudalint/analyzer"
@@ -16,33 +17,39 @@ import (
 // memory; such a kernel is bound by its arithmetic, so what a fix of its
 // accesses saves is no share of its time. The message names the loop.
 func applyComputeLoops(fs []*lint.Finding, res *analyzer.Result) {
-	funcs := map[string][]*parser.Func{}
+	h := indexHelpers(res)
+	demote(fs, perKernel(func(fn *parser.Func) string {
+		loop := h.computeLoop(fn)
+		if loop == nil {
+			return ""
+		}
+		return fmt.Sprintf("%s computes in the loop at %s:%d (%d arithmetic operations an iteration, no memory access), so memory is unlikely to bound it",
+			fn.Name, filepath.Base(loop.pos.File), loop.pos.Line, loop.ops)
+	}))
+}
+
+// helpers are a run's device functions by name, and the operations a
+// call of each small pure one costs: indexed once per run.
+type helpers struct {
+	funcs map[string][]*parser.Func
+	pure  map[string]int
+}
+
+func indexHelpers(res *analyzer.Result) *helpers {
+	h := &helpers{funcs: map[string][]*parser.Func{}, pure: map[string]int{}}
 	for _, f := range res.Program.Files {
 		for _, fn := range f.Funcs {
 			if fn.Body != nil && !fn.Global {
-				funcs[fn.Name] = append(funcs[fn.Name], fn)
+				h.funcs[fn.Name] = append(h.funcs[fn.Name], fn)
 			}
 		}
 	}
-	memo := map[*parser.Func]*computeLoop{}
-	for _, f := range fs {
-		p := f.Prediction
-		if p == nil || f.Severity != lint.Warning || f.Rule.Fault {
-			continue
+	for name, gs := range h.funcs {
+		if ops, ok := pureHelper(gs[0]); ok {
+			h.pure[name] = ops // dsadd(a, b): arithmetic in a helper of its own
 		}
-		fn := p.Access.Kernel
-		loop, seen := memo[fn]
-		if !seen {
-			loop = findComputeLoop(fn, funcs)
-			memo[fn] = loop
-		}
-		if loop == nil {
-			continue
-		}
-		f.Severity = lint.Info
-		f.AddExtra(fmt.Sprintf("; info: %s computes in the loop at %s:%d (%d arithmetic operations an iteration, no memory access), so memory is unlikely to bound it",
-			fn.Name, filepath.Base(loop.pos.File), loop.pos.Line, loop.ops))
 	}
+	return h
 }
 
 type computeLoop struct {
@@ -54,42 +61,33 @@ type computeLoop struct {
 // compute loop: a loop that steps a counter or halves a size is not one.
 const minComputeOps = 16
 
-// findComputeLoop is the first loop of fn, or of a device function fn
-// calls, whose body has no memory access (no subscript, dereference,
-// member through a pointer, or call but to the math library) and at
-// least minComputeOps arithmetic operations.
-func findComputeLoop(fn *parser.Func, funcs map[string][]*parser.Func) *computeLoop {
-	bodies := []*parser.Block{fn.Body}
-	if fn.Body != nil {
-		parser.WalkStmt(fn.Body, func(e parser.Expr) {
-			if c, ok := e.(*parser.Call); ok {
-				if id, ok := c.Fun.(*parser.Ident); ok {
-					for _, g := range funcs[id.Name] {
-						bodies = append(bodies, g.Body)
-					}
-				}
-			}
-		})
+// computeLoop is the first loop of fn, or of a device function fn calls,
+// whose body has no memory access (no subscript, dereference, member
+// through a pointer, or call but to math, functional casts and small
+// pure helpers) and at least minComputeOps arithmetic operations.
+func (h *helpers) computeLoop(fn *parser.Func) *computeLoop {
+	if fn.Body == nil {
+		return nil
 	}
-	for i, b := range bodies {
-		casts := map[string]int{"float": 0, "double": 0, "int": 0, "unsigned": 0, "half": 0, "__half": 0}
-		owner := fn
-		if i > 0 {
-			owner = calleeOf(fn, funcs, b)
+	owners := []*parser.Func{fn}
+	parser.WalkStmt(fn.Body, func(e parser.Expr) {
+		if c, ok := e.(*parser.Call); ok {
+			if id, ok := c.Fun.(*parser.Ident); ok {
+				owners = append(owners, h.funcs[id.Name]...)
+			}
 		}
-		for _, tp := range owner.Template {
+	})
+	for _, g := range owners {
+		pure := maps.Clone(h.pure)
+		for _, t := range []string{"float", "double", "int", "unsigned", "half", "__half"} {
+			pure[t] = 0
+		}
+		for _, tp := range g.Template {
 			if tp.IsType {
-				casts[tp.Name] = 0 // T(4.0), a functional cast
+				pure[tp.Name] = 0 // T(4.0), a functional cast
 			}
 		}
-		for name, gs := range funcs {
-			if len(gs) > 0 {
-				if ops, ok := pureHelper(gs[0]); ok {
-					casts[name] = ops // dsadd(a, b): arithmetic in a helper of its own
-				}
-			}
-		}
-		if l := computeLoopIn(b, casts); l != nil {
+		if l := computeLoopIn(g.Body, pure); l != nil {
 			return l
 		}
 	}
@@ -103,18 +101,6 @@ func pureHelper(g *parser.Func) (int, bool) {
 		return 0, false
 	}
 	return arithmeticOnly(g.Body, map[string]int{"float": 0, "double": 0, "int": 0})
-}
-
-// calleeOf is the device function whose body b is.
-func calleeOf(fn *parser.Func, funcs map[string][]*parser.Func, b *parser.Block) *parser.Func {
-	for _, gs := range funcs {
-		for _, g := range gs {
-			if g.Body == b {
-				return g
-			}
-		}
-	}
-	return fn
 }
 
 func computeLoopIn(b *parser.Block, casts map[string]int) *computeLoop {

@@ -65,14 +65,44 @@ func applyUnlaunched(fs []*lint.Finding, res *analyzer.Result) {
 	for _, l := range res.Program.Launches {
 		launching[l.Pos.File] = true
 	}
-	for _, f := range fs {
+	demote(fs, func(f *lint.Finding) string {
 		p := f.Prediction
-		if p == nil || f.Severity != lint.Warning || !unlaunched(p.Config) || !launching[p.Access.Kernel.P.File] {
+		if !unlaunched(p.Config) || !launching[p.Access.Kernel.P.File] {
+			return ""
+		}
+		return "no launch in the analyzed files reaches " + p.Access.Kernel.Name + " (dead code, or launched where cudalint cannot see)"
+	})
+}
+
+// demote makes info each warning about a prediction for which why gives
+// a reason, ending its message with it ("; info: REASON"): what the
+// kernel's context says of a cost the rule priced alone.
+func demote(fs []*lint.Finding, why func(*lint.Finding) string) {
+	for _, f := range fs {
+		if f.Prediction == nil || f.Severity != lint.Warning {
 			continue
 		}
-		f.Severity = lint.Info
-		f.AddExtra("; info: no launch in the analyzed files reaches " + p.Access.Kernel.Name +
-			" (dead code, or launched where cudalint cannot see)")
+		if reason := why(f); reason != "" {
+			f.Severity = lint.Info
+			f.AddExtra("; info: " + reason)
+		}
+	}
+}
+
+// perKernel memoises a reason that depends on the kernel alone.
+func perKernel(reason func(*parser.Func) string) func(*lint.Finding) string {
+	memo := map[*parser.Func]string{}
+	return func(f *lint.Finding) string {
+		if f.Rule.Fault {
+			return "" // a crash is not a cost
+		}
+		fn := f.Prediction.Access.Kernel
+		r, seen := memo[fn]
+		if !seen {
+			r = reason(fn)
+			memo[fn] = r
+		}
+		return r
 	}
 }
 
@@ -82,24 +112,12 @@ func applyUnlaunched(fs []*lint.Finding, res *analyzer.Result) {
 // prices (cuda-samples' freeVertexMem: one load per thread, then
 // cudaFree), so what fixing them saves is no share of the kernel's time.
 func applyRuntimeCalls(fs []*lint.Finding) {
-	memo := map[*parser.Func]string{}
-	for _, f := range fs {
-		p := f.Prediction
-		if p == nil || f.Severity != lint.Warning || f.Rule.Fault {
-			continue
+	demote(fs, perKernel(func(fn *parser.Func) string {
+		if call := allocatorCall(fn); call != "" {
+			return fn.Name + " calls " + call + ", which takes far longer than its memory accesses"
 		}
-		fn := p.Access.Kernel
-		call, seen := memo[fn]
-		if !seen {
-			call = allocatorCall(fn)
-			memo[fn] = call
-		}
-		if call == "" {
-			continue
-		}
-		f.Severity = lint.Info
-		f.AddExtra("; info: " + fn.Name + " calls " + call + ", which takes far longer than its memory accesses")
-	}
+		return ""
+	}))
 }
 
 // allocatorCall names the first device-runtime allocator call in fn's
@@ -137,22 +155,18 @@ func applyMissingIncludes(fs []*lint.Finding, res *analyzer.Result) {
 			}
 		}
 	}
-	for _, f := range fs {
+	demote(fs, func(f *lint.Finding) string {
 		p := f.Prediction
-		if p == nil || f.Severity != lint.Warning || f.Rule.Fault {
-			continue
-		}
 		inc, ok := missing[p.Access.Kernel.P.File]
 		if !ok {
 			inc, ok = missing[p.Access.Pos.File]
 		}
 		name := undefinedName(p)
-		if !ok || name == "" {
-			continue
+		if !ok || name == "" || f.Rule.Fault {
+			return ""
 		}
-		f.Severity = lint.Info
-		f.AddExtra(fmt.Sprintf("; info: %s is defined in no file cudalint read, and %s (line %d) was not found: give its folder with -I DIR or include-dirs: in .cudalint.yaml", name, inc.Subject, inc.Pos.Line))
-	}
+		return fmt.Sprintf("%s is defined in no file cudalint read, and %s (line %d) was not found: give its folder with -I DIR or include-dirs: in .cudalint.yaml", name, inc.Subject, inc.Pos.Line)
+	})
 }
 
 // undefinedName is a name the prediction assumed a value for that is

@@ -105,36 +105,37 @@ func (in *interp) asm(s *parser.Asm) {
 
 // loadedInto marks the outputs a load writes as loaded data.
 func (in *interp) loadedInto(s *parser.Asm, ins ptx.Instr, written map[int]value) {
+	for _, i := range outputsWritten(s, ins) {
+		what := ins.Opcode
+		written[i] = intValue(in.unknown(symbolic.CauseLoadedValue, what, s.P, "value loaded by "+what+" at "+s.P.String(), symbolic.Data))
+	}
+}
+
+// outputsWritten are the asm's output operands an instruction writes:
+// its first operand, or each element of a vector {%0, %1, ...}.
+func outputsWritten(s *parser.Asm, ins ptx.Instr) []int {
 	if len(ins.Operands) == 0 {
-		return
+		return nil
 	}
 	dst := []ptx.Operand{ins.Operands[0]}
 	if dst[0].Kind == ptx.Vec {
 		dst = dst[0].Elems
 	}
+	var out []int
 	for _, o := range dst {
 		if o.Kind == ptx.Ref && o.Index < s.Outputs {
-			what := ins.Opcode
-			written[o.Index] = intValue(in.unknown(symbolic.CauseLoadedValue, what, s.P, "value loaded by "+what+" at "+s.P.String(), symbolic.Data))
+			out = append(out, o.Index)
 		}
 	}
+	return out
 }
 
 // computedInto marks the outputs a register instruction writes as
 // values the model does not compute.
 func (in *interp) computedInto(s *parser.Asm, ins ptx.Instr, written map[int]value) {
-	if len(ins.Operands) == 0 {
-		return
-	}
-	dst := []ptx.Operand{ins.Operands[0]}
-	if dst[0].Kind == ptx.Vec {
-		dst = dst[0].Elems
-	}
-	for _, o := range dst {
-		if o.Kind == ptx.Ref && o.Index < s.Outputs {
-			what := in.prog.Text(s.Operands[o.Index].X) + ", the result of " + ins.Opcode + " in the inline assembly at " + s.P.String()
-			written[o.Index] = intValue(in.unknown(symbolic.CauseNotModelled, what, s.P, what, symbolic.Data))
-		}
+	for _, i := range outputsWritten(s, ins) {
+		what := in.prog.Text(s.Operands[i].X) + ", the result of " + ins.Opcode + " in the inline assembly at " + s.P.String()
+		written[i] = intValue(in.unknown(symbolic.CauseNotModelled, what, s.P, what, symbolic.Data))
 	}
 }
 

@@ -29,7 +29,7 @@ func (m *warpModel) footprint(p *Prediction) {
 			}
 			for _, pc := range m.pieces {
 				start := m.lanes[lane] + pc[0]
-				for s := floorDiv(start, SectorBytes); s <= floorDiv(start+pc[1]-1, SectorBytes); s++ {
+				for s := FloorDiv(start, SectorBytes); s <= FloorDiv(start+pc[1]-1, SectorBytes); s++ {
 					own[s] = true
 				}
 			}

@@ -134,7 +134,7 @@ type chunk struct {
 func chunks(pos []int64, elem, d int64, shared bool) []chunk {
 	var out []chunk
 	for i := 0; i < len(pos); {
-		win := floorDiv(pos[i], d) * d
+		win := FloorDiv(pos[i], d) * d
 		j := i
 		for j < len(pos) && pos[j] < win+d {
 			j++
@@ -145,10 +145,10 @@ func chunks(pos []int64, elem, d int64, shared bool) []chunk {
 		}
 		lo, hi := pos[i], pos[j-1]+elem
 		w := d
-		for w > elem && floorDiv(lo, w/2) == floorDiv(hi-1, w/2) {
+		for w > elem && FloorDiv(lo, w/2) == FloorDiv(hi-1, w/2) {
 			w /= 2
 		}
-		start := floorDiv(lo, w) * w
+		start := FloorDiv(lo, w) * w
 		full := int64(len(members))*elem == w
 		if len(members) < 2 || w <= elem || (!shared && !full) {
 			for _, k := range members {
@@ -162,7 +162,9 @@ func chunks(pos []int64, elem, d int64, shared bool) []chunk {
 	return out
 }
 
-func floorDiv(x, d int64) int64 {
+// FloorDiv is x / d rounded down (C rounds toward zero): the sector or
+// line a byte address before an allocation's start falls in.
+func FloorDiv(x, d int64) int64 {
 	q := x / d
 	if x%d != 0 && (x < 0) != (d < 0) {
 		q--

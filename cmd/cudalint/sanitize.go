@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cudalint/cudalint/internal/report"
 )
 
 // Text quoted from the analyzed source (expressions, file names, parser
@@ -64,25 +66,10 @@ func escapeRune(r rune, raw string) string {
 		return `\r`
 	case r < 0x20 || r == 0x7f:
 		return fmt.Sprintf(`\x%02x`, r)
-	case unsafeRune(r):
+	case report.HidesText(r):
 		return fmt.Sprintf(`\u%04x`, r)
 	}
 	return raw
-}
-
-// unsafeRune reports runes that move or hide text: C1 controls (NEL
-// breaks lines), line and paragraph separators, and bidirectional
-// controls (the "Trojan Source" attack).
-func unsafeRune(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f,
-		r == 0x2028, r == 0x2029,
-		r == 0x200e, r == 0x200f, r == 0x061c,
-		r >= 0x202a && r <= 0x202e,
-		r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
 }
 
 // cut shortens s to at most n characters, ending it with … when cut.

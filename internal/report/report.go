@@ -107,3 +107,19 @@ func sortInts(s []int64) {
 		}
 	}
 }
+
+// HidesText reports runes that move or hide text when printed: C1
+// controls (NEL breaks lines), line and paragraph separators, and
+// bidirectional controls (the "Trojan Source" attack). Every output
+// format shows them escaped.
+func HidesText(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f,
+		r == 0x2028, r == 0x2029,
+		r == 0x200e, r == 0x200f, r == 0x061c,
+		r >= 0x202a && r <= 0x202e,
+		r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}

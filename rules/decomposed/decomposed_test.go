@@ -3,6 +3,7 @@ package decomposed
 import (
 	"testing"
 
+	"github.com/cudalint/cudalint/analyzer/analyzertest"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/ruletest"
@@ -28,7 +29,7 @@ func TestSeverity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := ruletest.Prediction(t, tt.src, interp.Store)
+			p := analyzertest.Predict(t, tt.src, interp.Store)
 			_, got := culprit(p)
 			if got != tt.detect || p.LaneStride != nil {
 				t.Fatalf("%s: culprit found %v, want %v (lane stride %v, %.2f sectors, ideal %.2f)", p.Access.Expr, got, tt.detect, p.LaneStride, p.Sectors, p.Ideal)

@@ -7,6 +7,9 @@ package impact
 import (
 	"fmt"
 	"math"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
@@ -97,6 +100,18 @@ type Costs struct {
 	repeats map[*analyzer.Prediction]*analyzer.Prediction
 	// group lists, for a load that others repeat, those repeats.
 	group map[*analyzer.Prediction][]*analyzer.Prediction
+}
+
+// Analyzer prices the pass's kernels once for every rule that requires
+// it: its result is the *Costs of the model's predictions.
+var Analyzer = &analysis.Analyzer{
+	Name:       "impact",
+	Doc:        "the predicted memory cost per launch of every kernel and launch configuration, which each finding is priced against",
+	Requires:   []*analysis.Analyzer{accesses.Analyzer},
+	ResultType: reflect.TypeOf((*Costs)(nil)),
+	Run: func(pass *analysis.Pass) (any, error) {
+		return Of(pass.ResultOf[accesses.Analyzer].(*accesses.Result)), nil
+	},
 }
 
 // Of sums every kernel's cost per launch configuration, once for the

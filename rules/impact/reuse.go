@@ -53,7 +53,7 @@ func loopReuse(p *analyzer.Prediction, step int64) float64 {
 		}
 		for j := int64(0); j < reuseIterations; j++ {
 			x := addr + j*step
-			for s := floorDiv(x, warp.SectorBytes); s <= floorDiv(x+width-1, warp.SectorBytes); s++ {
+			for s := warp.FloorDiv(x, warp.SectorBytes); s <= warp.FloorDiv(x+width-1, warp.SectorBytes); s++ {
 				all[s] = true
 				if j == 0 {
 					first[s] = true
@@ -65,14 +65,6 @@ func loopReuse(p *analyzer.Prediction, step int64) float64 {
 		return 1
 	}
 	return math.Min(1, float64(len(all))/reuseIterations/float64(len(first)))
-}
-
-func floorDiv(x, d int64) int64 {
-	q := x / d
-	if x%d != 0 && (x < 0) != (d < 0) {
-		q--
-	}
-	return q
 }
 
 // L1Serves reports whether DRAM moves fewer of p's sectors than its
@@ -120,8 +112,8 @@ func linesPerRequest(p *analyzer.Prediction) float64 {
 		if addr < 0 {
 			continue
 		}
-		lines[addr/lineBytes] = true
-		sectors[addr/warp.SectorBytes] = true
+		lines[warp.FloorDiv(addr, lineBytes)] = true
+		sectors[warp.FloorDiv(addr, warp.SectorBytes)] = true
 	}
 	if len(sectors) == 0 {
 		return idealLines(p.Sectors)

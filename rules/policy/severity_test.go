@@ -3,9 +3,9 @@ package policy
 import (
 	"testing"
 
+	"github.com/cudalint/cudalint/analyzer/analyzertest"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/lint"
-	"github.com/cudalint/cudalint/rules/ruletest"
 )
 
 // The severity policy of docs/severity.md, one row per clause: severity
@@ -39,7 +39,7 @@ func TestCostSeverity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := ruletest.Prediction(t, tt.src, interp.Store)
+			p := analyzertest.Predict(t, tt.src, interp.Store)
 			if got := CostSeverity(p); got != tt.want {
 				t.Errorf("%s: %.2f sectors, ideal %.2f, block %v from %s: %v, want %v",
 					p.Access.Expr, p.Sectors, p.Ideal, p.Config.Block, p.Config.BlockSource, got, tt.want)

@@ -16,10 +16,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/cudalint/cudalint/analyzer"
-	"github.com/cudalint/cudalint/analyzer/interp"
-	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
 )
 
 var wantComment = regexp.MustCompile(`//\s*want\s+(.*)$`)
@@ -79,7 +77,7 @@ func diagnostics(t *testing.T, files []string, a *analysis.Analyzer) (*token.Fil
 	}
 	var got []analysis.Diagnostic
 	pass := &analysis.Pass{Analyzer: a, Fset: fset, OtherFiles: files,
-		ResultOf: map[*analysis.Analyzer]any{accesses.Analyzer: res},
+		ResultOf: map[*analysis.Analyzer]any{accesses.Analyzer: res, impact.Analyzer: impact.Of(res)},
 		Report:   func(d analysis.Diagnostic) { got = append(got, d) }}
 	if _, err := a.Run(pass); err != nil {
 		t.Fatal(err)
@@ -141,23 +139,4 @@ func parseWants(t *testing.T, file string) []*want {
 		}
 	}
 	return out
-}
-
-// Prediction analyzes src, one file k.cu, under the default options and
-// returns the last prediction of an access of kind op: the table tests
-// of severity policies build one access each.
-func Prediction(t *testing.T, src string, op interp.Op) *analyzer.Prediction {
-	t.Helper()
-	f := parser.Parse("k.cu", []byte(src), parser.Config{})
-	r := analyzer.Analyze([]*parser.File{f}, analyzer.Options{})
-	var p *analyzer.Prediction
-	for _, q := range r.Predictions {
-		if q.Access.Op == op {
-			p = q
-		}
-	}
-	if p == nil {
-		t.Fatalf("no %s predicted in %s", op, src)
-	}
-	return p
 }

@@ -70,7 +70,7 @@ func NewRule(s Spec) *Spec {
 		Name:       s.Name,
 		Doc:        docs.Summary(s.ID),
 		URL:        lint.DocsURL(s.ID),
-		Requires:   []*analysis.Analyzer{accesses.Analyzer},
+		Requires:   []*analysis.Analyzer{accesses.Analyzer, impact.Analyzer},
 		ResultType: reflect.TypeOf(Findings(nil)),
 		Run:        r.run,
 	}
@@ -79,7 +79,7 @@ func NewRule(s Spec) *Spec {
 
 func (s *Spec) run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[accesses.Analyzer].(*accesses.Result)
-	costs := impact.Of(res)
+	costs := pass.ResultOf[impact.Analyzer].(*impact.Costs)
 	out := Findings{}
 	for _, p := range res.Analysis.Predictions {
 		if s.Detect(res, p) {

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/ruletest"
 )
 
@@ -148,7 +149,7 @@ func findings(t *testing.T, files map[string]string) ([]analysis.Diagnostic, *to
 	}
 	var out []analysis.Diagnostic
 	pass := &analysis.Pass{Analyzer: Analyzer, Fset: fset, OtherFiles: paths,
-		ResultOf: map[*analysis.Analyzer]any{accesses.Analyzer: r},
+		ResultOf: map[*analysis.Analyzer]any{accesses.Analyzer: r, impact.Analyzer: impact.Of(r)},
 		Report:   func(d analysis.Diagnostic) { out = append(out, d) }}
 	if _, err := Analyzer.Run(pass); err != nil {
 		t.Fatal(err)

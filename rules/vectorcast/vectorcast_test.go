@@ -3,6 +3,7 @@ package vectorcast
 import (
 	"testing"
 
+	"github.com/cudalint/cudalint/analyzer/analyzertest"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/lint"
 
@@ -23,7 +24,7 @@ func TestSeverity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := ruletest.Prediction(t, tt.src, interp.Load)
+			p := analyzertest.Predict(t, tt.src, interp.Load)
 			if !Detect(nil, p) {
 				t.Fatalf("no misaligned load predicted: %+v", p)
 			}

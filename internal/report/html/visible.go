@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cudalint/cudalint/internal/report"
 )
 
 // visible writes what would move or hide text as Go-style escapes:
@@ -35,7 +37,7 @@ func visible(s string) string {
 			b.WriteString(`\r`)
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case hides(r):
+		case report.HidesText(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
@@ -53,18 +55,4 @@ func plain(s string) bool {
 		}
 	}
 	return !strings.Contains(s, "##[")
-}
-
-// hides reports the runes that move or hide text: C1 controls, line and
-// paragraph separators, bidirectional controls.
-func hides(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f,
-		r == 0x2028, r == 0x2029,
-		r == 0x200e, r == 0x200f, r == 0x061c,
-		r >= 0x202a && r <= 0x202e,
-		r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
 }
