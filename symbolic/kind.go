@@ -48,11 +48,12 @@ const (
 	CauseNoLane                      // no lane performs the access under the launch (a prediction's cause, not a symbol's)
 	CauseNotEvaluable                // the address cannot be evaluated for some lane (a prediction's cause)
 	CauseCapturedWrite               // variable Of, which a lambda passed to a call (at Site) captures by reference and assigns
+	CauseArgCount                    // main's argument count Of (argc): the launches take the program run without arguments
 )
 
 var causeText = [...]string{"none", "loaded value", "member of loaded value", "loop-carried", "call result",
 	"unresolved type", "float", "uninitialised", "too complex", "statement not understood", "mixed branches",
-	"not modelled", "unresolved name", "no lane", "not evaluable", "assigned by a lambda"}
+	"not modelled", "unresolved name", "no lane", "not evaluable", "assigned by a lambda", "argument count"}
 
 func (c UnknownCause) String() string { return causeText[c] }
 

@@ -117,7 +117,7 @@ func (p *Program) HostLaunches(f *parser.File, fn *parser.Func) []*Launch {
 func (p *Program) hostLaunches(in *interp, f *parser.File, fn *parser.Func) []*Launch {
 	in.kernel = fn
 	in.fileGlobals = p.fileGlobals[f.Path]
-	for _, param := range fn.Params {
+	for i, param := range fn.Params {
 		if param.Name == "" {
 			continue
 		}
@@ -125,6 +125,10 @@ func (p *Program) hostLaunches(in *interp, f *parser.File, fn *parser.Func) []*L
 		// parameter's value is unknown (a dim3& is not (1,1,1)).
 		if t := in.resolve(param.Type); t.Kind == ctype.TPointer {
 			in.vars[param.Name] = in.zeroValue(t, param.Name, Local)
+		} else if i == 0 && fn.Name == "main" {
+			// argc: unknown while host code runs (a usage check may
+			// exit), 1 where a launch's values depend on it (ArgCount).
+			in.vars[param.Name] = intValue(in.unknown(symbolic.CauseArgCount, param.Name, fn.P, param.Name, symbolic.Data))
 		} else {
 			in.vars[param.Name] = in.dataValue(symbolic.CauseNotModelled, "parameter "+param.Name)
 		}

@@ -93,6 +93,10 @@ type Config struct {
 	Params  map[string]int64
 	Bases   map[string]int64
 	NonNull map[string]int64
+	// Bare: some of the launch's values depend on main's argument count,
+	// and are those of the program run without arguments (argc = 1): the
+	// sizes a sample sets unless its command line changes them.
+	Bare bool
 }
 
 // Values are the values the launch gives symbols: the block's and the
@@ -117,7 +121,11 @@ func (c *Config) Values() map[symbolic.SymID]int64 {
 func (c *Config) Describe() string {
 	switch c.BlockSource {
 	case FromLaunch:
-		return fmt.Sprintf("block %s from launch at %s:%d", c.Block, baseName(c.At.File), c.At.Line)
+		s := fmt.Sprintf("block %s from launch at %s:%d", c.Block, baseName(c.At.File), c.At.Line)
+		if c.Bare {
+			s += ", main run without arguments"
+		}
+		return s
 	case FromAnnotation:
 		return fmt.Sprintf("block %s from annotation at %s:%d", c.Block, baseName(c.At.File), c.At.Line)
 	case FromConfig:
@@ -351,6 +359,7 @@ func sortedPairs(m map[string]int64) string {
 // constant block or grid CUDA would refuse is refused, with why.
 func fromLaunch(l *Site, fn *parser.Func) (*Config, error) {
 	cfg := &Config{BlockSource: FromLaunch, At: l.Pos, Params: map[string]int64{}, Bases: map[string]int64{}, NonNull: map[string]int64{}}
+	l, cfg.Bare = withoutArguments(l)
 	for d := 0; d < 3; d++ {
 		// A value of 0 or less is what host code the model could not
 		// follow leaves (a device property read as 0), not what the
@@ -500,3 +509,54 @@ func ParseDim3(s string) (Dim3, error) {
 
 // AssumedGrid is the grid used when no launch gives one.
 var AssumedGrid = Dim3{64, 64, 4}
+
+// withoutArguments is l with main's argument count taken as 1 in its
+// block, grid and arguments: a program that sets its sizes, then lets
+// its command line change them (if (argc >= 4) dimx = atoi(argv[2])),
+// runs its own sizes when started bare. It reports whether any value
+// depended on the count. The host code itself runs with the count
+// unknown: a usage check that exits when arguments are missing must not
+// hide the launches after it.
+func withoutArguments(l *Site) (*Site, bool) {
+	changed := false
+	bare := func(e symbolic.Expr) symbolic.Expr {
+		if e == nil {
+			return nil
+		}
+		m := map[symbolic.SymID]symbolic.Expr{}
+		symbolic.Symbols(e, func(v *symbolic.Var) {
+			if v.Kind == symbolic.KindUnknown && v.Cause == symbolic.CauseArgCount {
+				m[v.Key()] = symbolic.Const(1)
+			}
+		})
+		if len(m) == 0 {
+			return e
+		}
+		changed = true
+		return symbolic.Subst(e, m)
+	}
+	out := *l
+	for d := 0; d < 3; d++ {
+		out.Block[d], out.Grid[d] = bare(l.Block[d]), bare(l.Grid[d])
+	}
+	out.Args = make([]interp.Arg, len(l.Args))
+	for i, a := range l.Args {
+		out.Args[i] = bareArg(a, bare)
+	}
+	if !changed {
+		return l, false
+	}
+	return &out, true
+}
+
+func bareArg(a interp.Arg, bare func(symbolic.Expr) symbolic.Expr) interp.Arg {
+	a.Int, a.Offset = bare(a.Int), bare(a.Offset)
+	if a.Fields != nil {
+		fields := make(map[string]interp.Arg, len(a.Fields))
+		for k, f := range a.Fields {
+			fields[k] = bareArg(f, bare)
+		}
+		a.Fields = fields
+	}
+	return a
+}

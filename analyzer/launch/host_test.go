@@ -107,6 +107,20 @@ int main(int argc, char** argv) {
   int bs = atoi(argv[1]);
   k<<<100, bs>>>(a, 3);
 }`, []string{"launch-unresolved 256 100 n=3,"}},
+		{"sizes main sets unless its arguments change them are the bare run's", `
+int main(int argc, char** argv) {
+  float* a;
+  int bx = 8, n = 2;
+  if (argc >= 3) { bx = atoi(argv[1]); n = atoi(argv[2]); }
+  k<<<(4096 + bx - 1) / bx, bx>>>(a, n);
+}`, []string{"launch 8 512 n=2,"}},
+		{"a usage check that exits without arguments hides no launch", `
+int main(int argc, char** argv) {
+  float* a;
+  if (argc < 2) { return 1; }
+  int bs = atoi(argv[1]);
+  k<<<100, 64>>>(a, argc > 2 ? bs : 4);
+}`, []string{"launch 64 100 n=4,"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -147,6 +161,29 @@ func TestLaunchesCUDAWouldRefuse(t *testing.T) {
 					t.Errorf("%s: a configuration from the refused launch: %v", tt.launch, c.Block)
 				}
 			}
+		}
+	}
+}
+
+// A configuration whose values rest on main run without arguments says
+// so where it names its block; one that does not, does not.
+func TestBareRunSaid(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		bare bool
+	}{
+		{`int main(int argc, char** argv) { float* a; int b = 32; if (argc > 1) b = atoi(argv[1]); k<<<1, b>>>(a, 1); }`, true},
+		{`int main(int argc, char** argv) { float* a; k<<<1, 32>>>(a, 1); }`, false},
+	} {
+		p := program(t, kernels+tc.src)
+		fn := p.Kernels[0]
+		cfgs, _ := p.Configs(p.Files[0], fn, false, false, "")
+		if len(cfgs) != 1 {
+			t.Fatalf("%s: %d configurations, want 1", tc.src, len(cfgs))
+		}
+		said := strings.Contains(cfgs[0].Describe(), "main run without arguments")
+		if cfgs[0].Bare != tc.bare || said != tc.bare {
+			t.Errorf("%s: Bare %v, described %q; want bare %v", tc.src, cfgs[0].Bare, cfgs[0].Describe(), tc.bare)
 		}
 	}
 }
