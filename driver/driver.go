@@ -173,6 +173,7 @@ func Run(opts Options) *Report {
 	applyImpact(rep.Findings)
 	applyUnlaunched(rep.Findings, ar.Analysis)
 	applyRuntimeCalls(rep.Findings)
+	applyWarmups(rep.Findings)
 	applyMissingIncludes(rep.Findings, ar.Analysis)
 	applyComputeLoops(rep.Findings, ar.Analysis)
 	rep.Findings = d.filter(rep.Findings, fset)

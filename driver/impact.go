@@ -2,6 +2,8 @@ package driver
 
 import (
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/launch"
@@ -118,6 +120,62 @@ func applyRuntimeCalls(fs []*lint.Finding) {
 		}
 		return ""
 	}))
+}
+
+// applyWarmups makes a warning about a warm-up kernel info, saying so:
+// a kernel named for warming the GPU (warmup, warm_up, warmUpKernel) is
+// launched before the timed work so that the first timed launch does not
+// pay the context's start-up; its own speed is no part of what the
+// program measures (CUDA_Freshman's warmup, a copy of the reduction it
+// precedes, drew the reduction's warnings twice).
+func applyWarmups(fs []*lint.Finding) {
+	demote(fs, perKernel(func(fn *parser.Func) string {
+		if isWarmup(fn.Name) {
+			return fn.Name + " is by its name a warm-up launch, run before the timed kernels"
+		}
+		return ""
+	}))
+}
+
+// isWarmup: name says warm-up, as a word of it (warmup, warm_up,
+// warmUpGpu, gpuWarmup), not inside another word.
+func isWarmup(name string) bool {
+	words := identWords(name)
+	for i, w := range words {
+		if w == "warmup" || w == "warm" && i+1 < len(words) && words[i+1] == "up" {
+			return true
+		}
+	}
+	return false
+}
+
+// identWords splits an identifier into its lower-cased words at
+// underscores and lower-to-upper case changes: warmUpKernel is warm, up,
+// kernel.
+func identWords(name string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r == '_' || unicode.IsDigit(r):
+			flush()
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+		}
+		cur = append(cur, r)
+		prevLower = unicode.IsLower(r)
+	}
+	flush()
+	return words
 }
 
 // allocatorCall names the first device-runtime allocator call in fn's

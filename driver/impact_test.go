@@ -213,3 +213,35 @@ func TestComputeLoopMakesInfo(t *testing.T) {
 		})
 	}
 }
+
+func TestIsWarmup(t *testing.T) {
+	for name, want := range map[string]bool{
+		"warmup": true, "warm_up": true, "warmUpGpu": true, "gpuWarmup": true, "WarmupKernel": true, "warmup2": true,
+		"warmstart": false, "swarmup": false, "reduceNeighbored": false, "warm": false, "upwarm": false,
+	} {
+		if got := isWarmup(name); got != want {
+			t.Errorf("isWarmup(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// A warm-up kernel's warnings are info, saying why; the kernel it warms
+// up for keeps them.
+func TestWarmupKernelIsInfo(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"k.cu": `__global__ void warmup(float* a) { a[32 * threadIdx.x] = 0; }
+__global__ void reduce(float* a) { a[32 * threadIdx.x] = 0; }
+void h(float* a) { warmup<<<64, 256>>>(a); reduce<<<64, 256>>>(a); }
+`})
+	rep := Run(Options{Paths: []string{dir}})
+	got := map[string]lint.Severity{}
+	for _, f := range rep.Findings {
+		got[f.Prediction.Access.Kernel.Name] = f.Severity
+		if f.Prediction.Access.Kernel.Name == "warmup" && !strings.Contains(f.Message, "warmup is by its name a warm-up launch") {
+			t.Errorf("warmup's finding does not say why it is info: %s", f.Message)
+		}
+	}
+	if got["warmup"] != lint.Info || got["reduce"] != lint.Warning {
+		t.Errorf("severities %v, want warmup info, reduce warning", got)
+	}
+}
