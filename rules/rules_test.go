@@ -36,7 +36,7 @@ __global__ void k(float* a, int iter) { a[threadIdx.x * iter] = 0; }
 void h(float* a, int n) { k<<<1, 32>>>(a, n); }`, "a[threadIdx.x * iter]", "strided-access", []string{"iter"}},
 		{"a loop's iteration is not assumed", `
 __global__ void k(float* a) { for (int i = 1; i < 4; i++) a[threadIdx.x * i] = 0; }
-void h(float* a) { k<<<1, 32>>>(a); }`, "a[threadIdx.x * i]", "", nil},
+void h(float* a) { k<<<1, 32>>>(a); }`, "a[threadIdx.x * i]", "strided-access", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

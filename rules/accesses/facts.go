@@ -20,6 +20,82 @@ func LaneStrideBytes(p *analyzer.Prediction) int64 {
 	return Abs(*p.LaneStride)
 }
 
+// SparseLanes is the step between the lanes of the first request that
+// perform p, when its guards leave gaps between them (every 2nd lane: 2),
+// the smallest such gap; 1 when the lanes on are one run, 0 when fewer
+// than two are.
+func SparseLanes(p *analyzer.Prediction) int {
+	last, gap, on := -1, 0, 0
+	for lane, a := range p.Warp {
+		if a < 0 {
+			continue
+		}
+		on++
+		if last >= 0 {
+			if d := lane - last; gap == 0 || d < gap {
+				gap = d
+			}
+		}
+		last = lane
+	}
+	if on < 2 {
+		return 0
+	}
+	if span := last - firstOn(p.Warp) + 1; span == on {
+		return 1
+	}
+	return gap
+}
+
+func firstOn(warp []int64) int {
+	for lane, a := range warp {
+		if a >= 0 {
+			return lane
+		}
+	}
+	return -1
+}
+
+// SpreadByGuard: p's guards leave gaps between the lanes that perform
+// it: the first request shows them, or a guard tests the remainder of
+// the thread's index along lane.
+func SpreadByGuard(p *analyzer.Prediction, lane symbolic.SymID) bool {
+	return SparseLanes(p) > 1 || GuardSpreadsLanes(p, lane)
+}
+
+// GuardSpreadsLanes: a guard of p tests the remainder of the thread's
+// index (tid % (2 * stride) == 0, (tid & 3) == 0), which leaves gaps
+// between the lanes that pass, however the first request's lanes fall.
+func GuardSpreadsLanes(p *analyzer.Prediction, lane symbolic.SymID) bool {
+	for _, g := range p.Access.Guards {
+		if laneRemainder(g, lane) {
+			return true
+		}
+	}
+	return false
+}
+
+func laneRemainder(e symbolic.Expr, lane symbolic.SymID) bool {
+	switch x := e.(type) {
+	case *symbolic.Op:
+		if (x.Kind == symbolic.OpRem || x.Kind == symbolic.OpAnd) && symbolic.Mentions(x.X, lane) {
+			return true
+		}
+		return laneRemainder(x.X, lane) || laneRemainder(x.Y, lane)
+	case *symbolic.Select:
+		return laneRemainder(x.Cond, lane) || laneRemainder(x.Then, lane) || laneRemainder(x.Else, lane)
+	case *symbolic.Poly:
+		for _, t := range x.Terms {
+			for _, a := range t.Atoms {
+				if laneRemainder(a, lane) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // ElemBytes is the width of the access's first piece: the element a lane
 // loads in one instruction.
 func ElemBytes(a *analyzer.Access) int64 {

@@ -22,7 +22,7 @@ var Analyzer = Rule.Analyzer
 
 // Detect: lanes are contiguous, yet the request wastes sectors.
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
-	return policy.Uncoalesced(res, p) && accesses.LaneStrideBytes(p) == accesses.ElemBytes(p.Access)
+	return policy.Uncoalesced(res, p) && accesses.LaneStrideBytes(p) == accesses.ElemBytes(p.Access) && !accesses.SpreadByGuard(p, wording.LaneSymbol(p))
 }
 
 // Severity grades by cost.

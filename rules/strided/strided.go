@@ -12,12 +12,13 @@ import (
 	"github.com/cudalint/cudalint/rules/policy"
 	"github.com/cudalint/cudalint/rules/spec"
 	"github.com/cudalint/cudalint/rules/wording"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 // Rule reports strided accesses.
 var Rule = spec.NewRule(spec.Spec{
 	Rule: lint.Rule{ID: "strided-access", Title: "Strided access", Severity: lint.Warning, Tags: []string{"performance", "coalescing"}, Precision: "high", Folds: lint.FoldSameStride | lint.FoldSameLine},
-	Name: "strided", Detect: Detect, Grade: Severity, Describe: describe})
+	Name: "strided", Detect: Detect, Grade: Severity, Describe: describe, Cause: cause})
 
 // Analyzer is the rule's analyzer, for go/analysis drivers and tests.
 var Analyzer = Rule.Analyzer
@@ -26,8 +27,53 @@ var Analyzer = Rule.Analyzer
 // A struct copied whole (a 32-byte type, two 16-byte instructions) uses
 // every byte between its lanes, though each instruction takes half of
 // each sector: there is no wider instruction to use, nor a layout to fix.
+//
+// Two more shapes spread a warp's lanes the same way. A stride that a
+// loop grows (a tree reduction in global memory, idata[2 * stride * tid]:
+// 2, 4, 8 ... elements apart) has no one lane step. And contiguous lanes
+// of which a guard lets only every k-th through (if (tid % (2 * stride)
+// == 0) idata[tid] += ...) use one element in k of what they touch: not
+// a misalignment, a mapping of work to lanes.
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
-	return policy.Uncoalesced(res, p) && accesses.LaneStrideBytes(p) > usedBytes(p.Access)
+	if !policy.Uncoalesced(res, p) {
+		return false
+	}
+	if s := accesses.LaneStrideBytes(p); s >= 0 {
+		return s > usedBytes(p.Access) || s == accesses.ElemBytes(p.Access) && accesses.SpreadByGuard(p, wording.LaneSymbol(p))
+	}
+	return growingStride(p) != nil
+}
+
+// cause folds the accesses of an array whose lanes a loop spreads alike
+// (idata[index] and idata[index + stride]): their step, as an
+// expression; nil (no fold beyond a constant stride's) otherwise.
+func cause(p *analyzer.Prediction) any {
+	if p.LaneStride != nil {
+		return nil
+	}
+	if c := growingStride(p); c != nil {
+		return symbolic.Key(c)
+	}
+	return nil
+}
+
+// growingStride is the lane step of p's address when a loop's iteration
+// sets it (2 << i ints): nil when the step is a constant, or rests on
+// data.
+func growingStride(p *analyzer.Prediction) symbolic.Expr {
+	c, ok := symbolic.Coefficient(p.Access.Addr, wording.LaneSymbol(p))
+	if !ok || symbolic.ClassOf(c) == symbolic.Data {
+		return nil
+	}
+	if _, isConst := symbolic.IsConst(c); isConst {
+		return nil
+	}
+	iter := false
+	symbolic.Symbols(c, func(v *symbolic.Var) { iter = iter || v.Kind == symbolic.KindLoopIter })
+	if !iter {
+		return nil
+	}
+	return c
 }
 
 // usedBytes is what a lane accesses: the whole type, when the access
@@ -54,9 +100,25 @@ func usedBytes(a *analyzer.Access) int64 {
 func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
 
 func describe(p *analyzer.Prediction) string {
+	if p.LaneStride == nil {
+		return fmt.Sprintf("the distance between neighbouring lanes grows with the loop, %s, so %s; %s: %s",
+			wording.Distance(p.Access, growingStride(p)), impact.Cost(p), neighbourAdvice, wording.Figures(p))
+	}
+	if abs(*p.LaneStride) == accesses.ElemBytes(p.Access) {
+		which := "a guard on the remainder of the thread's index lets only some lanes through"
+		if k := accesses.SparseLanes(p); k > 1 {
+			which = fmt.Sprintf("only every %s lane passes the guards (in the first request)", wording.Ordinal(k))
+		}
+		return fmt.Sprintf("lanes are contiguous but %s, so %s; %s: %s", which, impact.Cost(p), neighbourAdvice, wording.Figures(p))
+	}
 	return fmt.Sprintf("neighbouring lanes are %d bytes apart, so %s; %s: %s",
 		abs(*p.LaneStride), impact.Cost(p), advice(p), wording.Figures(p))
 }
+
+// neighbourAdvice is the cure where the work, not the layout, spreads the
+// lanes: the lanes that work at a step should be neighbours, so that
+// whole warps fall idle instead of lanes in every warp.
+const neighbourAdvice = "give the work of each step to neighbouring lanes, with the step between the elements a lane combines rather than between lanes (for a tree reduction, sequential addressing: a[tid] += a[tid + stride], the stride halving)"
 
 // advice says what to change, by how far apart lanes are: a few
 // elements each is a vector per lane; more is a layout to interleave, or

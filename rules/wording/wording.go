@@ -163,15 +163,35 @@ func trim(x float64) string {
 // from one lane to the next: "height floats", "33 floats", "12 bytes",
 // "2*1 << i floats (i counts the iterations of the loop at line 22)".
 func LaneStep(p *analyzer.Prediction) string {
-	sym := symbolic.ThreadIdx(symbolic.X).ID()
-	if p.Config.Block[0] == 1 {
-		sym = symbolic.ThreadIdx(symbolic.Y).ID()
-	}
-	c, ok := symbolic.Coefficient(p.Access.Addr, sym)
+	c, ok := symbolic.Coefficient(p.Access.Addr, LaneSymbol(p))
 	if !ok {
 		return ""
 	}
 	return Distance(p.Access, c)
+}
+
+// LaneSymbol is the thread index neighbouring lanes differ in: x, or y
+// in a block one thread wide.
+func LaneSymbol(p *analyzer.Prediction) symbolic.SymID {
+	if p.Config.Block[0] == 1 {
+		return symbolic.ThreadIdx(symbolic.Y).ID()
+	}
+	return symbolic.ThreadIdx(symbolic.X).ID()
+}
+
+// Ordinal writes n as an ordinal: 2nd, 3rd, 4th, 21st.
+func Ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
 }
 
 // Distance writes c, a distance in bytes between two addresses of access

@@ -15,7 +15,27 @@ __global__ void full(const double* in, double* out) {
 __global__ void bcast(const float* in, float* out) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = in[blockIdx.x];
 }
-void launch(float* a, float* b, double* c, double* d) {
+// A tree reduction in global memory: the loop doubles the lanes' step.
+__global__ void tree(int* g) {
+    int* d = g + blockIdx.x * blockDim.x;
+    for (int stride = 1; stride < blockDim.x; stride *= 2) {
+        int index = 2 * stride * threadIdx.x;
+        if (index < blockDim.x) d[index] += d[index + stride]; // want "load d\[index\]: the distance between neighbouring lanes grows with the loop, 2\^\(i\+1\) ints \(i counts the iterations of the loop at line 21\).*sequential addressing" "load d\[index \+ stride\]: the distance" "store d\[index\]: the distance"
+        __syncthreads();
+    }
+}
+// Neighbouring lanes, of which the guard lets every 2*stride-th through:
+// the work, not the layout, spreads them.
+__global__ void neighbored(int* g) {
+    int* d = g + blockIdx.x * blockDim.x;
+    for (int stride = 1; stride < blockDim.x; stride *= 2) {
+        if (threadIdx.x % (2 * stride) == 0) d[threadIdx.x] += d[threadIdx.x + stride]; // want "load d\[threadIdx.x\]: lanes are contiguous but .*lets only some lanes through.*give the work of each step to neighbouring lanes" "load d\[threadIdx.x \+ stride\]: lanes are contiguous but" "store d\[threadIdx.x\]: lanes are contiguous but"
+        __syncthreads();
+    }
+}
+void launch(float* a, float* b, double* c, double* d, int* e) {
+    tree<<<64, 256>>>(e);
+    neighbored<<<64, 256>>>(e);
     stride2<<<64, 256>>>(a, b);
     full<<<64, 256>>>(c, d);
     bcast<<<64, 256>>>(a, b);
