@@ -197,11 +197,12 @@ func (c *Costs) requests(p *analyzer.Prediction) float64 {
 }
 
 // termAssumed: p's part of the kernel's cost rests on what the code does
-// not give (a parameter, a trip count, the grid, the block's shape) or on
-// data (an unknown address, a guard on loaded values).
+// not give (a parameter, a trip count, the grid, the block's shape, the
+// layout of a type no file defines) or on data (an unknown address, a
+// guard on loaded values).
 func termAssumed(p *analyzer.Prediction) bool {
 	c := p.Config
-	return !p.Known || len(p.Assumptions) > 0 || len(accesses.AssumedStride(p)) > 0 ||
+	return !p.Known || p.Access.Guessed || len(p.Assumptions) > 0 || len(accesses.AssumedStride(p)) > 0 ||
 		c.GridKnown != [3]bool{true, true, true} || policy.GuessedBlock(c)
 }
 

@@ -6,6 +6,8 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/warp"
+	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
@@ -35,6 +37,9 @@ var Analyzer = Rule.Analyzer
 // == 0) idata[tid] += ...) use one element in k of what they touch: not
 // a misalignment, a mapping of work to lanes.
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
+	if unknownElement(p) {
+		return true
+	}
 	if !policy.Uncoalesced(res, p) {
 		return false
 	}
@@ -55,6 +60,37 @@ func cause(p *analyzer.Prediction) any {
 		return symbolic.Key(c)
 	}
 	return nil
+}
+
+// unknownElement: p accesses whole elements of a type whose layout no
+// file cudalint read gives (cufftComplex, its header not found), with
+// lanes 32 or more elements apart: at any size of the element each lane
+// then takes a sector of its own, a column walk, whatever the figures
+// computed at the size assumed for it.
+func unknownElement(p *analyzer.Prediction) bool {
+	a := p.Access
+	if a.Space != interp.Global || !p.Known || !a.Guessed || a.Struct != nil || a.Type == nil || a.Type.LayoutKnown() || p.LaneStride == nil {
+		return false
+	}
+	if a.Type.Name == "" || isTemplateParam(a.Kernel, a.Type.Name) {
+		return false // a generic instance's T: its launches give it
+	}
+	if c, ok := symbolic.Coefficient(a.Addr, wording.LaneSymbol(p)); !ok {
+		return false
+	} else if _, isConst := symbolic.IsConst(c); !isConst {
+		return false // a step resting on a size the code does not give
+	}
+	elem := accesses.ElemBytes(a)
+	return elem > 0 && abs(*p.LaneStride)%elem == 0 && abs(*p.LaneStride)/elem >= warp.SectorBytes
+}
+
+func isTemplateParam(fn *parser.Func, name string) bool {
+	for _, tp := range fn.Template {
+		if tp.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // growingStride is the lane step of p's address when a loop's iteration
@@ -97,9 +133,21 @@ func usedBytes(a *analyzer.Access) int64 {
 }
 
 // Severity grades by cost.
-func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
+// An element of unknown size is info: its waste is certain in kind (a
+// sector per lane), its size and so the figures are not.
+func Severity(p *analyzer.Prediction) lint.Severity {
+	if unknownElement(p) {
+		return lint.Info
+	}
+	return policy.CostSeverity(p)
+}
 
 func describe(p *analyzer.Prediction) string {
+	if unknownElement(p) {
+		return fmt.Sprintf("neighbouring lanes are %d %s elements apart, a sector or more at any size of it, so each lane takes a sector of its own; "+
+			"no file cudalint read defines %s (give the folder of its header with -I DIR or include-dirs: in .cudalint.yaml); %s; the figures take it as %d bytes: %s",
+			abs(*p.LaneStride)/accesses.ElemBytes(p.Access), p.Access.Type, p.Access.Type, advice(p), accesses.ElemBytes(p.Access), wording.Figures(p))
+	}
 	if p.LaneStride == nil {
 		return fmt.Sprintf("the distance between neighbouring lanes grows with the loop, %s, so %s; %s: %s",
 			wording.Distance(p.Access, growingStride(p)), impact.Cost(p), neighbourAdvice, wording.Figures(p))

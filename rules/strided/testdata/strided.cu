@@ -40,3 +40,13 @@ void launch(float* a, float* b, double* c, double* d, int* e) {
     full<<<64, 256>>>(c, d);
     bcast<<<64, 256>>>(a, b);
 }
+// A type no file defines (its header not found): its lanes are 1000
+// elements apart, a sector each at any size; info, naming the type.
+__global__ void unknown_type(const cufftComplex* in, cufftComplex* out) {
+    int x = blockIdx.x * 32 + threadIdx.x;
+    int y = blockIdx.y * 8 + threadIdx.y;
+    out[x * 1000 + y] = in[y * 1000 + x]; // want "store out\[x \* 1000 \+ y\]: neighbouring lanes are 1000 cufftComplex elements apart, a sector or more at any size of it.*no file cudalint read defines cufftComplex.*the figures take it as 4 bytes"
+}
+void launch_unknown(cufftComplex* a, cufftComplex* b) {
+    unknown_type<<<dim3(32, 125), dim3(32, 8)>>>(a, b);
+}
