@@ -10,6 +10,7 @@ import (
 	"github.com/cudalint/cudalint/rules/policy"
 	"github.com/cudalint/cudalint/rules/spec"
 	"github.com/cudalint/cudalint/rules/wording"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 // Rule reports shared-memory bank conflicts.
@@ -44,7 +45,7 @@ func Severity(p *analyzer.Prediction) lint.Severity {
 
 func describe(p *analyzer.Prediction) string {
 	return fmt.Sprintf("lanes hit the same bank at different words; %s: %s%s",
-		advice(p.Access), wording.Figures(p), merged(p))
+		advice(p), wording.Figures(p), merged(p))
 }
 
 // merged says that the figures rest on a predicted merge: the instruction
@@ -74,12 +75,80 @@ func plural(n int) string {
 	return "s"
 }
 
-// advice is the usual cure: padding for a 2D tile read down its columns;
-// for a 1D array (tree reductions, scans, sorting networks) neighbouring
-// words for neighbouring lanes, or one word of padding every 32.
-func advice(a *analyzer.Access) string {
+// advice is the cure for what makes the lanes collide, read from the
+// address's step along threadIdx.x in 4-byte bank words and the block's
+// width:
+//   - lanes a whole number of bank rows apart (tile[threadIdx.x][...]
+//     over rows of 32 words: a column walk): pad the rows by one element;
+//   - lanes of one row colliding among themselves (tile[ty][tx * 4]:
+//     every 8th lane on one bank): neighbouring lanes on neighbouring
+//     words, which padding the rows cannot give;
+//   - lanes of a row on distinct banks, but the warp spanning rows of a
+//     block narrower than 32 whose starts share banks: rows that start
+//     on different banks, or a block 32 wide.
+//
+// A 1D array (tree reductions, scans, sorting networks) with no such
+// reading gets neighbouring words, or one word of padding every 32.
+func advice(p *analyzer.Prediction) string {
+	a := p.Access
+	w, ok := laneWords(p)
+	if !ok || w == 0 {
+		return fallbackAdvice(a)
+	}
+	row := min(p.Config.Block[0], 32)
+	switch {
+	case a.Subscripts >= 2 && w%32 == 0:
+		return "pad the array's rows by one element (as in [32][33])"
+	case row > 32/gcd(abs(w), 32) && (p.Merged != nil || accesses.ElemBytes(a) > 4):
+		return fallbackAdvice(a) // already a vector per lane: the step is not what collides
+	case row > 32/gcd(abs(w), 32):
+		every := 32 / gcd(abs(w), 32)
+		cure := fmt.Sprintf("have neighbouring lanes use neighbouring words (a lane's %d adjacent words as one vector)", abs(w))
+		if a.Subscripts >= 2 {
+			return fmt.Sprintf("neighbouring lanes are %d words apart along a row, so every %s lane meets on one bank, which padding the rows does not change: %s", abs(w), wording.Ordinal(int(every)), cure)
+		}
+		return fmt.Sprintf("neighbouring lanes are %d words apart, so every %s lane meets on one bank: %s", abs(w), wording.Ordinal(int(every)), cure)
+	case row < 32:
+		return fmt.Sprintf("the lanes of each row of %d threads use distinct banks, but the warp's rows start on the same ones: make the rows start on different banks (pad them), or the block 32 threads wide", row)
+	}
+	return fallbackAdvice(a)
+}
+
+// fallbackAdvice is the usual cure where the lane step says nothing:
+// padding for a 2D tile, neighbouring words or padding every 32 for a
+// 1D array.
+func fallbackAdvice(a *analyzer.Access) string {
 	if a.Subscripts >= 2 {
 		return "pad the array's rows by one element (as in [32][33])"
 	}
 	return "have neighbouring lanes use neighbouring words, or pad one word every 32 (index + index/32)"
+}
+
+// laneWords is the step of p's address from one lane to the next along
+// threadIdx.x, in 4-byte bank words, when it is a constant number of
+// them.
+func laneWords(p *analyzer.Prediction) (int64, bool) {
+	c, ok := symbolic.Coefficient(p.Access.Addr, symbolic.ThreadIdx(symbolic.X).ID())
+	if !ok {
+		return 0, false
+	}
+	v, isConst := symbolic.IsConst(c)
+	if !isConst || v%4 != 0 {
+		return 0, false
+	}
+	return v / 4, true
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

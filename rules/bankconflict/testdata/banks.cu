@@ -49,3 +49,31 @@ void launch(float* a, float* b) {
     padded<<<1, dim3(32, 32)>>>(a, b);
     bcast<<<1, 32>>>(b);
 }
+// Lanes 4 words apart along a row collide among themselves (every 8th
+// lane on one bank): padding the rows would not help, neighbouring
+// words would.
+__global__ void row_step(const float4* in) {
+    __shared__ float tile[16][16 * 4 + 1];
+    float4 v = in[threadIdx.y * 16 + threadIdx.x];
+    tile[threadIdx.y][threadIdx.x * 4] = v.x; // want "store tile\[threadIdx.y\]\[threadIdx.x \* 4\]: .*4 words apart along a row, so every 8th lane meets on one bank, which padding the rows does not change"
+}
+// A column walk over rows of 32 words: pad the rows.
+__global__ void column_walk(float* out) {
+    __shared__ float tile[32][32];
+    tile[threadIdx.y][threadIdx.x] = out[threadIdx.x];
+    __syncthreads();
+    out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y]; // want "load tile\[threadIdx.x\]\[threadIdx.y\]: .*pad the array's rows by one element"
+}
+void launch_advice(float4* a, float* b) {
+    row_step<<<64, dim3(16, 16)>>>(a);
+    column_walk<<<64, dim3(32, 32)>>>(b);
+}
+// A block 16 wide over rows of 32 words: each row's lanes are on
+// distinct banks, the warp's two rows on the same ones.
+__global__ void narrow_rows(float* out) {
+    __shared__ float tile[16][32];
+    tile[threadIdx.y][threadIdx.x] = out[threadIdx.x]; // want "store tile\[threadIdx.y\]\[threadIdx.x\]: .*the lanes of each row of 16 threads use distinct banks, but the warp's rows start on the same ones"
+    __syncthreads();
+    out[threadIdx.x] = tile[threadIdx.x][threadIdx.y]; // want "load tile\[threadIdx.x\]\[threadIdx.y\]: .*pad the array's rows by one element.*16-way"
+}
+void launch_narrow(float* b) { narrow_rows<<<64, dim3(16, 16)>>>(b); }
