@@ -292,7 +292,7 @@ type Tally struct {
 	MovedRight, MovedWrong    int // of Right and Wrong, rows paired with predictions on other lines
 	SectorsRightIdealWrong    int // of Wrong, those whose sectors were right
 	NotExecuted               int // predicted lines of measured launches no instruction ran for
-	HeaderRows, HeaderMissing int // rows attributed to a file other than the program, and of those Missing
+	HeaderRows, HeaderMissing int // rows attributed to a header (IsHeader), and of those Missing
 }
 
 // Add counts a pair.
@@ -302,7 +302,7 @@ func (t *Tally) Add(p Pair) {
 		return
 	}
 	t.Rows++
-	if p.Row.File != p.Row.Program {
+	if IsHeader(p.Row.File) {
 		t.HeaderRows++
 		if p.Verdict == Missing {
 			t.HeaderMissing++

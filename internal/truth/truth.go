@@ -8,8 +8,14 @@ package truth
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 )
+
+// valueCast is the source page's cast of a template value argument:
+// "(int)32", "(unsigned int)1", "(long)-4", "(bool)1" (the details page
+// writes 1 for true).
+var valueCast = regexp.MustCompile(`\((?:unsigned |signed )?(?:int|long|long long|short|char|bool)\)(-?[0-9])`)
 
 // A Row is the global loads or the global stores of one source line of one
 // kernel launch: Nsight Compute's counters summed over the SASS
@@ -74,9 +80,12 @@ func Near(got, want float64) bool {
 
 // KernelName turns Nsight's function name ("void k<float>(const T1 *,
 // T1 *)", or the parameter list already cut off) into the kernel's name
-// with its template arguments ("k<float>").
+// with its template arguments ("k<float>"). A value argument is written
+// as the details page writes it: the source page's "k<(int)32>" is
+// "k<32>".
 func KernelName(fn string) string {
 	fn = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(fn), "void "))
+	fn = valueCast.ReplaceAllString(fn, "$1")
 	depth := 0
 	for i, c := range fn {
 		switch c {
