@@ -21,6 +21,11 @@ type Prediction struct {
 	Instructions       int      `json:"instructions"`
 	SectorsPerRequest  *float64 `json:"sectorsPerRequest"`
 	NcuIdealPerRequest *float64 `json:"ncuIdealSectorsPerRequest"`
+	// The figures per instruction issued (what Nsight reports): lower
+	// than per request where nvcc predicates the access; absent from
+	// tables made before they were printed.
+	SectorsPerInstruction  *float64 `json:"sectorsPerInstruction"`
+	NcuIdealPerInstruction *float64 `json:"ncuIdealSectorsPerInstruction"`
 	Block              Dim3     `json:"block"`
 	BlockSource        string   `json:"blockSource"`
 	Unknown            string   `json:"unknownReason,omitempty"`
@@ -228,9 +233,13 @@ func judge(r *Row, ps []Prediction, moved bool) Pair {
 			return pair
 		}
 		w := float64(max(p.Instructions, 1))
-		sec += *p.SectorsPerRequest * w
-		if p.NcuIdealPerRequest != nil {
-			ideal += *p.NcuIdealPerRequest * w
+		s, i := p.SectorsPerRequest, p.NcuIdealPerRequest
+		if p.SectorsPerInstruction != nil && p.NcuIdealPerInstruction != nil {
+			s, i = p.SectorsPerInstruction, p.NcuIdealPerInstruction // what Nsight counts
+		}
+		sec += *s * w
+		if i != nil {
+			ideal += *i * w
 		}
 		n += w
 	}

@@ -18,6 +18,10 @@ type Program struct {
 	Folder  string
 	Sources []string
 	Flags   []string
+	// Cudalint are the flags cudalint is run with: the run's sizes that
+	// its arguments set and the source cannot know (--param NAME=V), as a
+	// user would give them.
+	Cudalint []string
 	// Line is where the program was first named in programs.txt.
 	Line int
 }
@@ -48,8 +52,8 @@ func (p Program) IncludeDirs() []string {
 }
 
 // ReadPrograms reads a suite's programs.txt: one run a line,
-// name|run|folder|sources|flags|arguments ('#' lines and blank lines
-// skipped). A program run several times (several lines of one name)
+// name|run|folder|sources|flags|arguments, and optionally |cudalint flags
+// ('#' lines and blank lines skipped). A program run several times (several lines of one name)
 // must be built alike. name is the file's name, for errors.
 func ReadPrograms(name string, r io.Reader) (map[string]Program, error) {
 	progs := map[string]Program{}
@@ -60,10 +64,13 @@ func ReadPrograms(name string, r io.Reader) (map[string]Program, error) {
 			continue
 		}
 		f := strings.Split(line, "|")
-		if len(f) != 6 {
-			return nil, fmt.Errorf("%s:%d: %d fields, want 6 (name|run|folder|sources|flags|arguments)", name, n, len(f))
+		if len(f) != 6 && len(f) != 7 {
+			return nil, fmt.Errorf("%s:%d: %d fields, want 6 or 7 (name|run|folder|sources|flags|arguments[|cudalint flags])", name, n, len(f))
 		}
 		p := Program{Name: strings.TrimSpace(f[0]), Folder: strings.TrimSpace(f[2]), Sources: strings.Fields(f[3]), Flags: strings.Fields(f[4]), Line: n}
+		if len(f) == 7 {
+			p.Cudalint = strings.Fields(f[6])
+		}
 		switch {
 		case p.Name == "" || strings.ContainsAny(p.Name, "-/ \t"):
 			return nil, fmt.Errorf("%s:%d: program name %q: want a name without '-', '/' or spaces", name, n, p.Name)
@@ -75,7 +82,8 @@ func ReadPrograms(name string, r io.Reader) (map[string]Program, error) {
 			return nil, fmt.Errorf("%s:%d: %s has no .cu source", name, n, p.Name)
 		}
 		if prev, ok := progs[p.Name]; ok {
-			if prev.Folder != p.Folder || strings.Join(prev.Sources, " ") != strings.Join(p.Sources, " ") || strings.Join(prev.Flags, " ") != strings.Join(p.Flags, " ") {
+			if prev.Folder != p.Folder || strings.Join(prev.Sources, " ") != strings.Join(p.Sources, " ") || strings.Join(prev.Flags, " ") != strings.Join(p.Flags, " ") ||
+				strings.Join(prev.Cudalint, " ") != strings.Join(p.Cudalint, " ") {
 				return nil, fmt.Errorf("%s:%d: %s is built otherwise than at line %d", name, n, p.Name, prev.Line)
 			}
 			continue

@@ -299,6 +299,7 @@ func folderPlace(src string, p truth.Program, all map[string]truth.Program, incl
 	for _, inc := range includes {
 		pl.flags = append(pl.flags, "-I", filepath.Join(root, inc))
 	}
+	pl.flags = append(pl.flags, p.Cudalint...)
 	return pl, nil
 }
 
