@@ -549,9 +549,9 @@ type warpModel struct {
 	// warp whose lanes pass laneConds and none of these still issues the
 	// instruction (predication.go).
 	predConds []symbolic.Func
-	reach     uint32 // the lanes of the request that pass laneConds
-	conds        []symbolic.Expr // the conditions behind uniformConds and laneConds
-	loops        []symbolic.Func // nil entries: unknown condition (for trip counts)
+	reach     uint32          // the lanes of the request that pass laneConds
+	conds     []symbolic.Expr // the conditions behind uniformConds and laneConds
+	loops     []symbolic.Func // nil entries: unknown condition (for trip counts)
 	// For an address affine in the thread index with constant
 	// coefficients: the address is base (the uniform part) plus a fixed
 	// offset per lane, and a request's cost depends only on the warp, the

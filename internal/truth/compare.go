@@ -26,9 +26,9 @@ type Prediction struct {
 	// tables made before they were printed.
 	SectorsPerInstruction  *float64 `json:"sectorsPerInstruction"`
 	NcuIdealPerInstruction *float64 `json:"ncuIdealSectorsPerInstruction"`
-	Block              Dim3     `json:"block"`
-	BlockSource        string   `json:"blockSource"`
-	Unknown            string   `json:"unknownReason,omitempty"`
+	Block                  Dim3     `json:"block"`
+	BlockSource            string   `json:"blockSource"`
+	Unknown                string   `json:"unknownReason,omitempty"`
 	// MergedInto is set on an access whose element another access's
 	// instruction reads or writes: it has no instruction of its own.
 	MergedInto *struct {
