@@ -7,6 +7,9 @@
 #   FLAGS     nvcc flags every program is built with
 #   prep      (a function, optional) prep NAME FOLDER: make the inputs the
 #             program's arguments name, in FOLDER
+#   patch     (a function, optional) patch SRC: edit the copy of the sources
+#             before the builds, emptying lines, never adding or removing
+#             one (the measured line numbers are the sources')
 #
 # and passes SRC (a copy of the suite's sources, laid out as programs.txt
 # names them) and OUT. Each program is built once, in a copy of SRC, with
@@ -36,6 +39,9 @@ mkdir -p "$out"
 work=$(mktemp -d)
 mkdir -p "$work/bin" "$work/rep" "$work/raw"
 cp -r "$src" "$work/src"
+if declare -F patch > /dev/null; then
+	patch "$work/src"
+fi
 lines=$(grep -v '^#' "$PROGRAMS" | grep -v '^$')
 {
 	nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

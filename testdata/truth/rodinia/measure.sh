@@ -29,5 +29,8 @@ prep() { # name folder
 					names[1 + int(5*rand())], 7 + 63*rand(), 358*rand(), 10 + int(155*rand()), int(900*rand()) > file } }' ;;
 	esac
 }
+patch() { # src: gaussian prints cudaDeviceProp members CUDA 13 removed
+	sed -i -E 's/^.*deviceProp\. ?(clockRate|deviceOverlap).*$//' "$1/gaussian/gaussian.cu"
+}
 export -f prep
 source "$here/../measure-suite.sh"
