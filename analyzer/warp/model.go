@@ -240,7 +240,10 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]boo
 // in program order: where nvcc merges it with adjacent accesses of its
 // thread (merge.go), the figures are those of the instruction it emits.
 func PredictIn(a *interp.Access, kernel []*interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool) *Prediction {
-	s := sampling{n: sampleCount, kernel: kernel, predicated: predicatedGuard(a, kernel)}
+	s := sampling{n: sampleCount, kernel: kernel}
+	if predicatedGuard(a, kernel) {
+		s.predicated = a.Guards[len(a.Guards)-1]
+	}
 	wide, members := adjacentGroup(a, kernel, templateValues(a, cfg))
 	if wide == nil {
 		return predict(a, cfg, params, s)
@@ -278,9 +281,10 @@ type sampling struct {
 	// kernel is the kernel's accesses in program order, where known: what
 	// decides whether nvcc merges copies of an unrolled loop (merge.go).
 	kernel []*interp.Access
-	// predicated: nvcc predicates the access's innermost guard
-	// (predication.go), decided where kernel is known and kept by copies.
-	predicated bool
+	// predicated is the access's innermost guard where nvcc predicates it
+	// (predication.go), decided where kernel is known and kept by copies
+	// (whose guards may have more after it).
+	predicated symbolic.Expr
 }
 
 // copies is the sampling of each of k copies, copy i's stream being
@@ -408,8 +412,8 @@ func predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]boo
 	p.Facts = factsOf(a, addr)
 	p.Assumptions = append(p.Assumptions, dataGuardNotes(guards)...)
 	var predKey string
-	if s.predicated && len(guards) > 0 {
-		predKey = symbolic.Key(guards[len(guards)-1])
+	if s.predicated != nil {
+		predKey = symbolic.Key(symbolic.Subst(s.predicated, bind))
 	}
 	guards, loops = dropUnknown(guards), dropUnknownLoops(loops)
 	m := newWarpModel(a, cfg.Block, grid, addr, nil, loops, recs)

@@ -31,7 +31,7 @@ type PerInstruction struct {
 }
 
 // predicatedGuard reports whether nvcc predicates the if statement that
-// holds a (written in the kernel's body, not in a helper): its condition
+// holds a (in the kernel's body or an inlined helper's): its condition
 // differs by lane (a's innermost guard mentions the thread), the branch
 // holding a is a few plain statements calling no helper of the kernel's
 // accesses (kernel: the kernel's accesses), and code follows the if before
@@ -42,10 +42,24 @@ type PerInstruction struct {
 // threads.
 func predicatedGuard(a *interp.Access, kernel []*interp.Access) bool {
 	n := len(a.Guards)
-	if n == 0 || !mentionsThread(a.Guards[n-1]) || len(a.Via) > 0 || a.Kernel == nil || a.Kernel.Body == nil {
+	if n == 0 || !mentionsThread(a.Guards[n-1]) || a.Kernel == nil {
 		return false
 	}
-	path := stmtPath(a.Kernel.Body, nil, -1, a.Pos)
+	// The bodies from the kernel's to the function holding the access:
+	// bodies[i+1] is the function a.Via[i] calls in bodies[i].
+	bodies := []*parser.Block{a.Kernel.Body}
+	for _, c := range a.Via {
+		if c.Func == nil {
+			return false
+		}
+		bodies = append(bodies, c.Func.Body)
+	}
+	for _, b := range bodies {
+		if b == nil {
+			return false
+		}
+	}
+	path := stmtPath(bodies[len(bodies)-1], nil, -1, a.Pos)
 	// The innermost statement that decides whether the access runs must
 	// be an if, and the access in one of its branches' plain statements.
 	k := len(path) - 1
@@ -78,14 +92,34 @@ func predicatedGuard(a *interp.Access, kernel []*interp.Access) bool {
 	}
 	// A call in the branch that the model inlined (a helper with memory
 	// accesses of its own, and perhaps loops) is a branch too.
+	depth := len(a.Via)
 	for _, b := range kernel {
-		if len(b.Via) > 0 && holds(branch, b.Via[0].Pos) {
+		if len(b.Via) > depth && holds(branch, b.Via[depth].Pos) {
 			return false
 		}
 	}
-	// Something runs after the if: a statement after it (or after a
-	// statement holding it) in its block, or the next iteration of a
-	// loop around it.
+	// Something runs after the if: in the function holding it, or after
+	// the call of that function in its caller, and so on out to the
+	// kernel's body.
+	if follows(path, k) {
+		return true
+	}
+	for i := depth - 1; i >= 0; i-- {
+		p := stmtPath(bodies[i], nil, -1, a.Via[i].Pos)
+		if p == nil {
+			return false
+		}
+		if follows(p, len(p)-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// follows reports whether code runs after path[k]: a statement after it
+// (or after a statement holding it) in its block, or the next iteration
+// of a loop around it.
+func follows(path []frame, k int) bool {
 	for j := k; j >= 0; j-- {
 		f := path[j]
 		switch f.stmt.(type) {

@@ -27,6 +27,7 @@ type Prediction struct {
 	SectorsPerInstruction  *float64 `json:"sectorsPerInstruction"`
 	NcuIdealPerInstruction *float64 `json:"ncuIdealSectorsPerInstruction"`
 	Block                  Dim3     `json:"block"`
+	Grid                   *Dim3    `json:"grid"` // nil when the launch does not give it
 	BlockSource            string   `json:"blockSource"`
 	Unknown                string   `json:"unknownReason,omitempty"`
 	// MergedInto is set on an access whose element another access's
@@ -95,6 +96,7 @@ type lineKey struct {
 type groupKey struct {
 	kernel string // with template arguments
 	block  Dim3
+	grid   Dim3 // the measured grid; zero where not compared (MissingBlocks)
 }
 
 // Compare pairs the rows of one program with cudalint's predictions for
@@ -106,7 +108,7 @@ func Compare(rows []Row, preds []Prediction) []Pair {
 	groups := map[groupKey][]*Row{}
 	for i := range rows {
 		r := &rows[i]
-		g := groupKey{r.Kernel, r.Block}
+		g := groupKey{r.Kernel, r.Block, r.Grid}
 		if _, ok := groups[g]; !ok {
 			order = append(order, g)
 		}
@@ -122,7 +124,10 @@ func Compare(rows []Row, preds []Prediction) []Pair {
 // predictionsFor picks the predictions for one measured launch: its
 // kernel (a template's, whatever the instance), its block, and of the
 // predictions of one access for several instances those whose element
-// size is the instance's.
+// size is the instance's; of those for several launches with this block,
+// those of the launches with the measured grid, where some have it (the
+// program's first launch of a kernel is the one measured, and the
+// others, at other sizes, may cost otherwise).
 func predictionsFor(preds []Prediction, g groupKey) []Prediction {
 	base, args := SplitTemplate(g.kernel)
 	type access struct {
@@ -150,6 +155,17 @@ func predictionsFor(preds []Prediction, g groupKey) []Prediction {
 			var same []Prediction
 			for _, p := range ps {
 				if p.ElementBytes == size {
+					same = append(same, p)
+				}
+			}
+			if len(same) > 0 {
+				ps = same
+			}
+		}
+		if len(ps) > 1 {
+			var same []Prediction
+			for _, p := range ps {
+				if p.Grid != nil && *p.Grid == g.grid {
 					same = append(same, p)
 				}
 			}
@@ -274,13 +290,13 @@ func describe(ps []Prediction) string {
 func MissingBlocks(rows []Row, preds []Prediction) map[string][]Dim3 {
 	have := map[groupKey]bool{}
 	for _, p := range preds {
-		have[groupKey{p.Kernel, p.Block}] = true
+		have[groupKey{kernel: p.Kernel, block: p.Block}] = true
 	}
 	out := map[string][]Dim3{}
 	seen := map[groupKey]bool{}
 	for _, r := range rows {
 		base, _ := SplitTemplate(r.Kernel)
-		g := groupKey{base, r.Block}
+		g := groupKey{kernel: base, block: r.Block}
 		if have[g] || seen[g] {
 			continue
 		}

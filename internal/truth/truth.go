@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -139,10 +140,14 @@ var scalarBytes = map[string]int64{
 
 // InstanceBytes is the element size a template instance's accesses
 // would have: the size of its type arguments when they are all the same
-// known scalar, else 0 (unknown).
+// known scalar, else 0 (unknown). Value arguments (reduce4<int, 256>'s
+// 256) are not types, and are passed over.
 func InstanceBytes(args []string) int64 {
 	var size int64
 	for _, a := range args {
+		if _, err := strconv.ParseInt(a, 10, 64); err == nil {
+			continue
+		}
 		s, ok := scalarBytes[a]
 		if !ok || size != 0 && s != size {
 			return 0

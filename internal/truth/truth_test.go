@@ -43,6 +43,9 @@ func TestSplitTemplateAndInstanceBytes(t *testing.T) {
 		{"k<__nv_bfloat16, float>", "k", []string{"__nv_bfloat16", "float"}, 0},
 		{"k<Packed<float, 4>, int>", "k", []string{"Packed<float, 4>", "int"}, 0},
 		{"k<256>", "k", []string{"256"}, 0},
+		// value arguments say nothing of the element: the types decide
+		{"reduce4<int, 256>", "reduce4", []string{"int", "256"}, 4},
+		{"reduce6<double, 256, 1>", "reduce6", []string{"double", "256", "1"}, 8},
 	}
 	for _, tc := range tests {
 		base, args := SplitTemplate(tc.in)
