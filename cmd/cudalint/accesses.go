@@ -8,6 +8,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -376,6 +377,9 @@ func mergedOf(a *analyzer.Access) mergedJSON {
 
 func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
 
+// trim3 prints x to three decimals at most: 0.125, 1.
+func trim3(x float64) string { return strconv.FormatFloat(round3(x), 'f', -1, 64) }
+
 func writeAccessesJSON(w io.Writer, res *analyzer.Result) error {
 	out := struct {
 		Accesses []accessJSON `json:"accesses"`
@@ -494,6 +498,14 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 				unit = "wavefronts"
 			}
 			fmt.Fprintf(w, "%s: %s: unrolled: %s\n", lineStart(p.Access.Pos.String()), excerpt(p.Access.Expr), message(p.Unrolled.Describe(unit), p.Access.Expr))
+		}
+		if pi := p.PerInstruction; p.Known && pi != nil {
+			unit := "sectors"
+			if p.Access.Space == interp.Shared {
+				unit = "wavefronts"
+			}
+			fmt.Fprintf(w, "%s: %s: predicated: every warp reaching its if issues the instruction: %s %s per instruction issued (what Nsight Compute counts), %s per request that runs\n",
+				lineStart(p.Access.Pos.String()), excerpt(p.Access.Expr), trim3(pi.Sectors), unit, trim3(p.Sectors))
 		}
 		k := kernelCfg{p.Access.Kernel.Name, p.Config}
 		for _, a := range p.Assumptions {
