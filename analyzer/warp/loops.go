@@ -369,6 +369,7 @@ func combine(a *interp.Access, cfg *launch.Config, ps []*Prediction) *Prediction
 	}
 	p.Known, p.active = true, w
 	p.Sectors, p.Ideal, p.IdealNcu, p.Misaligned = sectors/w, ideal/w, idealNcu/w, mis/w
+	p.PerInstruction, p.issued = averagePerInstruction(ps, func(_ *Prediction, issued float64) float64 { return issued })
 	if p.Exact && blocks > 0 {
 		p.BlocksEvaluated = blocks
 	}

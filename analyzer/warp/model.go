@@ -111,6 +111,14 @@ type Prediction struct {
 	// with adjacent ones of its thread into wider instructions
 	// (merge.go): the figures are those instructions'.
 	Merged *Merged
+	// PerInstruction is set where nvcc predicates the access (an
+	// instruction every warp reaching its guard issues, predication.go):
+	// the figures per instruction issued, which Nsight Compute reports;
+	// the figures above are per request that runs.
+	PerInstruction *PerInstruction
+	// issued is the instructions issued per launch, those with every lane
+	// off too, where PerInstruction is set.
+	issued float64
 	// BlockReuse is, for a global load, the distinct sectors the first
 	// block's warps touch together at the first iteration over the sum of
 	// the sectors each touches: under 1 when warps of a block read the
@@ -157,6 +165,12 @@ func (p *Prediction) Merge(q *Prediction) {
 	default:
 		w1, w2 := float64(p.Pieces), float64(q.Pieces)
 		avg := func(a, b float64) float64 { return (a*w1 + b*w2) / (w1 + w2) }
+		p.PerInstruction, p.issued = averagePerInstruction([]*Prediction{p, q}, func(x *Prediction, issued float64) float64 {
+			if x == p {
+				return w1
+			}
+			return w2
+		})
 		p.Sectors, p.Ideal, p.IdealNcu = avg(p.Sectors, q.Sectors), avg(p.Ideal, q.Ideal), avg(p.IdealNcu, q.IdealNcu)
 		p.Misaligned = avg(p.Misaligned, q.Misaligned)
 		p.Exact = p.Exact && q.Exact
@@ -227,6 +241,9 @@ func Predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]boo
 // thread (merge.go), the figures are those of the instruction it emits.
 func PredictIn(a *interp.Access, kernel []*interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool) *Prediction {
 	s := sampling{n: sampleCount, kernel: kernel}
+	if predicatedGuard(a, kernel) {
+		s.predicated = a.Guards[len(a.Guards)-1]
+	}
 	wide, members := adjacentGroup(a, kernel, templateValues(a, cfg))
 	if wide == nil {
 		return predict(a, cfg, params, s)
@@ -264,6 +281,10 @@ type sampling struct {
 	// kernel is the kernel's accesses in program order, where known: what
 	// decides whether nvcc merges copies of an unrolled loop (merge.go).
 	kernel []*interp.Access
+	// predicated is the access's innermost guard where nvcc predicates it
+	// (predication.go), decided where kernel is known and kept by copies
+	// (whose guards may have more after it).
+	predicated symbolic.Expr
 }
 
 // copies is the sampling of each of k copies, copy i's stream being
@@ -271,7 +292,7 @@ type sampling struct {
 // the access's, so no merge is claimed inside them (the prediction that
 // reports one is the access's own, predictUnrolled's).
 func (s sampling) copies(k, i int) sampling {
-	return sampling{n: max(s.n/k, min(s.n, minCopySamples)), stream: s.stream*0x9e3779b97f4a7c15 + uint64(i) + 1}
+	return sampling{n: max(s.n/k, min(s.n, minCopySamples)), stream: s.stream*0x9e3779b97f4a7c15 + uint64(i) + 1, predicated: s.predicated}
 }
 
 // predict is Predict sampling as s says.
@@ -390,13 +411,17 @@ func predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]boo
 	p.LaneStride = laneStride(addr, cfg.Block)
 	p.Facts = factsOf(a, addr)
 	p.Assumptions = append(p.Assumptions, dataGuardNotes(guards)...)
+	var predKey string
+	if s.predicated != nil {
+		predKey = symbolic.Key(symbolic.Subst(s.predicated, bind))
+	}
 	guards, loops = dropUnknown(guards), dropUnknownLoops(loops)
 	m := newWarpModel(a, cfg.Block, grid, addr, nil, loops, recs)
 	m.sampling = s
 	if plan := blockTripPlan(loops, m.trips); len(plan) > 0 {
 		return predictBlockTrips(a, cfg, params, plan, recs, s)
 	}
-	m.addGuards(a, guards)
+	m.addGuards(a, guards, predKey)
 	m.usesBlock = mentionsBlock(addr) || slices.ContainsFunc(m.conds, mentionsBlock) || slices.ContainsFunc(loops, mentionsBlock)
 	p.Assumptions = append(p.Assumptions, m.tripNotes...)
 	p.Facts.Bounded = len(p.Assumptions) == 0
@@ -524,8 +549,13 @@ type warpModel struct {
 	// are evaluated once per request; the others once per lane.
 	uniformConds []symbolic.Func
 	laneConds    []symbolic.Func
-	conds        []symbolic.Expr // the conditions behind uniformConds and laneConds
-	loops        []symbolic.Func // nil entries: unknown condition (for trip counts)
+	// predConds are the lane conditions of a guard nvcc predicates: a
+	// warp whose lanes pass laneConds and none of these still issues the
+	// instruction (predication.go).
+	predConds []symbolic.Func
+	reach     uint32          // the lanes of the request that pass laneConds
+	conds     []symbolic.Expr // the conditions behind uniformConds and laneConds
+	loops     []symbolic.Func // nil entries: unknown condition (for trip counts)
 	// For an address affine in the thread index with constant
 	// coefficients: the address is base (the uniform part) plus a fixed
 	// offset per lane, and a request's cost depends only on the warp, the
@@ -625,14 +655,19 @@ func (m *warpModel) addCond(c symbolic.Expr, f symbolic.Func) {
 
 // addGuards adds the access's guards, leaving out those that hold for
 // every thread of the launch.
-func (m *warpModel) addGuards(a *interp.Access, guards []symbolic.Expr) {
+func (m *warpModel) addGuards(a *interp.Access, guards []symbolic.Expr, predKey string) {
 	iters := make([]symbolic.SymID, len(a.Loops))
 	for i, l := range a.Loops {
 		iters[i] = l.Iter
 	}
 	r := launchRanges(m.block, m.grid, iters, m.trips)
 	for _, g := range guards {
-		if !r.alwaysTrue(g) {
+		switch {
+		case r.alwaysTrue(g):
+		case predKey != "" && symbolic.Key(g) == predKey && mentionsThread(g):
+			m.conds = append(m.conds, g)
+			m.predConds = append(m.predConds, m.compile(g))
+		default:
 			m.addCond(g, m.compile(g))
 		}
 	}
@@ -843,15 +878,20 @@ func (m *warpModel) run(p *Prediction) {
 		total *= float64(t)
 	}
 	var sumS, sumI, sumN, sumM float64
-	requests := 0
+	// empty counts the predicated instructions issued with every lane off
+	// (predication.go), in blocks where some request of the access runs.
+	requests, empty := 0, 0
+	emptyHere := false // the request visited last issued with every lane off
 	first := true
 	visit := func(b, w int64, iters []int64) bool {
+		emptyHere = false
 		ok := m.request(b, w, iters)
 		if !ok {
 			p.Unknown = Unknown{Cause: symbolic.CauseNotEvaluable}
 			return false
 		}
 		if !m.anyActive() {
+			emptyHere = m.reach != 0
 			return true
 		}
 		if first {
@@ -869,7 +909,7 @@ func (m *warpModel) run(p *Prediction) {
 	}
 	iters := make([]int64, len(m.trips))
 	limit := float64(enumerateLimit)
-	if !m.affine || len(m.laneConds) > 0 {
+	if !m.affine || len(m.laneConds) > 0 || len(m.predConds) > 0 {
 		limit = enumerateLaneLimit
 	}
 	// scale turns the requests evaluated into the launch's: the blocks
@@ -889,10 +929,17 @@ func (m *warpModel) run(p *Prediction) {
 				return true
 			}
 			for b := int64(0); b < blocks; b++ {
+				blockEmpty, before := 0, requests
 				for w := int64(0); w < m.warps(); w++ {
 					if !visit(b, w, iters) {
 						return false
 					}
+					if emptyHere {
+						blockEmpty += len(m.pieces)
+					}
+				}
+				if requests > before {
+					empty += blockEmpty
 				}
 			}
 			return true
@@ -914,6 +961,9 @@ func (m *warpModel) run(p *Prediction) {
 			sumBefore, reqBefore := sumS, requests
 			if !visit(b, w, iters) {
 				return
+			}
+			if emptyHere && m.blockRuns(b, iters) {
+				empty += len(m.pieces)
 			}
 			if requests > reqBefore {
 				active++
@@ -950,6 +1000,7 @@ func (m *warpModel) run(p *Prediction) {
 	p.Ideal = sumI / float64(requests)
 	p.IdealNcu = sumN / float64(requests)
 	p.Misaligned = sumM / float64(requests)
+	p.setPerInstruction(sumS, sumI, sumN, requests, empty, scale)
 }
 
 // request sets up warp w of block b at the given iterations and evaluates
@@ -968,7 +1019,7 @@ func (m *warpModel) request(b, w int64, iters []int64) bool {
 			m.vals.Set(s, vs[k])
 		}
 	}
-	m.mask = 0
+	m.mask, m.reach = 0, 0
 	if !passes(m.uniformConds, m.vals) {
 		return true
 	}
@@ -979,7 +1030,7 @@ func (m *warpModel) request(b, w int64, iters []int64) bool {
 		}
 		m.baseVal = base
 	}
-	if m.affine && len(m.laneConds) == 0 {
+	if m.affine && len(m.laneConds) == 0 && len(m.predConds) == 0 {
 		m.mask = m.validMask(w) // lanes are filled in only when the memo misses
 		return true
 	}
@@ -995,6 +1046,10 @@ func (m *warpModel) request(b, w int64, iters []int64) bool {
 			m.vals.Set(m.thread[1], (tid/bx)%by)
 			m.vals.Set(m.thread[2], tid/(bx*by))
 			if !passes(m.laneConds, m.vals) {
+				continue
+			}
+			m.reach |= 1 << lane
+			if !passes(m.predConds, m.vals) {
 				continue
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -168,24 +169,34 @@ type accessJSON struct {
 	MergedInto *mergedJSON  `json:"mergedInto,omitempty"`
 	// Shared rows give wavefronts (Nsight's L1 Wavefronts Shared and its
 	// Ideal, per instruction) instead of sectors.
-	WavefrontsPerRequest      *float64   `json:"wavefrontsPerRequest,omitempty"`
-	IdealWavefrontsPerRequest *float64   `json:"idealWavefrontsPerRequest,omitempty"`
-	SectorsPerRequest         *float64   `json:"sectorsPerRequest"`
-	SectorsRange              *[2]int    `json:"sectorsRange,omitempty"`
-	IdealSectorsPerRequest    *float64   `json:"idealSectorsPerRequest"`
-	NcuIdealPerRequest        *float64   `json:"ncuIdealSectorsPerRequest"`
-	Efficiency                *float64   `json:"efficiency"`
-	LaneStrideBytes           *int64     `json:"laneStrideBytes"`
-	Block                     [3]int64   `json:"block"`
-	BlockSource               string     `json:"blockSource"`
-	BlockFrom                 string     `json:"blockFrom,omitempty"`
-	Grid                      *[3]int64  `json:"grid"`
-	Via                       []callJSON `json:"via,omitempty"`
-	CallSite                  *placeJSON `json:"callSite,omitempty"`
-	Exact                     bool       `json:"exact"`
-	Requests                  int        `json:"requestsModelled"`
-	Assumptions               []string   `json:"assumptions,omitempty"`
-	Unknown                   string     `json:"unknownReason,omitempty"`
+	WavefrontsPerRequest      *float64 `json:"wavefrontsPerRequest,omitempty"`
+	IdealWavefrontsPerRequest *float64 `json:"idealWavefrontsPerRequest,omitempty"`
+	SectorsPerRequest         *float64 `json:"sectorsPerRequest"`
+	SectorsRange              *[2]int  `json:"sectorsRange,omitempty"`
+	IdealSectorsPerRequest    *float64 `json:"idealSectorsPerRequest"`
+	NcuIdealPerRequest        *float64 `json:"ncuIdealSectorsPerRequest"`
+	Efficiency                *float64 `json:"efficiency"`
+	// The figures per instruction issued, which Nsight Compute reports:
+	// the per-request ones above, except where nvcc predicates the access
+	// (Predicated: every warp reaching its guard issues the instruction,
+	// those with no lane on at no cost), where they are lower. Findings
+	// grade the per-request cost, which is what a request that runs pays.
+	SectorsPerInstruction         *float64   `json:"sectorsPerInstruction,omitempty"`
+	NcuIdealPerInstruction        *float64   `json:"ncuIdealSectorsPerInstruction,omitempty"`
+	WavefrontsPerInstruction      *float64   `json:"wavefrontsPerInstruction,omitempty"`
+	IdealWavefrontsPerInstruction *float64   `json:"idealWavefrontsPerInstruction,omitempty"`
+	Predicated                    bool       `json:"predicated,omitempty"`
+	LaneStrideBytes               *int64     `json:"laneStrideBytes"`
+	Block                         [3]int64   `json:"block"`
+	BlockSource                   string     `json:"blockSource"`
+	BlockFrom                     string     `json:"blockFrom,omitempty"`
+	Grid                          *[3]int64  `json:"grid"`
+	Via                           []callJSON `json:"via,omitempty"`
+	CallSite                      *placeJSON `json:"callSite,omitempty"`
+	Exact                         bool       `json:"exact"`
+	Requests                      int        `json:"requestsModelled"`
+	Assumptions                   []string   `json:"assumptions,omitempty"`
+	Unknown                       string     `json:"unknownReason,omitempty"`
 	// Unrolled holds the cost of each copy of the body of the loops the
 	// compiler unrolls around the access (one instruction each), whose
 	// average the figures above are.
@@ -325,9 +336,19 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 	case p.Known && a.Space == interp.Shared:
 		w, i, e := round3(p.Sectors), round3(p.Ideal), round3(p.Efficiency())
 		row.WavefrontsPerRequest, row.IdealWavefrontsPerRequest, row.Efficiency = &w, &i, &e
+		wi, ii := w, i
+		if pi := p.PerInstruction; pi != nil {
+			wi, ii, row.Predicated = round3(pi.Sectors), round3(pi.Ideal), true
+		}
+		row.WavefrontsPerInstruction, row.IdealWavefrontsPerInstruction = &wi, &ii
 	case p.Known:
 		s, i, n, e := round3(p.Sectors), round3(p.Ideal), round3(p.IdealNcu), round3(p.Efficiency())
 		row.SectorsPerRequest, row.IdealSectorsPerRequest, row.NcuIdealPerRequest, row.Efficiency = &s, &i, &n, &e
+		si, ni := s, n
+		if pi := p.PerInstruction; pi != nil {
+			si, ni, row.Predicated = round3(pi.Sectors), round3(pi.IdealNcu), true
+		}
+		row.SectorsPerInstruction, row.NcuIdealPerInstruction = &si, &ni
 	case a.Space == interp.Shared:
 		row.Unknown = message(p.Reason(), a.Expr)
 	default:
@@ -355,6 +376,9 @@ func mergedOf(a *analyzer.Access) mergedJSON {
 }
 
 func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
+
+// trim3 prints x to three decimals at most: 0.125, 1.
+func trim3(x float64) string { return strconv.FormatFloat(round3(x), 'f', -1, 64) }
 
 func writeAccessesJSON(w io.Writer, res *analyzer.Result) error {
 	out := struct {
@@ -474,6 +498,14 @@ func writeAccessesText(w io.Writer, res *analyzer.Result) error {
 				unit = "wavefronts"
 			}
 			fmt.Fprintf(w, "%s: %s: unrolled: %s\n", lineStart(p.Access.Pos.String()), excerpt(p.Access.Expr), message(p.Unrolled.Describe(unit), p.Access.Expr))
+		}
+		if pi := p.PerInstruction; p.Known && pi != nil {
+			unit := "sectors"
+			if p.Access.Space == interp.Shared {
+				unit = "wavefronts"
+			}
+			fmt.Fprintf(w, "%s: %s: predicated: every warp reaching its if issues the instruction: %s %s per instruction issued (what Nsight Compute counts), %s per request that runs\n",
+				lineStart(p.Access.Pos.String()), excerpt(p.Access.Expr), trim3(pi.Sectors), unit, trim3(p.Sectors))
 		}
 		k := kernelCfg{p.Access.Kernel.Name, p.Config}
 		for _, a := range p.Assumptions {

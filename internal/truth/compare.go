@@ -21,9 +21,15 @@ type Prediction struct {
 	Instructions       int      `json:"instructions"`
 	SectorsPerRequest  *float64 `json:"sectorsPerRequest"`
 	NcuIdealPerRequest *float64 `json:"ncuIdealSectorsPerRequest"`
-	Block              Dim3     `json:"block"`
-	BlockSource        string   `json:"blockSource"`
-	Unknown            string   `json:"unknownReason,omitempty"`
+	// The figures per instruction issued (what Nsight reports): lower
+	// than per request where nvcc predicates the access; absent from
+	// tables made before they were printed.
+	SectorsPerInstruction  *float64 `json:"sectorsPerInstruction"`
+	NcuIdealPerInstruction *float64 `json:"ncuIdealSectorsPerInstruction"`
+	Block                  Dim3     `json:"block"`
+	Grid                   *Dim3    `json:"grid"` // nil when the launch does not give it
+	BlockSource            string   `json:"blockSource"`
+	Unknown                string   `json:"unknownReason,omitempty"`
 	// MergedInto is set on an access whose element another access's
 	// instruction reads or writes: it has no instruction of its own.
 	MergedInto *struct {
@@ -90,6 +96,7 @@ type lineKey struct {
 type groupKey struct {
 	kernel string // with template arguments
 	block  Dim3
+	grid   Dim3 // the measured grid; zero where not compared (MissingBlocks)
 }
 
 // Compare pairs the rows of one program with cudalint's predictions for
@@ -101,7 +108,7 @@ func Compare(rows []Row, preds []Prediction) []Pair {
 	groups := map[groupKey][]*Row{}
 	for i := range rows {
 		r := &rows[i]
-		g := groupKey{r.Kernel, r.Block}
+		g := groupKey{r.Kernel, r.Block, r.Grid}
 		if _, ok := groups[g]; !ok {
 			order = append(order, g)
 		}
@@ -117,7 +124,10 @@ func Compare(rows []Row, preds []Prediction) []Pair {
 // predictionsFor picks the predictions for one measured launch: its
 // kernel (a template's, whatever the instance), its block, and of the
 // predictions of one access for several instances those whose element
-// size is the instance's.
+// size is the instance's; of those for several launches with this block,
+// those of the launches with the measured grid, where some have it (the
+// program's first launch of a kernel is the one measured, and the
+// others, at other sizes, may cost otherwise).
 func predictionsFor(preds []Prediction, g groupKey) []Prediction {
 	base, args := SplitTemplate(g.kernel)
 	type access struct {
@@ -145,6 +155,17 @@ func predictionsFor(preds []Prediction, g groupKey) []Prediction {
 			var same []Prediction
 			for _, p := range ps {
 				if p.ElementBytes == size {
+					same = append(same, p)
+				}
+			}
+			if len(same) > 0 {
+				ps = same
+			}
+		}
+		if len(ps) > 1 {
+			var same []Prediction
+			for _, p := range ps {
+				if p.Grid != nil && *p.Grid == g.grid {
 					same = append(same, p)
 				}
 			}
@@ -228,9 +249,13 @@ func judge(r *Row, ps []Prediction, moved bool) Pair {
 			return pair
 		}
 		w := float64(max(p.Instructions, 1))
-		sec += *p.SectorsPerRequest * w
-		if p.NcuIdealPerRequest != nil {
-			ideal += *p.NcuIdealPerRequest * w
+		s, i := p.SectorsPerRequest, p.NcuIdealPerRequest
+		if p.SectorsPerInstruction != nil && p.NcuIdealPerInstruction != nil {
+			s, i = p.SectorsPerInstruction, p.NcuIdealPerInstruction // what Nsight counts
+		}
+		sec += *s * w
+		if i != nil {
+			ideal += *i * w
 		}
 		n += w
 	}
@@ -265,13 +290,13 @@ func describe(ps []Prediction) string {
 func MissingBlocks(rows []Row, preds []Prediction) map[string][]Dim3 {
 	have := map[groupKey]bool{}
 	for _, p := range preds {
-		have[groupKey{p.Kernel, p.Block}] = true
+		have[groupKey{kernel: p.Kernel, block: p.Block}] = true
 	}
 	out := map[string][]Dim3{}
 	seen := map[groupKey]bool{}
 	for _, r := range rows {
 		base, _ := SplitTemplate(r.Kernel)
-		g := groupKey{base, r.Block}
+		g := groupKey{kernel: base, block: r.Block}
 		if have[g] || seen[g] {
 			continue
 		}
@@ -292,7 +317,7 @@ type Tally struct {
 	MovedRight, MovedWrong    int // of Right and Wrong, rows paired with predictions on other lines
 	SectorsRightIdealWrong    int // of Wrong, those whose sectors were right
 	NotExecuted               int // predicted lines of measured launches no instruction ran for
-	HeaderRows, HeaderMissing int // rows attributed to a file other than the program, and of those Missing
+	HeaderRows, HeaderMissing int // rows attributed to a header (IsHeader), and of those Missing
 }
 
 // Add counts a pair.
@@ -302,7 +327,7 @@ func (t *Tally) Add(p Pair) {
 		return
 	}
 	t.Rows++
-	if p.Row.File != p.Row.Program {
+	if IsHeader(p.Row.File) {
 		t.HeaderRows++
 		if p.Verdict == Missing {
 			t.HeaderMissing++

@@ -35,6 +35,7 @@ func ReduceRun(program, run string, invocation int, source, details io.Reader) (
 	if err != nil {
 		return nil, nil, fmt.Errorf("source: %v", err)
 	}
+	unnamed := map[string]bool{}
 	for _, l := range lines {
 		if l.Space != "global" {
 			continue
@@ -42,13 +43,17 @@ func ReduceRun(program, run string, invocation int, source, details io.Reader) (
 		k := KernelName(l.Function)
 		ln, ok := launches[k]
 		if !ok {
-			continue // not profiled in this run: no counts
+			if !ambiguous[k] && !unnamed[k] {
+				unnamed[k] = true // counted, but the details name no such launch
+				skipped = append(skipped, k+": no launch of this name in the details page")
+			}
+			continue
 		}
 		rows = append(rows, Row{Program: program, Run: run, Invocation: invocation, Kernel: k, Block: ln.block, Grid: ln.grid,
 			File: l.File, Line: l.Line, Op: l.Op, Instructions: l.Instructions, Sectors: l.Sectors, Ideal: l.Ideal, SASS: l.SASS})
 	}
 	for k := range ambiguous {
-		skipped = append(skipped, k)
+		skipped = append(skipped, k+": profiled more than once")
 	}
 	sort.Strings(skipped)
 	return rows, skipped, nil
@@ -110,13 +115,14 @@ func readLaunches(r io.Reader) (map[string]launch, map[string]bool, error) {
 }
 
 // A runName is what measure.sh names a run's files: PROGRAM-RUN-iN, N the
-// invocation profiled.
+// invocation profiled. The program is PROGRAM with a suffix: llm.c's
+// programs are files (".cu"), a suite's are programs.txt's names ("").
 type runName struct {
 	program, run string
 	invocation   int
 }
 
-func parseRunName(base string) (runName, bool) {
+func parseRunName(base, suffix string) (runName, bool) {
 	parts := strings.Split(base, "-")
 	if len(parts) < 3 || !strings.HasPrefix(parts[len(parts)-1], "i") {
 		return runName{}, false
@@ -125,15 +131,16 @@ func parseRunName(base string) (runName, bool) {
 	if err != nil || inv < 1 {
 		return runName{}, false
 	}
-	return runName{strings.Join(parts[:len(parts)-2], "-") + ".cu", parts[len(parts)-2], inv}, true
+	return runName{strings.Join(parts[:len(parts)-2], "-") + suffix, parts[len(parts)-2], inv}, true
 }
 
-// ReduceArchive reduces measure.sh's raw.tar.gz: every run with both
+// ReduceArchive reduces measure.sh's raw.tar.gz (or a suite's, from
+// measure-suite.sh), each run's program named PROGRAM+suffix: every run with both
 // exports. A line of a kernel launched with the same block by several
 // runs (the same kernel in two versions of a program, or two invocations
 // with one block) is kept once, from the first run, by invocation and
 // then kernel_num. notes says what was left out.
-func ReduceArchive(r io.Reader) (rows []Row, notes []string, err error) {
+func ReduceArchive(r io.Reader, suffix string) (rows []Row, notes []string, err error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
 		return nil, nil, err
@@ -164,7 +171,7 @@ func ReduceArchive(r io.Reader) (rows []Row, notes []string, err error) {
 		if !ok {
 			continue
 		}
-		rn, ok := parseRunName(base)
+		rn, ok := parseRunName(base, suffix)
 		if !ok {
 			notes = append(notes, fmt.Sprintf("%s: not a run's name", name))
 			continue
@@ -186,7 +193,7 @@ func ReduceArchive(r io.Reader) (rows []Row, notes []string, err error) {
 			continue
 		}
 		for _, k := range skipped {
-			notes = append(notes, fmt.Sprintf("%s: %s profiled more than once; left out", base, k))
+			notes = append(notes, fmt.Sprintf("%s: %s; left out", base, k))
 		}
 		for _, row := range got {
 			k := fmt.Sprintf("%s|%s|%s|%s|%d|%s", row.Program, row.Kernel, row.Block, row.File, row.Line, row.Op)

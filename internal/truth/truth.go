@@ -8,8 +8,15 @@ package truth
 import (
 	"fmt"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 )
+
+// valueCast is the source page's cast of a template value argument:
+// "(int)32", "(unsigned int)1", "(long)-4", "(bool)1" (the details page
+// writes 1 for true).
+var valueCast = regexp.MustCompile(`\((?:unsigned |signed )?(?:int|long|long long|short|char|bool)\)(-?[0-9])`)
 
 // A Row is the global loads or the global stores of one source line of one
 // kernel launch: Nsight Compute's counters summed over the SASS
@@ -74,9 +81,12 @@ func Near(got, want float64) bool {
 
 // KernelName turns Nsight's function name ("void k<float>(const T1 *,
 // T1 *)", or the parameter list already cut off) into the kernel's name
-// with its template arguments ("k<float>").
+// with its template arguments ("k<float>"). A value argument is written
+// as the details page writes it: the source page's "k<(int)32>" is
+// "k<32>".
 func KernelName(fn string) string {
 	fn = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(fn), "void "))
+	fn = valueCast.ReplaceAllString(fn, "$1")
 	depth := 0
 	for i, c := range fn {
 		switch c {
@@ -130,10 +140,14 @@ var scalarBytes = map[string]int64{
 
 // InstanceBytes is the element size a template instance's accesses
 // would have: the size of its type arguments when they are all the same
-// known scalar, else 0 (unknown).
+// known scalar, else 0 (unknown). Value arguments (reduce4<int, 256>'s
+// 256) are not types, and are passed over.
 func InstanceBytes(args []string) int64 {
 	var size int64
 	for _, a := range args {
+		if _, err := strconv.ParseInt(a, 10, 64); err == nil {
+			continue
+		}
 		s, ok := scalarBytes[a]
 		if !ok || size != 0 && s != size {
 			return 0

@@ -14,7 +14,12 @@ func TestKernelName(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"residual_forward_kernel1(__nv_bfloat16 *, const __nv_bfloat16 *, int)", "residual_forward_kernel1"},
 		{"void layernorm_backward_kernel6<__nv_bfloat16, float>(T1 *, T2 *)", "layernorm_backward_kernel6<__nv_bfloat16, float>"},
-		{"void k<(int)3>(float *)", "k<(int)3>"},
+		// The source page casts value arguments; the details page does not.
+		{"void k<(int)3>(float *)", "k<3>"},
+		{"void reduce4<int, (unsigned int)256>(T1 *, T1 *, unsigned int)", "reduce4<int, 256>"},
+		{"void k<(long)-4, (int)2>(float *)", "k<-4, 2>"},
+		{"void reduce6<int, 256, (bool)1>(T1 *)", "reduce6<int, 256, 1>"},
+		{"void k<(foo)3>(float *)", "k<(foo)3>"},
 		{"void k<float>", "k<float>"},
 		{"  k  ", "k"},
 	}
@@ -38,6 +43,9 @@ func TestSplitTemplateAndInstanceBytes(t *testing.T) {
 		{"k<__nv_bfloat16, float>", "k", []string{"__nv_bfloat16", "float"}, 0},
 		{"k<Packed<float, 4>, int>", "k", []string{"Packed<float, 4>", "int"}, 0},
 		{"k<256>", "k", []string{"256"}, 0},
+		// value arguments say nothing of the element: the types decide
+		{"reduce4<int, 256>", "reduce4", []string{"int", "256"}, 4},
+		{"reduce6<double, 256, 1>", "reduce6", []string{"double", "256", "1"}, 8},
 	}
 	for _, tc := range tests {
 		base, args := SplitTemplate(tc.in)
@@ -163,14 +171,16 @@ func TestReduceRun(t *testing.T) {
 	}
 	want := []Row{{Program: "p.cu", Run: "2", Invocation: 1, Kernel: "k<float>", Block: Dim3{32, 1, 1}, Grid: Dim3{64, 1, 1},
 		File: "p.cu", Line: 10, Op: "load", Instructions: 4, Sectors: 8, Ideal: 4, SASS: 1}}
-	if !reflect.DeepEqual(rows, want) || len(skipped) != 0 {
-		t.Errorf("got %v, skipped %v; want %v (other was not profiled: no launch)", rows, skipped, want)
+	// other has counts but no launch in the details page: named, not
+	// silently dropped.
+	if wantSkipped := []string{"other: no launch of this name in the details page"}; !reflect.DeepEqual(rows, want) || !reflect.DeepEqual(skipped, wantSkipped) {
+		t.Errorf("got %v, skipped %q; want %v, skipped %q", rows, skipped, want, wantSkipped)
 	}
 
 	// Two launches of one kernel cannot be told apart in the source page.
 	details += detailsRow("1", fn, "(64, 1, 1)", "(32, 1, 1)")
 	rows, skipped, err = ReduceRun("p.cu", "2", 1, strings.NewReader(source), strings.NewReader(details))
-	if err != nil || len(rows) != 0 || !reflect.DeepEqual(skipped, []string{"k<float>"}) {
+	if err != nil || len(rows) != 0 || !reflect.DeepEqual(skipped, []string{"k<float>: profiled more than once", "other: no launch of this name in the details page"}) {
 		t.Errorf("two launches: rows %v, skipped %v, %v; want k<float> skipped", rows, skipped, err)
 	}
 	if _, _, err := ReduceRun("p.cu", "2", 1, strings.NewReader(source), strings.NewReader("")); err == nil {
@@ -203,7 +213,7 @@ func TestReduceArchive(t *testing.T) {
 	}
 	tw.Close()
 	zw.Close()
-	rows, notes, err := ReduceArchive(&b)
+	rows, notes, err := ReduceArchive(&b, ".cu")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,21 @@
 // Command truth reduces Nsight Compute's exports of real programs to
 // figures and compares cudalint's predictions with them.
 //
-//	truth reduce -o FIGURES.csv.gz RAW.tar.gz
-//	truth compare -figures FIGURES.csv.gz -src DIR -cudalint BIN [-v]
+//	truth reduce [-suffix .cu] -o FIGURES.csv.gz RAW.tar.gz
+//	truth compare -figures FIGURES.csv.gz -src DIR -cudalint BIN [-programs PROGRAMS.txt] [-I DIR]... [-v]
 //
-// reduce reads testdata/truth/llmc/measure.sh's raw.tar.gz. compare runs
-// the cudalint binary BIN (--accesses --format json) on each measured
-// program alone: the program's file and the headers beside it (*.h,
-// *.cuh, *.hpp) copied from DIR into a folder of their own, since each
-// file is a program of its own. A kernel with no prediction under a
-// measured block is analyzed again with --block KERNEL=BLOCK.
+// reduce reads testdata/truth/llmc/measure.sh's raw.tar.gz (programs
+// named FILE.cu: -suffix .cu, the default) or a suite's from
+// testdata/truth/measure-suite.sh (-suffix ""). compare runs the cudalint
+// binary BIN (--accesses --format json) on each measured program alone.
+// Without -programs (llm.c) a program is a file: it and the headers
+// beside it (*.h, *.cuh, *.hpp) are copied from DIR into a folder of
+// their own, since each file is a program of its own. With -programs (a
+// suite's programs.txt) a program is its folder under DIR: cudalint runs
+// there on the program's .cu sources, with DIR as its root and the
+// program's -I folders and the -I flags given (relative to DIR). A kernel
+// with no prediction under a measured block is analyzed again with
+// --block KERNEL=BLOCK.
 package main
 
 import (
@@ -48,13 +54,14 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: truth reduce -o FIGURES.csv.gz RAW.tar.gz\n       truth compare -figures FIGURES.csv.gz -src DIR -cudalint BIN [-v]")
+	fmt.Fprintln(os.Stderr, "usage: truth reduce [-suffix .cu] -o FIGURES.csv.gz RAW.tar.gz\n       truth compare -figures FIGURES.csv.gz -src DIR -cudalint BIN [-programs PROGRAMS.txt] [-I DIR]... [-v]")
 	os.Exit(2)
 }
 
 func reduce(args []string) error {
 	fs := flag.NewFlagSet("reduce", flag.ExitOnError)
 	out := fs.String("o", "", "write the figures to this file")
+	suffix := fs.String("suffix", ".cu", "what a run's PROGRAM takes to be the program's name (\"\" for a suite's)")
 	fs.Parse(args)
 	if *out == "" || fs.NArg() != 1 {
 		usage()
@@ -64,7 +71,7 @@ func reduce(args []string) error {
 		return err
 	}
 	defer f.Close()
-	rows, notes, err := truth.ReduceArchive(f)
+	rows, notes, err := truth.ReduceArchive(f, *suffix)
 	if err != nil {
 		return err
 	}
@@ -79,61 +86,122 @@ func reduce(args []string) error {
 	return os.WriteFile(*out, b.Bytes(), 0o644)
 }
 
+// includeFlags collects repeated -I flags.
+type includeFlags []string
+
+func (f *includeFlags) String() string     { return strings.Join(*f, " ") }
+func (f *includeFlags) Set(v string) error { *f = append(*f, v); return nil }
+
 func compare(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ExitOnError)
 	figures := fs.String("figures", "", "the figures file (truth reduce's output)")
 	src := fs.String("src", "", "the folder holding the measured programs' sources")
 	bin := fs.String("cudalint", "", "the cudalint binary to compare")
+	programs := fs.String("programs", "", "a suite's programs.txt (a program is a folder of SRC); without it, a program is a file")
+	var includes includeFlags
+	fs.Var(&includes, "I", "with -programs, an include folder (relative to SRC) for every program")
 	verbose := fs.Bool("v", false, "list every row, right ones too")
 	fs.Parse(args)
 	if *figures == "" || *src == "" || *bin == "" {
 		usage()
 	}
-	f, err := os.Open(*figures)
+	s := suite{figures: *figures, src: *src, programs: *programs, includes: includes}
+	total, pairs, err := s.compare(*bin, w)
 	if err != nil {
 		return err
+	}
+	fmt.Fprintf(w, "\nright %d of %d measured rows (%.1f%%); of the wrong, %d have the sectors right and Nsight's ideal wrong;\n",
+		total.Right, total.Rows, 100*float64(total.Right)/float64(max(total.Rows, 1)), total.SectorsRightIdealWrong)
+	fmt.Fprintf(w, "moved rows (compared with predictions on other lines): %d right, %d wrong; rows on a header's line: %d, of which %d missing\n\n",
+		total.MovedRight, total.MovedWrong, total.HeaderRows, total.HeaderMissing)
+	for _, p := range pairs {
+		if *verbose || p.Row != nil && p.Verdict != truth.Right {
+			writePair(w, p)
+		}
+	}
+	return nil
+}
+
+// A suite is what a comparison reads: the figures, the programs' sources
+// and, for a suite of folders, its programs.txt.
+type suite struct {
+	figures, src string
+	programs     string   // programs.txt; "" when each program is a file of src
+	includes     []string // include folders for every program, relative to src
+}
+
+// compare compares bin's predictions with the suite's figures, writing a
+// tally per program to w (nil: none), and returns the total and every
+// pair.
+func (s suite) compare(bin string, w io.Writer) (truth.Tally, []truth.Pair, error) {
+	var total truth.Tally
+	f, err := os.Open(s.figures)
+	if err != nil {
+		return total, nil, err
 	}
 	rows, err := truth.ReadFigures(f)
 	f.Close()
 	if err != nil {
-		return err
+		return total, nil, fmt.Errorf("%s: %v", s.figures, err)
+	}
+	var progs map[string]truth.Program
+	if s.programs != "" {
+		pf, err := os.Open(s.programs)
+		if err != nil {
+			return total, nil, err
+		}
+		progs, err = truth.ReadPrograms(s.programs, pf)
+		pf.Close()
+		if err != nil {
+			return total, nil, err
+		}
 	}
 	byProgram := map[string][]truth.Row{}
 	for _, r := range rows {
 		byProgram[r.Program] = append(byProgram[r.Program], r)
 	}
-	programs := make([]string, 0, len(byProgram))
+	names := make([]string, 0, len(byProgram))
 	for p := range byProgram {
-		programs = append(programs, p)
+		names = append(names, p)
 	}
-	sort.Strings(programs)
-	var total truth.Tally
-	var listed []truth.Pair
-	fmt.Fprintf(w, "%-34s %5s %5s %5s %7s %7s %7s %8s\n", "program", "rows", "right", "wrong", "unknown", "missing", "moved", "not run")
-	for _, prog := range programs {
-		preds, err := predict(*bin, *src, prog, byProgram[prog])
+	sort.Strings(names)
+	var pairs []truth.Pair
+	if w != nil {
+		fmt.Fprintf(w, "%-34s %5s %5s %5s %7s %7s %7s %8s\n", "program", "rows", "right", "wrong", "unknown", "missing", "moved", "not run")
+	}
+	for _, prog := range names {
+		var pl place
+		if progs == nil {
+			pl, err = filePlace(s.src, prog)
+		} else {
+			p, ok := progs[prog]
+			if !ok {
+				return total, nil, fmt.Errorf("%s: program %s is not in %s", s.figures, prog, s.programs)
+			}
+			pl, err = folderPlace(s.src, p, progs, s.includes)
+		}
 		if err != nil {
-			return err
+			return total, nil, err
+		}
+		preds, err := predict(bin, pl, byProgram[prog])
+		pl.done()
+		if err != nil {
+			return total, nil, err
 		}
 		var t truth.Tally
 		for _, p := range truth.Compare(byProgram[prog], preds) {
 			t.Add(p)
 			total.Add(p)
-			if *verbose || p.Row != nil && p.Verdict != truth.Right {
-				listed = append(listed, p)
-			}
+			pairs = append(pairs, p)
 		}
-		writeTally(w, prog, t)
+		if w != nil {
+			writeTally(w, prog, t)
+		}
 	}
-	writeTally(w, "total", total)
-	fmt.Fprintf(w, "\nright %d of %d measured rows (%.1f%%); of the wrong, %d have the sectors right and Nsight's ideal wrong;\n",
-		total.Right, total.Rows, 100*float64(total.Right)/float64(max(total.Rows, 1)), total.SectorsRightIdealWrong)
-	fmt.Fprintf(w, "moved rows (compared with predictions on other lines): %d right, %d wrong; rows on a header's line: %d, of which %d missing\n\n",
-		total.MovedRight, total.MovedWrong, total.HeaderRows, total.HeaderMissing)
-	for _, p := range listed {
-		writePair(w, p)
+	if w != nil {
+		writeTally(w, "total", total)
 	}
-	return nil
+	return total, pairs, nil
 }
 
 func writeTally(w io.Writer, name string, t truth.Tally) {
@@ -166,18 +234,79 @@ func writePair(w io.Writer, p truth.Pair) {
 	}
 }
 
-// predict runs cudalint on one program alone, and again with --block for
-// each measured block it predicted nothing under.
-func predict(bin, src, program string, rows []truth.Row) ([]truth.Prediction, error) {
+// A place is where and how cudalint analyzes one program.
+type place struct {
+	dir   string   // the working directory
+	flags []string // before the files: --root, -I
+	files []string
+	temp  string // a folder to remove when done
+	// others are files (relative to dir) of other programs: their
+	// predictions are not this program's.
+	others map[string]bool
+}
+
+func (p place) done() {
+	if p.temp != "" {
+		os.RemoveAll(p.temp)
+	}
+}
+
+// filePlace is a program that is a file of src (llm.c): it and the
+// headers of src, copied into a folder of their own.
+func filePlace(src, program string) (place, error) {
 	dir, err := os.MkdirTemp("", "truth-")
 	if err != nil {
-		return nil, err
+		return place{}, err
 	}
-	defer os.RemoveAll(dir)
+	pl := place{dir: dir, files: []string{program}, temp: dir}
 	if err := copyProgram(src, program, dir); err != nil {
-		return nil, err
+		pl.done()
+		return place{}, err
 	}
-	preds, err := runCudalint(bin, dir, program, nil)
+	return pl, nil
+}
+
+// folderPlace is a program of a suite: its folder of src, analyzed
+// whole (a kernel file its sources include is a file of the folder) with
+// src as the root and its and the suite's include folders, less the
+// predictions in the sources of other programs built in the same folder.
+func folderPlace(src string, p truth.Program, all map[string]truth.Program, includes []string) (place, error) {
+	root, err := filepath.Abs(src)
+	if err != nil {
+		return place{}, err
+	}
+	dir := filepath.Join(root, p.Folder)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return place{}, fmt.Errorf("program %s (programs.txt line %d): no folder %s", p.Name, p.Line, dir)
+	}
+	pl := place{dir: dir, flags: []string{"--root", root}, files: []string{"."}, others: map[string]bool{}}
+	own := map[string]bool{}
+	for _, f := range p.Sources {
+		own[filepath.Clean(f)] = true
+	}
+	for _, o := range all {
+		if o.Name != p.Name && filepath.Clean(o.Folder) == filepath.Clean(p.Folder) {
+			for _, f := range o.CUDASources() {
+				if !own[filepath.Clean(f)] {
+					pl.others[filepath.Clean(f)] = true
+				}
+			}
+		}
+	}
+	for _, inc := range p.IncludeDirs() {
+		pl.flags = append(pl.flags, "-I", filepath.Join(dir, inc))
+	}
+	for _, inc := range includes {
+		pl.flags = append(pl.flags, "-I", filepath.Join(root, inc))
+	}
+	pl.flags = append(pl.flags, p.Cudalint...)
+	return pl, nil
+}
+
+// predict runs cudalint on one program alone, and again with --block for
+// each measured block it predicted nothing under.
+func predict(bin string, pl place, rows []truth.Row) ([]truth.Prediction, error) {
+	preds, err := runCudalint(bin, pl, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -186,8 +315,13 @@ func predict(bin, src, program string, rows []truth.Row) ([]truth.Prediction, er
 	for round := 0; ; round++ {
 		var flags []string
 		want := map[string]truth.Dim3{}
-		for k, blocks := range missing {
-			if round < len(blocks) {
+		kernels := make([]string, 0, len(missing))
+		for k := range missing {
+			kernels = append(kernels, k)
+		}
+		sort.Strings(kernels) // the same command for the same figures
+		for _, k := range kernels {
+			if blocks := missing[k]; round < len(blocks) {
 				flags = append(flags, "--block", k+"="+blocks[round].String())
 				want[k] = blocks[round]
 			}
@@ -195,7 +329,7 @@ func predict(bin, src, program string, rows []truth.Row) ([]truth.Prediction, er
 		if len(flags) == 0 {
 			return preds, nil
 		}
-		more, err := runCudalint(bin, dir, program, flags)
+		more, err := runCudalint(bin, pl, flags)
 		if err != nil {
 			return nil, err
 		}
@@ -231,18 +365,20 @@ func copyProgram(src, program, dir string) error {
 	return nil
 }
 
-func runCudalint(bin, dir, program string, flags []string) ([]truth.Prediction, error) {
-	args := append([]string{"--accesses", "--format", "json"}, flags...)
-	cmd := exec.Command(bin, append(args, program)...)
-	cmd.Dir = dir
+func runCudalint(bin string, pl place, flags []string) ([]truth.Prediction, error) {
+	args := append([]string{"--accesses", "--format", "json"}, pl.flags...)
+	args = append(append(args, flags...), pl.files...)
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = pl.dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
+	program := strings.Join(pl.files, " ")
 	var doc struct {
 		Accesses []truth.Prediction `json:"accesses"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
-		return nil, fmt.Errorf("cudalint %s %s: %v; %v\n%s", strings.Join(flags, " "), program, runErr, err, stderr.String())
+		return nil, fmt.Errorf("cudalint %s %s (in %s): %v; %v\n%s", strings.Join(flags, " "), program, pl.dir, runErr, err, stderr.String())
 	}
 	var exit *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &exit) {
@@ -253,7 +389,11 @@ func runCudalint(bin, dir, program string, flags []string) ([]truth.Prediction, 
 	}
 	var out []truth.Prediction
 	for _, p := range doc.Accesses {
-		if p.Compared() {
+		rel := p.File
+		if filepath.IsAbs(rel) {
+			rel, _ = filepath.Rel(pl.dir, rel)
+		}
+		if p.Compared() && !pl.others[filepath.Clean(rel)] {
 			out = append(out, p)
 		}
 	}
