@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
@@ -93,6 +94,11 @@ type Config struct {
 	Params  map[string]int64
 	Bases   map[string]int64
 	NonNull map[string]int64
+	// TemplateArgs are the launch's template arguments in the kernel's
+	// order, as the compiler names the instance (int, 256, &op): a type's
+	// name, a value's number, "?" for one the launch does not give as a
+	// constant; nil for a launch of a kernel that is no template.
+	TemplateArgs []string
 	// Bare: some of the launch's values depend on main's argument count,
 	// and are those of the program run without arguments (argc = 1): the
 	// sizes a sample sets unless its command line changes them.
@@ -399,6 +405,7 @@ func fromLaunch(l *Site, fn *parser.Func) (*Config, error) {
 			}
 		}
 	}
+	cfg.TemplateArgs = templateArgs(l, fn)
 	for i, p := range fn.Params {
 		if i >= len(l.Args) || p.Name == "" {
 			break
@@ -559,4 +566,27 @@ func bareArg(a interp.Arg, bare func(symbolic.Expr) symbolic.Expr) interp.Arg {
 		a.Fields = fields
 	}
 	return a
+}
+
+// templateArgs names the template arguments launch l gives fn, in fn's
+// order: nil when fn is no template.
+func templateArgs(l *Site, fn *parser.Func) []string {
+	if len(fn.Template) == 0 {
+		return nil
+	}
+	out := make([]string, len(fn.Template))
+	for i, tp := range fn.Template {
+		out[i] = "?"
+		switch {
+		case tp.IsType && i < len(l.TypeArgs) && l.TypeArgs[i] != nil:
+			out[i] = l.TypeArgs[i].String()
+		case i < len(l.Targs) && l.Targs[i] != nil && l.Targs[i].Func != "":
+			out[i] = "&" + l.Targs[i].Func
+		case i < len(l.Targs) && l.Targs[i] != nil && l.Targs[i].Int != nil:
+			if v, ok := symbolic.IsConst(l.Targs[i].Int); ok {
+				out[i] = strconv.FormatInt(v, 10)
+			}
+		}
+	}
+	return out
 }

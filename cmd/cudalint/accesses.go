@@ -148,15 +148,18 @@ func (o *options) report(out, stderr io.Writer, in *inputs, color bool) int {
 
 // accessJSON is one row of the access table.
 type accessJSON struct {
-	File         string `json:"file"`
-	Line         int    `json:"line"`
-	Column       int    `json:"column"`
-	Kernel       string `json:"kernel"`
-	Op           string `json:"op"`
-	Space        string `json:"space"` // "global" or "shared"
-	Expr         string `json:"expr"`
-	ElementBytes int64  `json:"elementBytes"`
-	Instructions int    `json:"instructions"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Kernel string `json:"kernel"`
+	// TemplateArgs are the instance's template arguments, in the
+	// kernel's order ("int", "256"; "?" where the launch gives none).
+	TemplateArgs []string `json:"templateArgs,omitempty"`
+	Op           string   `json:"op"`
+	Space        string   `json:"space"` // "global" or "shared"
+	Expr         string   `json:"expr"`
+	ElementBytes int64    `json:"elementBytes"`
+	Instructions int      `json:"instructions"`
 	// InstructionBytes is the per-lane width of the instruction the model
 	// predicts nvcc emits (4 for an LDS, 16 for an LDS.128): wider than
 	// the element where it merges adjacent accesses of a thread, whose
@@ -295,7 +298,7 @@ func noteJSONOf(n parser.Note) noteJSON {
 func accessRow(p *analyzer.Prediction) accessJSON {
 	a, cfg := p.Access, p.Config
 	row := accessJSON{
-		File: a.Pos.File, Line: int(a.Pos.Line), Column: int(a.Pos.Col), Kernel: escape(a.Kernel.Name), Op: a.Op.String(),
+		File: a.Pos.File, Line: int(a.Pos.Line), Column: int(a.Pos.Col), Kernel: escape(a.Kernel.Name), TemplateArgs: p.Config.TemplateArgs, Op: a.Op.String(),
 		Space: a.Space.String(), Expr: excerpt(a.Expr), ElementBytes: a.Type.Size, Instructions: p.Pieces,
 		InstructionBytes: instructionBytes(p), LaneStrideBytes: p.LaneStride,
 		Block: cfg.Block, BlockSource: cfg.BlockSource.String(), Exact: p.Exact, Requests: p.Requests,

@@ -14,6 +14,7 @@ type Prediction struct {
 	Line               int      `json:"line"`
 	Column             int      `json:"column"`
 	Kernel             string   `json:"kernel"`
+	TemplateArgs       []string `json:"templateArgs"` // the instance's, "?" where not known
 	Op                 string   `json:"op"`
 	Space              string   `json:"space"` // "global" or "shared" ("" before the table had shared rows: global)
 	Expr               string   `json:"expr"`
@@ -151,6 +152,17 @@ func predictionsFor(preds []Prediction, g groupKey) []Prediction {
 	var out []Prediction
 	for _, a := range order {
 		ps := byAccess[a]
+		if len(ps) > 1 && len(args) > 0 {
+			var same []Prediction
+			for _, p := range ps {
+				if SameInstance(p.TemplateArgs, args) {
+					same = append(same, p)
+				}
+			}
+			if len(same) > 0 {
+				ps = same
+			}
+		}
 		if len(ps) > 1 && size > 0 {
 			var same []Prediction
 			for _, p := range ps {
@@ -352,4 +364,36 @@ func (t *Tally) Add(p Pair) {
 	case Missing:
 		t.Missing++
 	}
+}
+
+// SameInstance reports whether the template arguments cudalint names
+// for a prediction (int, 256, "?" where not known) are those of a
+// measured instance, as Nsight writes them (int, (int)256, (bool)1,
+// true): types by name, values by number, spaces and casts aside.
+func SameInstance(predicted, measured []string) bool {
+	if len(predicted) != len(measured) {
+		return false
+	}
+	for i, p := range predicted {
+		if p != "?" && normalArg(p) != normalArg(measured[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func normalArg(s string) string {
+	s = strings.ReplaceAll(s, " ", "")
+	if strings.HasPrefix(s, "(") {
+		if j := strings.IndexByte(s, ')'); j > 0 && j+1 < len(s) {
+			s = s[j+1:] // (int)256, (bool)1
+		}
+	}
+	switch s {
+	case "true":
+		return "1"
+	case "false":
+		return "0"
+	}
+	return s
 }

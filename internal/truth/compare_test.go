@@ -135,3 +135,23 @@ func TestTally(t *testing.T) {
 		t.Errorf("got  %+v\nwant %+v", tl, want)
 	}
 }
+
+func TestSameInstance(t *testing.T) {
+	for _, tt := range []struct {
+		predicted, measured []string
+		want                bool
+	}{
+		{[]string{"int", "256"}, []string{"int", "256"}, true},
+		{[]string{"int", "256"}, []string{"int", "(int)256"}, true},
+		{[]string{"int", "256", "1"}, []string{"int", "256", "true"}, true},
+		{[]string{"int", "?"}, []string{"int", "512"}, true},
+		{[]string{"int", "128"}, []string{"int", "256"}, false},
+		{[]string{"float", "256"}, []string{"int", "256"}, false},
+		{[]string{"unsigned int"}, []string{"unsigned int"}, true},
+		{nil, []string{"int"}, false},
+	} {
+		if got := SameInstance(tt.predicted, tt.measured); got != tt.want {
+			t.Errorf("SameInstance(%q, %q) = %v, want %v", tt.predicted, tt.measured, got, tt.want)
+		}
+	}
+}
