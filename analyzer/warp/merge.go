@@ -29,6 +29,10 @@ import (
 //     does not need, and an LDS for the fourth;
 //   - a loop kept rolled (#pragma unroll 1) keeps one LDS per iteration;
 //     a store between two loads that may alias the second keeps them apart;
+//   - the components of a vector element (d[i].x, d[i].y of a float2*)
+//     are merged alike, the element aligned to the vector's size:
+//     BlackScholes' three float2 inputs are three LDG.E.64
+//     (testdata/truth/samples);
 //   - 2-byte elements (__half) are not merged: eight adjacent halves are
 //     eight LDS.U16 (or LDG.E.U16), aligned or not.
 //
@@ -67,7 +71,7 @@ type Merged struct {
 // loaded as one word).
 func mergeableElem(a *interp.Access) bool {
 	t := a.Type
-	if t == nil || t.Size != 4 || a.Struct != nil {
+	if t == nil || t.Size != 4 || a.Struct != nil && !vectorComponent(a) {
 		return false
 	}
 	switch t.Kind {
@@ -87,7 +91,19 @@ func allocAlign(a *interp.Access) int64 {
 	if a.Space == interp.Shared {
 		return MergeWidth
 	}
+	if vectorComponent(a) {
+		// d[i].x of a float2* d: the elements are the vector's, aligned
+		// to its size (BlackScholes' d_StockPrice[opt].x and .y are one
+		// LDG.E.64, measured: testdata/truth/samples).
+		return max(a.AlignHint, a.Struct.Align, 1)
+	}
 	return max(a.AlignHint, a.Type.Align, 1)
+}
+
+// vectorComponent: a reads or writes one component of an element of a
+// CUDA vector type (float2, float4, int4) of at most MergeWidth bytes.
+func vectorComponent(a *interp.Access) bool {
+	return a.Struct != nil && a.Struct.Kind == ctype.TVector && a.Struct.Size <= MergeWidth && a.Struct.Align >= a.Struct.Size
 }
 
 // compilerDivisor is what the compiler can prove divides e: constants
@@ -277,7 +293,7 @@ func adjacentGroup(a *interp.Access, kernel []*interp.Access, tmpl map[symbolic.
 // same conditions, loops and inlined calls: what one instruction can do
 // for both.
 func sameElement(a, b *interp.Access) bool {
-	if b.Op != a.Op || b.Space != a.Space || b.Base != a.Base || b.Struct != nil || b.Type == nil ||
+	if b.Op != a.Op || b.Space != a.Space || b.Base != a.Base || b.Struct != a.Struct && !sameVector(a.Struct, b.Struct) || b.Type == nil ||
 		b.Type.Size != a.Type.Size || b.Type.Name != a.Type.Name || b.AlignHint != a.AlignHint || !a.SameConditions(b) || len(a.Via) != len(b.Via) {
 		return false
 	}
@@ -287,6 +303,12 @@ func sameElement(a, b *interp.Access) bool {
 		}
 	}
 	return true
+}
+
+// sameVector: a and b are the same vector type (float2 and float2), as
+// two component accesses of one array's elements have.
+func sameVector(a, b *ctype.Type) bool {
+	return a != nil && b != nil && a.Kind == ctype.TVector && b.Kind == ctype.TVector && a.Name == b.Name && a.Size == b.Size
 }
 
 // carrier is the member Nsight attributes the merged instruction to: the
