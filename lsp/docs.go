@@ -234,7 +234,7 @@ var readDisk = sources.ReadFile
 func (s *Server) analyze(d *document) *result {
 	overlay := map[string][]byte{}
 	for _, o := range s.docs {
-		overlay[o.path] = o.src
+		overlay[absPath(o.path)] = o.src
 	}
 	set := s.settings
 	root, inside := s.workspaceOf(d.path)
@@ -244,7 +244,7 @@ func (s *Server) analyze(d *document) *result {
 		// Open buffers stand for their files, matched by the document's
 		// own name (its URI), so the disk is never read to compare.
 		ReadFile: func(path string) ([]byte, error) {
-			if src, ok := overlay[filepath.Clean(path)]; ok {
+			if src, ok := overlay[absPath(path)]; ok {
 				return src, nil
 			}
 			if !inside {
@@ -267,8 +267,8 @@ func (s *Server) analyze(d *document) *result {
 	if rep.Result != nil {
 		for _, f := range rep.Result.Analysis.Program.Files {
 			for path, src := range f.Sources {
-				res.deps[filepath.Clean(path)] = true
-				res.seen[filepath.Clean(path)] = src
+				res.deps[absPath(path)] = true
+				res.seen[absPath(path)] = src
 			}
 		}
 	}
@@ -304,7 +304,7 @@ func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*lint.Fi
 	for _, n := range rep.Notes {
 		// A budget spent here or in a header this file includes: the file
 		// is not analyzed whole, which an empty list would hide.
-		if driver.BudgetSpent(n.Kind) && filepath.Clean(n.Pos.File) == d.path {
+		if driver.BudgetSpent(n.Kind) && absPath(n.Pos.File) == d.path {
 			off := min(max(int(n.Pos.Offset), 0), len(res.text.src))
 			diags = append(diags, Diagnostic{Range: res.text.rangeOf(off, off, s.enc), Severity: SeverityWarning,
 				Code: "budget", Source: "cudalint", Message: n.Msg})
@@ -314,7 +314,7 @@ func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*lint.Fi
 	occurrences := map[string]int{}
 	for _, f := range rep.Findings {
 		start, end := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
-		if filepath.Clean(start.Filename) != d.path {
+		if absPath(start.Filename) != d.path {
 			continue
 		}
 		if end.Filename != start.Filename || end.Offset < start.Offset {
@@ -415,7 +415,7 @@ func (s *Server) location(res *result, pos, end token.Pos) (Location, bool) {
 	if end.IsValid() && fset.File(end) == fset.File(pos) && end >= pos {
 		b = fset.Position(end)
 	}
-	path := filepath.Clean(a.Filename)
+	path := absPath(a.Filename)
 	t := res.text
 	if path != filepath.Clean(res.path) {
 		if t = s.textOf(res, a.Filename); t == nil {
@@ -426,3 +426,13 @@ func (s *Server) location(res *result, pos, end token.Pos) (Location, bool) {
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// absPath is a file's name as the server keys it: absolute and clean.
+// An analysis may spell a file relative to the working folder (through
+// an include folder given relative); a buffer and a finding still match.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
+}
