@@ -240,7 +240,7 @@ func (s *Server) analyze(d *document) *result {
 	root, inside := s.workspaceOf(d.path)
 	opts := driver.Options{
 		Paths: []string{d.path}, Found: []string{d.path}, Root: root,
-		ConfigPath: set.ConfigPath, Settings: set.Settings, Items: s.items, Headers: s.headers, Context: s.context,
+		ConfigPath: set.ConfigPath, Settings: set.Settings, Items: s.items, Headers: s.headers, Memo: s.memo, Context: s.context,
 		// Open buffers stand for their files, matched by the document's
 		// own name (its URI), so the disk is never read to compare.
 		ReadFile: func(path string) ([]byte, error) {
@@ -273,7 +273,9 @@ func (s *Server) analyze(d *document) *result {
 		}
 	}
 	res.diags, res.findings = s.diagnostics(d, res)
-	s.log.Printf("analyzed %s v%d: %d diagnostics in %v", d.path, d.version, len(res.diags), time.Since(start).Round(time.Microsecond))
+	st := s.memo.Last()
+	s.log.Printf("analyzed %s v%d: %d diagnostics in %v (kernels interpreted %d, reused %d; predicted %d, reused %d)", d.path, d.version, len(res.diags),
+		time.Since(start).Round(time.Microsecond), st.RunsComputed, st.RunsReused, st.PredsComputed, st.PredsReused)
 	return res
 }
 

@@ -24,6 +24,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/parser/cpp"
@@ -51,6 +52,8 @@ type Server struct {
 	folders  []string // workspace folders, absolute
 	items    *parser.ItemCache
 	headers  *cpp.HeaderCache
+	// memo keeps kernels' analyses between runs (analyzer.Memo).
+	memo *analyzer.Memo
 	// context keeps the project's files read for a file's context
 	// (launches, includers) between runs: an edit re-reads only what
 	// changed, never the whole tree.
@@ -93,7 +96,10 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, opts Options) int {
 }
 
 func (s *Server) resetCaches() {
-	s.items, s.headers = parser.NewItemCache(), cpp.NewHeaderCache()
+	s.items, s.headers, s.memo = parser.NewItemCache(), cpp.NewHeaderCache(), analyzer.NewMemo()
+	// The open file's own unchanged items are reused too, the very items
+	// the memo keys kernels by.
+	s.items.Own = true
 	s.context = driver.NewContextCache()
 	s.runs = 0
 }
