@@ -138,7 +138,8 @@ type Result struct {
 // Analyze interprets every kernel of files and predicts each global access
 // under each launch configuration that reaches it.
 func Analyze(files []*parser.File, opts Options) *Result {
-	prog := launch.NewProgram(files)
+	memo := opts.Memo.begin(files)
+	prog := launch.NewProgramIn(files, memo.hostIndex())
 	r := &Result{Program: prog}
 	// A kernel in a header included by several files is analyzed once, in
 	// the context of its first includer.
@@ -166,7 +167,6 @@ func Analyze(files []*parser.File, opts Options) *Result {
 	kernels := make([]*Kernel, len(jobs))
 	preds := make([][]*Prediction, len(jobs))
 	errs := make([][]InternalError, len(jobs))
-	memo := opts.Memo.begin(files)
 	parallel(len(jobs), func(i int) {
 		kernels[i], preds[i], errs[i] = analyzeJob(prog, jobs[i].f, jobs[i].fn, opts, jobs[i].instance, memo)
 	})

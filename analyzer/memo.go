@@ -9,6 +9,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/parser"
 )
 
@@ -29,8 +30,9 @@ import (
 // Predictions are keyed by the interpretation and the launch
 // configuration's values (not where the launch is written: the
 // prediction reads its numbers, and names the configuration it is
-// given). Launch discovery and configurations are computed afresh
-// every time: they are host code's.
+// given). What host functions launch is launch.Memo's, keyed alike by
+// the items their names reach; the configurations made of the launches
+// are computed afresh every time.
 //
 // A Memo is used by one analysis at a time, and is safe for the
 // concurrent kernels of one analysis.
@@ -39,9 +41,9 @@ type Memo struct {
 	gen   int
 	runs  map[string]*memoRun
 	preds map[string]*memoPreds
-	// mentions are the identifiers each parsed item mentions, by item.
-	mentions map[any]*memoMentions
-	last     MemoStats
+	// hosts keeps host functions' launches, and the names items mention.
+	hosts *launch.Memo
+	last  MemoStats
 }
 
 type memoRun struct {
@@ -54,35 +56,27 @@ type memoPreds struct {
 	used  int
 }
 
-type memoMentions struct {
-	names []string
-	used  int
-}
-
 // memoKeep is how many analyses an entry outlives its last use: a
 // session alternating between a few open files keeps each one's.
 const memoKeep = 8
 
 // NewMemo makes an empty memo.
 func NewMemo() *Memo {
-	return &Memo{runs: map[string]*memoRun{}, preds: map[string]*memoPreds{}, mentions: map[any]*memoMentions{}}
+	return &Memo{runs: map[string]*memoRun{}, preds: map[string]*memoPreds{}, hosts: launch.NewMemo()}
 }
 
 // MemoStats are what a memo served and computed in its latest analysis.
 type MemoStats struct {
-	RunsReused, RunsComputed   int
-	PredsReused, PredsComputed int
+	RunsReused, RunsComputed      int
+	PredsReused, PredsComputed    int
+	HostsReused, HostsInterpreted int
 }
 
-// memoIndex is one analysis's view of a memo: the program's items by
-// the names they declare, and each file's translation unit.
+// memoIndex is one analysis's view of a memo.
 type memoIndex struct {
-	m      *Memo
-	byName map[string][]any
-	always []any // device operators: reached without their names
-	mu     sync.Mutex
-	units  map[*parser.File]map[any]bool
-	stats  MemoStats
+	m     *Memo
+	items *launch.Index
+	stats MemoStats
 }
 
 // begin starts an analysis of files; nil for a nil memo.
@@ -93,48 +87,15 @@ func (m *Memo) begin(files []*parser.File) *memoIndex {
 	m.mu.Lock()
 	m.gen++
 	m.mu.Unlock()
-	x := &memoIndex{m: m, byName: map[string][]any{}, units: map[*parser.File]map[any]bool{}}
-	seen := map[any]bool{}
-	add := func(name string, item any) {
-		x.byName[name] = append(x.byName[name], item)
+	return &memoIndex{m: m, items: m.hosts.Begin(files)}
+}
+
+// hostIndex is what launch discovery takes from the memo.
+func (x *memoIndex) hostIndex() *launch.Index {
+	if x == nil {
+		return nil
 	}
-	for _, f := range files {
-		for _, d := range []parser.Decls{f.UnitDecls(), {Funcs: f.Funcs, Structs: f.Structs, Typedefs: f.Typedefs, Globals: f.Globals}} {
-			for _, fn := range d.Funcs {
-				// A kernel's interpretation inlines device functions only.
-				if seen[fn] || !fn.Device {
-					continue
-				}
-				seen[fn] = true
-				add(fn.Name, fn)
-				if strings.HasPrefix(fn.Name, "operator") {
-					x.always = append(x.always, fn)
-				}
-			}
-			for _, s := range d.Structs {
-				if !seen[s] {
-					seen[s] = true
-					add(s.Name, s)
-				}
-			}
-			for _, t := range d.Typedefs {
-				if !seen[t] {
-					seen[t] = true
-					add(t.Name, t)
-				}
-			}
-			for _, g := range d.Globals {
-				if seen[g] {
-					continue
-				}
-				seen[g] = true
-				for _, dc := range g.Declarators {
-					add(dc.Name, g)
-				}
-			}
-		}
-	}
-	return x
+	return x.items
 }
 
 // end closes the analysis: entries unused for memoKeep analyses go.
@@ -142,6 +103,7 @@ func (x *memoIndex) end() {
 	if x == nil {
 		return
 	}
+	x.items.End()
 	m := x.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -155,11 +117,7 @@ func (x *memoIndex) end() {
 			delete(m.preds, k)
 		}
 	}
-	for k, e := range m.mentions {
-		if e.used < m.gen-memoKeep {
-			delete(m.mentions, k)
-		}
-	}
+	x.stats.HostsReused, x.stats.HostsInterpreted = m.hosts.Last()
 	m.last = x.stats
 }
 
@@ -170,103 +128,6 @@ func (m *Memo) Last() MemoStats {
 	return m.last
 }
 
-// unit is the set of items f's translation unit defines.
-func (x *memoIndex) unit(f *parser.File) map[any]bool {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if u, ok := x.units[f]; ok {
-		return u
-	}
-	d := f.UnitDecls()
-	u := map[any]bool{}
-	for _, fn := range d.Funcs {
-		u[fn] = true
-	}
-	for _, s := range d.Structs {
-		u[s] = true
-	}
-	for _, t := range d.Typedefs {
-		u[t] = true
-	}
-	for _, g := range d.Globals {
-		u[g] = true
-	}
-	x.units[f] = u
-	return u
-}
-
-// names are the identifiers item mentions, from the memo when it has
-// seen the item before.
-func (x *memoIndex) names(item any) []string {
-	m := x.m
-	m.mu.Lock()
-	e, ok := m.mentions[item]
-	if ok {
-		e.used = m.gen
-	}
-	m.mu.Unlock()
-	if ok {
-		return e.names
-	}
-	set := map[string]bool{}
-	collectNames(reflect.ValueOf(item), set, map[uintptr]bool{})
-	names := make([]string, 0, len(set))
-	for n := range set {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	m.mu.Lock()
-	m.mentions[item] = &memoMentions{names: names, used: m.gen}
-	m.mu.Unlock()
-	return names
-}
-
-// collectNames adds every identifier of every string under v.
-func collectNames(v reflect.Value, set map[string]bool, seen map[uintptr]bool) {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() || seen[v.Pointer()] {
-			return
-		}
-		seen[v.Pointer()] = true
-		collectNames(v.Elem(), set, seen)
-	case reflect.Interface:
-		if !v.IsNil() {
-			collectNames(v.Elem(), set, seen)
-		}
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			collectNames(v.Field(i), set, seen)
-		}
-	case reflect.Slice, reflect.Array:
-		for i := 0; i < v.Len(); i++ {
-			collectNames(v.Index(i), set, seen)
-		}
-	case reflect.Map:
-		it := v.MapRange()
-		for it.Next() {
-			collectNames(it.Key(), set, seen)
-			collectNames(it.Value(), set, seen)
-		}
-	case reflect.String:
-		addIdents(v.String(), set)
-	}
-}
-
-func addIdents(s string, set map[string]bool) {
-	start := -1
-	for i := 0; i <= len(s); i++ {
-		ident := i < len(s) && (s[i] == '_' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9' || s[i] >= 0x80)
-		switch {
-		case ident && start < 0:
-			start = i
-		case !ident && start >= 0:
-			set[s[start:i]] = true
-			start = -1
-		}
-	}
-}
-
 // interpKey is the key of kernel fn's interpretation in file f's unit
 // with the given template arguments and sizes: "" when there is no memo.
 func (x *memoIndex) interpKey(f *parser.File, fn *parser.Func, instance string, typeArgs map[string]*ctype.Type, funcArgs map[string]string, dimArgs map[string]int64) string {
@@ -274,7 +135,7 @@ func (x *memoIndex) interpKey(f *parser.File, fn *parser.Func, instance string, 
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%p|%q|%q|%v|%v|", fn, f.Path, instance, funcArgs, dimArgs)
+	fmt.Fprintf(&b, "%q|%v|%v|", instance, funcArgs, dimArgs)
 	names := make([]string, 0, len(typeArgs))
 	for n := range typeArgs {
 		names = append(names, n)
@@ -285,55 +146,8 @@ func (x *memoIndex) interpKey(f *parser.File, fn *parser.Func, instance string, 
 		writeDeep(&b, reflect.ValueOf(typeArgs[n]), map[uintptr]int{})
 		b.WriteByte(';')
 	}
-	unit := x.unit(f)
-	deps := x.closure(fn)
-	for _, d := range deps {
-		in := 0
-		if unit[d] {
-			in = 1
-		}
-		fmt.Fprintf(&b, "%p.%d,", d, in)
-	}
-	b.WriteByte('|')
-	for _, u := range f.UnitDecls().Usings {
-		fmt.Fprintf(&b, "%p,", u)
-	}
+	x.items.WriteKey(&b, f, fn, true)
 	return b.String()
-}
-
-// closure is the items fn's names reach, in turn, in a stable order.
-func (x *memoIndex) closure(fn *parser.Func) []any {
-	seen := map[any]bool{fn: true}
-	named := map[string]bool{}
-	var out []any
-	queue := append([]any{fn}, x.always...)
-	for _, a := range x.always {
-		seen[a] = true
-	}
-	out = append(out, x.always...)
-	for len(queue) > 0 {
-		item := queue[0]
-		queue = queue[1:]
-		for _, n := range x.names(item) {
-			if named[n] {
-				continue
-			}
-			named[n] = true
-			for _, d := range x.byName[n] {
-				if !seen[d] {
-					seen[d] = true
-					out = append(out, d)
-					queue = append(queue, d)
-				}
-			}
-		}
-	}
-	// The order found depends on map-free steps only, but sort by
-	// address anyway so that the key is the set.
-	sort.Slice(out, func(i, j int) bool {
-		return reflect.ValueOf(out[i]).Pointer() < reflect.ValueOf(out[j]).Pointer()
-	})
-	return out
 }
 
 // writeDeep writes v's content: a parsed item by its identity, anything

@@ -25,6 +25,8 @@ type document struct {
 	src       []byte
 	timer     *time.Timer
 	res       *result // the latest analysis, possibly of an older version
+	// cost is how long its latest analysis took.
+	cost time.Duration
 }
 
 // result is one analysis of a document.
@@ -80,12 +82,27 @@ func (s *Server) didChange(ctx context.Context, p *DidChangeTextDocumentParams) 
 	return nil
 }
 
+// maxDebounce is the longest an edit waits for its analysis.
+const maxDebounce = 150 * time.Millisecond
+
+// delay is how long d's analysis waits after an edit: the interval the
+// options fix, else as long as d's latest analysis took, at most
+// maxDebounce. An analysis holds the server, so that an edit typed while
+// it runs waits for it: one of 10 ms runs after each keystroke, one of
+// a second only once typing pauses, never queued behind itself.
+func (s *Server) delay(d *document) time.Duration {
+	if s.debounce > 0 {
+		return s.debounce
+	}
+	return min(d.cost, maxDebounce)
+}
+
 // schedule analyzes d once edits pause for the debounce interval.
 func (s *Server) schedule(ctx context.Context, d *document) {
 	if d.timer != nil {
 		d.timer.Stop()
 	}
-	d.timer = time.AfterFunc(s.debounce, func() {
+	d.timer = time.AfterFunc(s.delay(d), func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.docs[d.uri] != d || s.shutdown {
@@ -273,9 +290,11 @@ func (s *Server) analyze(d *document) *result {
 		}
 	}
 	res.diags, res.findings = s.diagnostics(d, res)
+	d.cost = time.Since(start)
 	st := s.memo.Last()
-	s.log.Printf("analyzed %s v%d: %d diagnostics in %v (kernels interpreted %d, reused %d; predicted %d, reused %d)", d.path, d.version, len(res.diags),
-		time.Since(start).Round(time.Microsecond), st.RunsComputed, st.RunsReused, st.PredsComputed, st.PredsReused)
+	s.log.Printf("analyzed %s v%d: %d diagnostics in %v (host functions interpreted %d, reused %d; kernels interpreted %d, reused %d; predicted %d, reused %d)",
+		d.path, d.version, len(res.diags), time.Since(start).Round(time.Microsecond),
+		st.HostsInterpreted, st.HostsReused, st.RunsComputed, st.RunsReused, st.PredsComputed, st.PredsReused)
 	return res
 }
 

@@ -198,15 +198,18 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 	inc.c.shutdown()
 
 	// The session did reuse analyses, and re-analyzed some kernels too.
-	re := regexp.MustCompile(`kernels interpreted (\d+), reused (\d+); predicted (\d+), reused (\d+)`)
-	var sums [4]int
+	re := regexp.MustCompile(`host functions interpreted (\d+), reused (\d+); kernels interpreted (\d+), reused (\d+); predicted (\d+), reused (\d+)`)
+	var sums [6]int
 	for _, m := range re.FindAllStringSubmatch(log.String(), -1) {
 		for i := range sums {
 			n, _ := strconv.Atoi(m[i+1])
 			sums[i] += n
 		}
 	}
-	if sums[1] == 0 || sums[3] == 0 || sums[0] == 0 || sums[2] == 0 {
-		t.Errorf("kernels interpreted %d, reused %d; predicted %d, reused %d: want some of each", sums[0], sums[1], sums[2], sums[3])
+	for i, n := range sums {
+		if n == 0 {
+			t.Errorf("host functions interpreted %d, reused %d; kernels interpreted %d, reused %d; predicted %d, reused %d: want some of each (%d is 0)",
+				sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], i)
+		}
 	}
 }

@@ -35,7 +35,9 @@ type Options struct {
 	// Log, when set, receives a line per message and per analysis.
 	Log io.Writer
 	// Debounce is how long the server waits after an edit before
-	// analyzing; 150 ms when zero.
+	// analyzing. When zero it adapts to the file (see delay): an
+	// analysis that costs little runs at once, one that costs much waits
+	// for a pause in typing.
 	Debounce time.Duration
 }
 
@@ -72,9 +74,6 @@ type Server struct {
 func Serve(ctx context.Context, rw io.ReadWriteCloser, opts Options) int {
 	s := &Server{docs: map[string]*document{}, enc: encUTF16, exit: make(chan int, 1), debounce: opts.Debounce}
 	s.resetCaches()
-	if s.debounce == 0 {
-		s.debounce = 150 * time.Millisecond
-	}
 	logw := opts.Log
 	if logw == nil {
 		logw = io.Discard
