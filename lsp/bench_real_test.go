@@ -28,19 +28,37 @@ func benchRealEdits(b *testing.B, path string, edit func(src string, i int) stri
 	c.diagnostics(uri)
 	// One edit first: the caches warm as an editing session's are.
 	version := 2
-	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": version},
-		"contentChanges": []any{map[string]any{"text": edit(src, 1)}}})
-	waitVersion(c, uri, version)
+	cur := src
+	change := func(next string) {
+		// The change as an editor sends it: the range retyped.
+		c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": version},
+			"contentChanges": []any{rangeChange(cur, next)}})
+		cur = next
+		waitVersion(c, uri, version)
+	}
+	change(edit(src, 1))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		version++
-		c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": version},
-			"contentChanges": []any{map[string]any{"text": edit(src, i+2)}}})
-		waitVersion(c, uri, version)
+		change(edit(src, i+2))
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/edit")
 	c.shutdown()
+}
+
+// rangeChange is the incremental change that makes old new.
+func rangeChange(old, new string) map[string]any {
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	s := 0
+	for s < len(old)-p && s < len(new)-p && old[len(old)-1-s] == new[len(new)-1-s] {
+		s++
+	}
+	r := newText([]byte(old)).rangeOf(p, len(old)-s, encUTF16)
+	return map[string]any{"range": r, "text": new[p : len(new)-s]}
 }
 
 func waitVersion(c *client, uri string, v int) PublishDiagnosticsParams {

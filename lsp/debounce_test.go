@@ -24,3 +24,33 @@ func TestDelay(t *testing.T) {
 		}
 	}
 }
+
+// Which edits change only a comment, and so reuse the analysis before.
+func TestCommentEdit(t *testing.T) {
+	for _, tc := range []struct {
+		name, old, new string
+		ok             bool
+		delta          int
+	}{
+		{"line comment", "int a; // one\nint b;\n", "int a; // one two\nint b;\n", true, 4},
+		{"line comment shortened", "int a; // one two\nint b;\n", "int a; // one\nint b;\n", true, -4},
+		{"block comment ending its line", "int a; /* one */\nint b;\n", "int a; /* one! */\nint b;\n", true, 1},
+		{"block comment before code", "int a = /* one */ 1;\n", "int a = /* ones */ 1;\n", false, 0},
+		{"code", "int a = 1; // x\n", "int a = 2; // x\n", false, 0},
+		{"comment and code", "int a = 1; // x\n", "int a = 1; /* x */\n", false, 0},
+		{"a newline typed", "int a; // one\nint b;\n", "int a; // o\nne\nint b;\n", false, 0},
+		{"a line splice", "int a; // one\nint b;\n", "int a; // one\\\nint b;\n", false, 0},
+		{"a directive", "int a; // one\n", "int a; // cudalint:ignore strided-access\n", false, 0},
+		{"a directive edited", "// cudalint:ignore strided-access\n", "// cudalint:ignore strided-acces\n", false, 0},
+		{"in a string", "const char* s = \"// one\";\n", "const char* s = \"// ones\";\n", false, 0},
+		{"the comment opened", "int a; / one\n", "int a; // one\n", false, 0},
+		{"the comment closed early", "int a; /* one two */\n", "int a; /* one */ two */\n", false, 0},
+		{"unchanged", "int a; // one\n", "int a; // one\n", false, 0},
+		{"a raw string", "auto s = R\"(x)\"; // one\n", "auto s = R\"(x)\"; // two\n", false, 0},
+	} {
+		sh, _, ok := commentEdit([]byte(tc.old), []byte(tc.new))
+		if ok != tc.ok || ok && sh.delta != tc.delta {
+			t.Errorf("%s: ok %v delta %d, want %v %d", tc.name, ok, sh.delta, tc.ok, tc.delta)
+		}
+	}
+}

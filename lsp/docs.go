@@ -39,6 +39,9 @@ type result struct {
 	deps     map[string]bool   // every file the analysis read
 	seen     map[string][]byte // what it read of each
 	path     string
+	// shifts map the offsets of the analyzed text of path to text's,
+	// after edits inside comments (see commentEdit).
+	shifts []shift
 }
 
 // cacheRuns is how many analyses share one pair of parser caches: the
@@ -108,9 +111,60 @@ func (s *Server) schedule(ctx context.Context, d *document) {
 		if s.docs[d.uri] != d || s.shutdown {
 			return
 		}
-		s.lint(ctx, d)
+		s.lintEdit(ctx, d)
 		s.relintDependents(ctx, d.path)
 	})
+}
+
+// lintEdit publishes d's diagnostics after an edit of its buffer: from
+// its latest analysis, shifted, when the edit changed only a comment and
+// the other buffers that analysis read are unchanged; else from a new
+// analysis.
+func (s *Server) lintEdit(ctx context.Context, d *document) {
+	if r := s.reuse(d); r != nil {
+		d.res = r
+		v := r.version
+		s.log.Printf("%s v%d: an edit inside a comment, the analysis of v%d reused", d.path, d.version, r.version)
+		s.publish(ctx, &PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: r.diags})
+		return
+	}
+	s.lint(ctx, d)
+}
+
+// reuse is d's latest analysis made d's current text's, or nil.
+func (s *Server) reuse(d *document) *result {
+	old := d.res
+	if old == nil || old.rep.Result == nil {
+		return nil
+	}
+	for _, o := range s.docs {
+		if o != d && old.deps[o.path] && !bytes.Equal(old.seen[o.path], o.src) {
+			return nil
+		}
+	}
+	sh, comment, ok := commentEdit(old.text.src, d.src)
+	if !ok {
+		return nil
+	}
+	// A fix that rewrites the comment's lines would write the old text.
+	for _, f := range old.findings {
+		if f == nil {
+			continue
+		}
+		for _, fx := range f.SuggestedFixes {
+			for _, e := range fx.TextEdits {
+				a, b := old.rep.Fset.Position(e.Pos), old.rep.Fset.Position(e.End)
+				if absPath(a.Filename) == d.path && old.off(a.Offset) < comment.end && comment.start < old.off(max(b.Offset, a.Offset+1)) {
+					return nil
+				}
+			}
+		}
+	}
+	r := *old
+	r.version, r.text = d.version, newText(d.src)
+	r.shifts = append(append([]shift(nil), old.shifts...), sh)
+	r.diags, r.findings = s.diagnostics(d, &r)
+	return &r
 }
 
 func (s *Server) didSave(ctx context.Context, p *DidSaveTextDocumentParams) error {
@@ -326,7 +380,7 @@ func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*lint.Fi
 		// A budget spent here or in a header this file includes: the file
 		// is not analyzed whole, which an empty list would hide.
 		if driver.BudgetSpent(n.Kind) && absPath(n.Pos.File) == d.path {
-			off := min(max(int(n.Pos.Offset), 0), len(res.text.src))
+			off := min(max(res.off(int(n.Pos.Offset)), 0), len(res.text.src))
 			diags = append(diags, Diagnostic{Range: res.text.rangeOf(off, off, s.enc), Severity: SeverityWarning,
 				Code: "budget", Source: "cudalint", Message: n.Msg})
 			kept = append(kept, nil)
@@ -344,7 +398,7 @@ func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*lint.Fi
 		key := report.FingerprintKey(f, relURI(s.rootFor(d.path), d.path))
 		occurrences[key]++
 		diag := Diagnostic{
-			Range:           res.text.rangeOf(start.Offset, end.Offset, s.enc),
+			Range:           res.text.rangeOf(res.off(start.Offset), res.off(end.Offset), s.enc),
 			Severity:        severity(f.Severity),
 			Code:            f.Rule.ID,
 			CodeDescription: &CodeDescription{Href: f.Rule.URL()},
@@ -438,12 +492,15 @@ func (s *Server) location(res *result, pos, end token.Pos) (Location, bool) {
 	}
 	path := absPath(a.Filename)
 	t := res.text
+	from, to := a.Offset, b.Offset
 	if path != filepath.Clean(res.path) {
 		if t = s.textOf(res, a.Filename); t == nil {
 			return Location{}, false
 		}
+	} else {
+		from, to = res.off(from), res.off(to)
 	}
-	return Location{URI: pathToURI(path), Range: t.rangeOf(a.Offset, b.Offset, s.enc)}, true
+	return Location{URI: pathToURI(path), Range: t.rangeOf(from, to, s.enc)}, true
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

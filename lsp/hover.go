@@ -35,7 +35,7 @@ func (s *Server) hover(ctx context.Context, p *TextDocumentPositionParams) (*Hov
 			if absPath(rg[0].File) != d.path || rg[0].File != rg[1].File {
 				continue
 			}
-			start, end := int(rg[0].Offset), int(rg[1].Offset)
+			start, end := res.off(int(rg[0].Offset)), res.off(int(rg[1].Offset))
 			if off < start || off > end {
 				continue
 			}

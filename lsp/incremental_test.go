@@ -136,6 +136,10 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 		{"a kernel's index", "main.cu", "store(out, r * 1024 + c,", "store(out, c * 1024 + r,"},
 		{"a launch's block", "main.cu", "dim3 block(16, 16);", "dim3 block(32, 8);"},
 		{"a comment", "main.cu", "// a column walk", "// a column walk, retyped"},
+		{"a comment after code", "main.cu", "// back out", "// back out, coalesced"},
+		{"a comment before code", "main.cu", "/* lane */", "/* the lane */"},
+		{"a comment made a directive", "main.cu", "// load", "// cudalint:ignore strided-access"},
+		{"a comment retyped again", "main.cu", "// a column walk, retyped", "// a walk"},
 		{"lines above the kernels", "main.cu", "const int STRIDE = 4;\n", "const int STRIDE = 4;\n\n\n"},
 		{"a constant a kernel reads", "main.cu", "const int STRIDE = 4;", "const int STRIDE = 1;"},
 		{"a helper in the header", "lib.cuh", "return a[i];", "return a[2 * i];"},
@@ -197,6 +201,9 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 	}
 	inc.c.shutdown()
 
+	if n := strings.Count(log.String(), "an edit inside a comment"); n < 3 {
+		t.Errorf("%d analyses reused whole after edits inside comments, want the three that allow it", n)
+	}
 	// The session did reuse analyses, and re-analyzed some kernels too.
 	re := regexp.MustCompile(`host functions interpreted (\d+), reused (\d+); kernels interpreted (\d+), reused (\d+); predicted (\d+), reused (\d+)`)
 	var sums [6]int

@@ -5,16 +5,17 @@ const int STRIDE = 4;
 // a column walk
 __global__ void columns(float* out, const float* in, int n) {
     int r = blockIdx.x * blockDim.y + threadIdx.y;
-    int c = threadIdx.x;
+    int c = /* lane */ threadIdx.x;
     store(out, r * 1024 + c, load(in, c * 1024 + r));
 }
 
 __global__ void strided(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     __shared__ float tile[TILE][TILE];
+    // load
     tile[threadIdx.x][threadIdx.y] = in[i * STRIDE];
     __syncthreads();
-    out[i] = tile[threadIdx.y][threadIdx.x];
+    out[i] = tile[threadIdx.y][threadIdx.x]; // back out
 }
 
 void launch_all(float* out, const float* in, Particle* p, int n) {
