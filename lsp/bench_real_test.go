@@ -106,6 +106,19 @@ func BenchmarkEditGGML(b *testing.B) {
 			return replaceOnce(b, src, "/// kernels", fmt.Sprintf("/// kernels %d", i))
 		})
 	})
+	// The largest header: template kernels and the device functions
+	// they inline, instantiated by other files.
+	const header = "/work/proj/ggml/src/ggml-cuda/fattn-mma-f16.cuh"
+	b.Run("header/comment", func(b *testing.B) {
+		benchRealEdits(b, header, func(src string, i int) string {
+			return replaceOnce(b, src, "// Write back combined meta data:", fmt.Sprintf("// Write back combined meta data %d:", i))
+		})
+	})
+	b.Run("header/helper", func(b *testing.B) {
+		benchRealEdits(b, header, func(src string, i int) string {
+			return replaceOnce(b, src, "dstk_fixup + blockIdx.x*ncols;", fmt.Sprintf("dstk_fixup + blockIdx.x*ncols + %d;", i%3))
+		})
+	})
 	b.Run("largest/kernel", func(b *testing.B) {
 		benchRealEdits(b, largest, func(src string, i int) string {
 			return replaceOnce(b, src, "ptrs_src[0*ne23 + i12 + i13*ne12]", fmt.Sprintf("ptrs_src[%d*ne23 + i12 + i13*ne12]", i%5))
