@@ -35,6 +35,8 @@ type Memo struct {
 
 type mentions struct {
 	names []string
+	named bool   // names is known
+	sig   string // a kernel's signature, when asked for (see signature)
 	used  int
 }
 
@@ -189,7 +191,7 @@ func (x *Index) names(item any) []string {
 		e.used = m.gen
 	}
 	m.mu.Unlock()
-	if ok {
+	if ok && e.named {
 		return e.names
 	}
 	set := map[string]bool{}
@@ -200,9 +202,114 @@ func (x *Index) names(item any) []string {
 	}
 	sort.Strings(names)
 	m.mu.Lock()
-	m.mentions[item] = &mentions{names: names, used: m.gen}
+	if e, ok := m.mentions[item]; ok {
+		e.names, e.named = names, true
+	} else {
+		m.mentions[item] = &mentions{names: names, named: true, used: m.gen}
+	}
 	m.mu.Unlock()
 	return names
+}
+
+func isKernel(item any) bool {
+	fn, ok := item.(*parser.Func)
+	return ok && fn.Global
+}
+
+// signature is what host code reads of kernel fn: its name, scope,
+// execution spaces, template and parameters (with where they are
+// written), not its body.
+func (x *Index) signature(fn *parser.Func) string {
+	m := x.m
+	m.mu.Lock()
+	e, ok := m.mentions[fn]
+	if ok {
+		e.used = m.gen
+	}
+	m.mu.Unlock()
+	if ok && e.sig != "" {
+		return e.sig
+	}
+	var b strings.Builder
+	writeContent(&b, reflect.ValueOf(struct {
+		P                        parser.Pos
+		Name, Namespace, Class   string
+		Global, Device, Host, St bool
+		Template                 []parser.TemplateParam
+		Params                   []*parser.Param
+	}{fn.P, fn.Name, fn.Namespace, fn.Class, fn.Global, fn.Device, fn.Host, fn.Static, fn.Template, fn.Params}), map[uintptr]int{})
+	sig := b.String()
+	m.mu.Lock()
+	if e, ok := m.mentions[fn]; ok {
+		e.sig = sig
+	} else {
+		m.mentions[fn] = &mentions{sig: sig, used: m.gen}
+	}
+	m.mu.Unlock()
+	return sig
+}
+
+// writeContent writes everything under v, field by field.
+func writeContent(b *strings.Builder, v reflect.Value, seen map[uintptr]int) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		if i, ok := seen[v.Pointer()]; ok {
+			fmt.Fprintf(b, "^%d", i)
+			return
+		}
+		seen[v.Pointer()] = len(seen)
+		b.WriteByte('&')
+		writeContent(b, v.Elem(), seen)
+	case reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		fmt.Fprintf(b, "(%s)", v.Elem().Type())
+		writeContent(b, v.Elem(), seen)
+	case reflect.Struct:
+		b.WriteByte('{')
+		for i := 0; i < v.NumField(); i++ {
+			writeContent(b, v.Field(i), seen)
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
+	case reflect.Slice, reflect.Array:
+		b.WriteByte('[')
+		for i := 0; i < v.Len(); i++ {
+			writeContent(b, v.Index(i), seen)
+			b.WriteByte(',')
+		}
+		b.WriteByte(']')
+	case reflect.Map:
+		keys := v.MapKeys()
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			var kb strings.Builder
+			writeContent(&kb, k, seen)
+			kb.WriteByte(':')
+			writeContent(&kb, v.MapIndex(k), seen)
+			parts[i] = kb.String()
+		}
+		sort.Strings(parts)
+		fmt.Fprintf(b, "map%v", parts)
+	case reflect.String:
+		fmt.Fprintf(b, "%q", v.String())
+	case reflect.Bool:
+		fmt.Fprint(b, v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		fmt.Fprint(b, v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		fmt.Fprint(b, v.Uint())
+	case reflect.Float32, reflect.Float64:
+		fmt.Fprint(b, v.Float())
+	default:
+		fmt.Fprintf(b, "%v@%x", v.Kind(), v.Pointer())
+	}
 }
 
 // collectNames adds every identifier of every string under v.
@@ -255,8 +362,10 @@ func addIdents(s string, set map[string]bool) {
 	}
 }
 
-// closure is the items root's names reach, in turn, through index.
-func (x *Index) closure(root any, index map[string][]any, always []any) []any {
+// closure is the items root's names reach, in turn, through index; a
+// kernel other than root is reached but not followed when opaque is set
+// (host code reads a kernel's signature, never its body).
+func (x *Index) closure(root any, index map[string][]any, always []any, opaque bool) []any {
 	seen := map[any]bool{root: true}
 	named := map[string]bool{}
 	out := append([]any(nil), always...)
@@ -276,7 +385,9 @@ func (x *Index) closure(root any, index map[string][]any, always []any) []any {
 				if !seen[d] {
 					seen[d] = true
 					out = append(out, d)
-					queue = append(queue, d)
+					if !opaque || !isKernel(d) {
+						queue = append(queue, d)
+					}
 				}
 			}
 		}
@@ -299,10 +410,16 @@ func (x *Index) WriteKey(b *strings.Builder, f *parser.File, root *parser.Func, 
 		index, always = x.device, x.always
 	}
 	unit := x.unit(f)
-	for _, d := range x.closure(root, index, always) {
+	for _, d := range x.closure(root, index, always, !deviceOnly) {
 		in := 0
 		if unit[d] {
 			in = 1
+		}
+		if !deviceOnly && isKernel(d) {
+			// What host code reads of a kernel: an edit of its body
+			// leaves the host functions that launch it.
+			fmt.Fprintf(b, "k%q.%d,", x.signature(d.(*parser.Func)), in)
+			continue
 		}
 		fmt.Fprintf(b, "%p.%d,", d, in)
 	}
