@@ -3,6 +3,7 @@ package lsp
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,11 @@ func benchRealEdits(b *testing.B, path string, edit func(src string, i int) stri
 	// analyzed in parallel): on a shared machine, less noisy than the
 	// wall clock.
 	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/edit")
+	// What the session keeps (caches, memo, the latest analysis).
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "MB-heap")
 	c.shutdown()
 }
 

@@ -153,9 +153,6 @@ func (x *Index) End() {
 	m.last = x.stats
 }
 
-// Gen numbers the analysis among the memo's.
-func (x *Index) Gen() int { return x.m.gen }
-
 // unit is the set of items f's translation unit defines.
 func (x *Index) unit(f *parser.File) map[any]bool {
 	x.mu.Lock()
