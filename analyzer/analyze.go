@@ -9,6 +9,7 @@ package analyzer
 
 import (
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -46,6 +47,9 @@ type Options struct {
 	// defines it, so one folder's settings never reach another's
 	// kernels.
 	Scope func(file string) Settings
+	// Memo, when set, keeps kernels' analyses between analyses of a
+	// changing program (see Memo).
+	Memo *Memo
 }
 
 // Settings are a user's answers to what the code does not say. Each
@@ -117,6 +121,7 @@ type Kernel struct {
 	// a note): the kernel is partly analyzed.
 	Unresolved int
 	params     map[symbolic.SymID]bool
+	memoKey    string // its interpretation's key in Options.Memo
 }
 
 // Result is the analysis of a set of files.
@@ -133,7 +138,8 @@ type Result struct {
 // Analyze interprets every kernel of files and predicts each global access
 // under each launch configuration that reaches it.
 func Analyze(files []*parser.File, opts Options) *Result {
-	prog := launch.NewProgram(files)
+	memo := opts.Memo.begin(files)
+	prog := launch.NewProgramIn(files, memo.hostIndex())
 	r := &Result{Program: prog}
 	// A kernel in a header included by several files is analyzed once, in
 	// the context of its first includer.
@@ -162,8 +168,9 @@ func Analyze(files []*parser.File, opts Options) *Result {
 	preds := make([][]*Prediction, len(jobs))
 	errs := make([][]InternalError, len(jobs))
 	parallel(len(jobs), func(i int) {
-		kernels[i], preds[i], errs[i] = analyzeJob(prog, jobs[i].f, jobs[i].fn, opts, jobs[i].instance)
+		kernels[i], preds[i], errs[i] = analyzeJob(prog, jobs[i].f, jobs[i].fn, opts, jobs[i].instance, memo)
 	})
+	memo.end()
 	r.Kernels = kernels
 	for i, ps := range preds {
 		r.Predictions = append(r.Predictions, ps...)
@@ -183,16 +190,16 @@ func Analyze(files []*parser.File, opts Options) *Result {
 // its launch configurations. A bug in the interpretation costs the kernel
 // (it is returned with no accesses); one in a prediction costs only that
 // configuration.
-func analyzeJob(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string) (*Kernel, []*Prediction, []InternalError) {
+func analyzeJob(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string, memo *memoIndex) (*Kernel, []*Prediction, []InternalError) {
 	var k *Kernel
-	if ie := contain(fn, nil, func() { k = analyzeKernel(prog, f, fn, opts, instance) }); ie != nil {
+	if ie := contain(fn, nil, func() { k = analyzeKernel(prog, f, fn, opts, instance, memo) }); ie != nil {
 		return &Kernel{Func: fn, File: f.Path}, nil, []InternalError{*ie}
 	}
 	var preds []*Prediction
 	var errs []InternalError
 	for _, cfg := range k.Configs {
 		var ps []*Prediction
-		if ie := contain(fn, cfg, func() { ps = predictKernel(k, cfg) }); ie != nil {
+		if ie := contain(fn, cfg, func() { ps = memo.predictions(k.memoKey, cfg, func() []*Prediction { return predictKernel(k, cfg) }) }); ie != nil {
 			errs = append(errs, *ie)
 			continue
 		}
@@ -221,7 +228,7 @@ func parallel(n int, f func(int)) {
 // analyzeKernel interprets kernel fn of file f with the type arguments
 // instance names, and lists its launch configurations with the user's
 // answers applied.
-func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string) *Kernel {
+func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string, memo *memoIndex) *Kernel {
 	hook("interpret", fn, nil)
 	var typeArgs map[string]*ctype.Type
 	var funcArgs map[string]string
@@ -229,8 +236,11 @@ func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options,
 		typeArgs = prog.TypeArgs(fn, instance)
 		funcArgs = prog.FuncArgs(fn, instance)
 	}
-	run := prog.RunSized(f, fn, typeArgs, funcArgs, prog.DimArgs(fn, instance))
-	k := &Kernel{Func: fn, File: f.Path, Accesses: run.Accesses, Notes: run.Notes, Unresolved: run.Unresolved, params: run.Params}
+	dimArgs := prog.DimArgs(fn, instance)
+	key := memo.interpKey(f, fn, instance, typeArgs, funcArgs, dimArgs)
+	run := memo.run(key, func() interp.Run { return prog.RunSized(f, fn, typeArgs, funcArgs, dimArgs) })
+	// A run the memo serves is shared: appending to its notes must copy.
+	k := &Kernel{Func: fn, File: f.Path, Accesses: run.Accesses, Notes: slices.Clip(run.Notes), Unresolved: run.Unresolved, params: run.Params, memoKey: key}
 	usesY, usesZ := usesDims(fn, run.Accesses)
 	var refused []parser.Note
 	k.Configs, refused = prog.Configs(f, fn, usesY, usesZ, instance)

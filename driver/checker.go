@@ -268,7 +268,7 @@ func (d *run) modelOptions() accesses.Options {
 	maps.Copy(o.Grids, d.opts.Grids)
 	maps.Copy(o.Params, d.opts.Params)
 	o.Scope = d.scopes()
-	o.Items, o.Headers = d.opts.Items, d.opts.Headers
+	o.Items, o.Headers, o.Memo = d.opts.Items, d.opts.Headers, d.opts.Memo
 	return o
 }
 

@@ -49,8 +49,8 @@ func namedFiles(paths, files []string) []string {
 // the run already, that launch a kernel defined in a named file or
 // include a named file (or, in turn, a file so included): a text
 // prefilter, read-only, that parses nothing. The files are spelled
-// relative to the working folder when the root is, as the named files
-// usually are, so that an include resolves to the same name.
+// as the named files are (relative to the working folder, or absolute),
+// so that an include resolves to the same name.
 func contextFiles(root string, named, files []string, read func(string) ([]byte, error), cache *ContextCache) []string {
 	if root == "" || len(named) == 0 {
 		return nil
@@ -70,7 +70,7 @@ func contextFiles(root string, named, files []string, read func(string) ([]byte,
 		bases = append(bases, filepath.Base(f))
 	}
 	walkRoot := root
-	if cwd, err := os.Getwd(); err == nil {
+	if cwd, err := os.Getwd(); err == nil && !allAbs(named) {
 		if rel, err := filepath.Rel(cwd, root); err == nil {
 			walkRoot = rel
 		}
@@ -106,6 +106,18 @@ func contextFiles(root string, named, files []string, read func(string) ([]byte,
 			return out
 		}
 	}
+}
+
+// allAbs reports whether every file is spelled absolute, as an editor
+// names them: the context is then walked absolute too, so that an
+// includer's #include resolves to the named file's own name.
+func allAbs(files []string) bool {
+	for _, f := range files {
+		if !filepath.IsAbs(f) {
+			return false
+		}
+	}
+	return true
 }
 
 // underRoot keeps the files that lie under root: a file outside it has

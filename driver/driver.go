@@ -54,6 +54,9 @@ type Options struct {
 	// entries by content, so a changed file is never served stale.
 	Items   *parser.ItemCache
 	Headers *cpp.HeaderCache
+	// Memo, when set, keeps kernels' interpretations and predictions
+	// across runs, keyed by what they depend on (analyzer.Memo).
+	Memo *analyzer.Memo
 	// NoContext analyzes files named alone without the rest of their
 	// project (see contextFiles).
 	NoContext bool

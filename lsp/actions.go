@@ -48,7 +48,7 @@ func (s *Server) codeAction(ctx context.Context, p *CodeActionParams) ([]CodeAct
 		}
 		switch f.Rule.Kind {
 		case lint.AboutSuppression:
-			if e, ok := removeComment(res.text, res.rep.Fset.Position(f.Pos).Offset, s.enc); ok {
+			if e, ok := removeComment(res.text, res.off(res.rep.Fset.Position(f.Pos).Offset), s.enc); ok {
 				actions = append(actions, CodeAction{Title: "Remove the unused cudalint comment", Kind: KindQuickFix, Diagnostics: diags,
 					IsPreferred: true, Edit: &WorkspaceEdit{Changes: map[string][]TextEdit{d.uri: {e}}}})
 			}

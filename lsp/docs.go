@@ -25,6 +25,8 @@ type document struct {
 	src       []byte
 	timer     *time.Timer
 	res       *result // the latest analysis, possibly of an older version
+	// cost is how long its latest analysis took.
+	cost time.Duration
 }
 
 // result is one analysis of a document.
@@ -37,6 +39,9 @@ type result struct {
 	deps     map[string]bool   // every file the analysis read
 	seen     map[string][]byte // what it read of each
 	path     string
+	// shifts map the offsets of the analyzed text of path to text's,
+	// after edits inside comments (see commentEdit).
+	shifts []shift
 }
 
 // cacheRuns is how many analyses share one pair of parser caches: the
@@ -80,20 +85,86 @@ func (s *Server) didChange(ctx context.Context, p *DidChangeTextDocumentParams) 
 	return nil
 }
 
+// maxDebounce is the longest an edit waits for its analysis.
+const maxDebounce = 150 * time.Millisecond
+
+// delay is how long d's analysis waits after an edit: the interval the
+// options fix, else as long as d's latest analysis took, at most
+// maxDebounce. An analysis holds the server, so that an edit typed while
+// it runs waits for it: one of 10 ms runs after each keystroke, one of
+// a second only once typing pauses, never queued behind itself.
+func (s *Server) delay(d *document) time.Duration {
+	if s.debounce > 0 {
+		return s.debounce
+	}
+	return min(d.cost, maxDebounce)
+}
+
 // schedule analyzes d once edits pause for the debounce interval.
 func (s *Server) schedule(ctx context.Context, d *document) {
 	if d.timer != nil {
 		d.timer.Stop()
 	}
-	d.timer = time.AfterFunc(s.debounce, func() {
+	d.timer = time.AfterFunc(s.delay(d), func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.docs[d.uri] != d || s.shutdown {
 			return
 		}
-		s.lint(ctx, d)
+		s.lintEdit(ctx, d)
 		s.relintDependents(ctx, d.path)
 	})
+}
+
+// lintEdit publishes d's diagnostics after an edit of its buffer: from
+// its latest analysis, shifted, when the edit changed only a comment and
+// the other buffers that analysis read are unchanged; else from a new
+// analysis.
+func (s *Server) lintEdit(ctx context.Context, d *document) {
+	if r := s.reuse(d); r != nil {
+		d.res = r
+		v := r.version
+		s.log.Printf("%s v%d: an edit inside a comment, the analysis of v%d reused", d.path, d.version, r.version)
+		s.publish(ctx, &PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: r.diags})
+		return
+	}
+	s.lint(ctx, d)
+}
+
+// reuse is d's latest analysis made d's current text's, or nil.
+func (s *Server) reuse(d *document) *result {
+	old := d.res
+	if old == nil || old.rep.Result == nil {
+		return nil
+	}
+	for _, o := range s.docs {
+		if o != d && old.deps[o.path] && !bytes.Equal(old.seen[o.path], o.src) {
+			return nil
+		}
+	}
+	sh, comment, ok := commentEdit(old.text.src, d.src)
+	if !ok {
+		return nil
+	}
+	// A fix that rewrites the comment's lines would write the old text.
+	for _, f := range old.findings {
+		if f == nil {
+			continue
+		}
+		for _, fx := range f.SuggestedFixes {
+			for _, e := range fx.TextEdits {
+				a, b := old.rep.Fset.Position(e.Pos), old.rep.Fset.Position(e.End)
+				if absPath(a.Filename) == d.path && old.off(a.Offset) < comment.end && comment.start < old.off(max(b.Offset, a.Offset+1)) {
+					return nil
+				}
+			}
+		}
+	}
+	r := *old
+	r.version, r.text = d.version, newText(d.src)
+	r.shifts = append(append([]shift(nil), old.shifts...), sh)
+	r.diags, r.findings = s.diagnostics(d, &r)
+	return &r
 }
 
 func (s *Server) didSave(ctx context.Context, p *DidSaveTextDocumentParams) error {
@@ -234,17 +305,17 @@ var readDisk = sources.ReadFile
 func (s *Server) analyze(d *document) *result {
 	overlay := map[string][]byte{}
 	for _, o := range s.docs {
-		overlay[o.path] = o.src
+		overlay[absPath(o.path)] = o.src
 	}
 	set := s.settings
 	root, inside := s.workspaceOf(d.path)
 	opts := driver.Options{
 		Paths: []string{d.path}, Found: []string{d.path}, Root: root,
-		ConfigPath: set.ConfigPath, Settings: set.Settings, Items: s.items, Headers: s.headers, Context: s.context,
+		ConfigPath: set.ConfigPath, Settings: set.Settings, Items: s.items, Headers: s.headers, Memo: s.memo, Context: s.context,
 		// Open buffers stand for their files, matched by the document's
 		// own name (its URI), so the disk is never read to compare.
 		ReadFile: func(path string) ([]byte, error) {
-			if src, ok := overlay[filepath.Clean(path)]; ok {
+			if src, ok := overlay[absPath(path)]; ok {
 				return src, nil
 			}
 			if !inside {
@@ -267,13 +338,17 @@ func (s *Server) analyze(d *document) *result {
 	if rep.Result != nil {
 		for _, f := range rep.Result.Analysis.Program.Files {
 			for path, src := range f.Sources {
-				res.deps[filepath.Clean(path)] = true
-				res.seen[filepath.Clean(path)] = src
+				res.deps[absPath(path)] = true
+				res.seen[absPath(path)] = src
 			}
 		}
 	}
 	res.diags, res.findings = s.diagnostics(d, res)
-	s.log.Printf("analyzed %s v%d: %d diagnostics in %v", d.path, d.version, len(res.diags), time.Since(start).Round(time.Microsecond))
+	d.cost = time.Since(start)
+	st := s.memo.Last()
+	s.log.Printf("analyzed %s v%d: %d diagnostics in %v (host functions interpreted %d, reused %d; kernels interpreted %d, reused %d; predicted %d, reused %d)",
+		d.path, d.version, len(res.diags), time.Since(start).Round(time.Microsecond),
+		st.HostsInterpreted, st.HostsReused, st.RunsComputed, st.RunsReused, st.PredsComputed, st.PredsReused)
 	return res
 }
 
@@ -304,8 +379,8 @@ func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*lint.Fi
 	for _, n := range rep.Notes {
 		// A budget spent here or in a header this file includes: the file
 		// is not analyzed whole, which an empty list would hide.
-		if driver.BudgetSpent(n.Kind) && filepath.Clean(n.Pos.File) == d.path {
-			off := min(max(int(n.Pos.Offset), 0), len(res.text.src))
+		if driver.BudgetSpent(n.Kind) && absPath(n.Pos.File) == d.path {
+			off := min(max(res.off(int(n.Pos.Offset)), 0), len(res.text.src))
 			diags = append(diags, Diagnostic{Range: res.text.rangeOf(off, off, s.enc), Severity: SeverityWarning,
 				Code: "budget", Source: "cudalint", Message: n.Msg})
 			kept = append(kept, nil)
@@ -314,7 +389,7 @@ func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*lint.Fi
 	occurrences := map[string]int{}
 	for _, f := range rep.Findings {
 		start, end := rep.Fset.Position(f.Pos), rep.Fset.Position(f.End)
-		if filepath.Clean(start.Filename) != d.path {
+		if absPath(start.Filename) != d.path {
 			continue
 		}
 		if end.Filename != start.Filename || end.Offset < start.Offset {
@@ -323,7 +398,7 @@ func (s *Server) diagnostics(d *document, res *result) ([]Diagnostic, []*lint.Fi
 		key := report.FingerprintKey(f, relURI(s.rootFor(d.path), d.path))
 		occurrences[key]++
 		diag := Diagnostic{
-			Range:           res.text.rangeOf(start.Offset, end.Offset, s.enc),
+			Range:           res.text.rangeOf(res.off(start.Offset), res.off(end.Offset), s.enc),
 			Severity:        severity(f.Severity),
 			Code:            f.Rule.ID,
 			CodeDescription: &CodeDescription{Href: f.Rule.URL()},
@@ -415,14 +490,27 @@ func (s *Server) location(res *result, pos, end token.Pos) (Location, bool) {
 	if end.IsValid() && fset.File(end) == fset.File(pos) && end >= pos {
 		b = fset.Position(end)
 	}
-	path := filepath.Clean(a.Filename)
+	path := absPath(a.Filename)
 	t := res.text
+	from, to := a.Offset, b.Offset
 	if path != filepath.Clean(res.path) {
 		if t = s.textOf(res, a.Filename); t == nil {
 			return Location{}, false
 		}
+	} else {
+		from, to = res.off(from), res.off(to)
 	}
-	return Location{URI: pathToURI(path), Range: t.rangeOf(a.Offset, b.Offset, s.enc)}, true
+	return Location{URI: pathToURI(path), Range: t.rangeOf(from, to, s.enc)}, true
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// absPath is a file's name as the server keys it: absolute and clean.
+// An analysis may spell a file relative to the working folder (through
+// an include folder given relative); a buffer and a finding still match.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
+}

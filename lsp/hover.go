@@ -32,10 +32,10 @@ func (s *Server) hover(ctx context.Context, p *TextDocumentPositionParams) (*Hov
 	best, bestStart := -1, -1
 	for _, pr := range res.rep.Result.Analysis.Predictions {
 		for _, rg := range hoverRanges(pr.Access) {
-			if filepath.Clean(rg[0].File) != d.path || rg[0].File != rg[1].File {
+			if absPath(rg[0].File) != d.path || rg[0].File != rg[1].File {
 				continue
 			}
-			start, end := int(rg[0].Offset), int(rg[1].Offset)
+			start, end := res.off(int(rg[0].Offset)), res.off(int(rg[1].Offset))
 			if off < start || off > end {
 				continue
 			}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/driver"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/parser/cpp"
@@ -34,7 +35,9 @@ type Options struct {
 	// Log, when set, receives a line per message and per analysis.
 	Log io.Writer
 	// Debounce is how long the server waits after an edit before
-	// analyzing; 150 ms when zero.
+	// analyzing. When zero it adapts to the file (see delay): an
+	// analysis that costs little runs at once, one that costs much waits
+	// for a pause in typing.
 	Debounce time.Duration
 }
 
@@ -51,6 +54,8 @@ type Server struct {
 	folders  []string // workspace folders, absolute
 	items    *parser.ItemCache
 	headers  *cpp.HeaderCache
+	// memo keeps kernels' analyses between runs (analyzer.Memo).
+	memo *analyzer.Memo
 	// context keeps the project's files read for a file's context
 	// (launches, includers) between runs: an edit re-reads only what
 	// changed, never the whole tree.
@@ -69,9 +74,6 @@ type Server struct {
 func Serve(ctx context.Context, rw io.ReadWriteCloser, opts Options) int {
 	s := &Server{docs: map[string]*document{}, enc: encUTF16, exit: make(chan int, 1), debounce: opts.Debounce}
 	s.resetCaches()
-	if s.debounce == 0 {
-		s.debounce = 150 * time.Millisecond
-	}
 	logw := opts.Log
 	if logw == nil {
 		logw = io.Discard
@@ -93,7 +95,10 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, opts Options) int {
 }
 
 func (s *Server) resetCaches() {
-	s.items, s.headers = parser.NewItemCache(), cpp.NewHeaderCache()
+	s.items, s.headers, s.memo = parser.NewItemCache(), cpp.NewHeaderCache(), analyzer.NewMemo()
+	// The open file's own unchanged items are reused too, the very items
+	// the memo keys kernels by.
+	s.items.Own = true
 	s.context = driver.NewContextCache()
 	s.runs = 0
 }

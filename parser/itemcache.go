@@ -38,8 +38,14 @@ func (k *keyHasher) write(b []byte) {
 // An item is keyed by everything its parse depends on: the namespace it
 // stands in, each token's kind, spelling, position and macro origin, and
 // for each identifier whether it names a type at that point. Items of the
-// file being parsed itself are not cached: no other file holds them.
+// file being parsed itself are not cached (no other file holds them)
+// unless Own is set.
 type ItemCache struct {
+	// Own caches the items of the file being parsed too: an editor parses
+	// one file again after each edit, and its unchanged items (those
+	// before the edit, whose positions are unchanged) are then the very
+	// items of the parse before, which an analysis keyed by them reuses.
+	Own   bool
 	seeds [2]maphash.Seed
 	mu    sync.Mutex
 	items map[itemKey]*parsedItem

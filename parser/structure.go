@@ -104,7 +104,7 @@ func Parse(path string, src []byte, cfg Config) *File {
 		}
 		switch {
 		case len(toks) == 0:
-		case cfg.Items != nil && toks[0].Pos.File != path:
+		case cfg.Items != nil && (cfg.Items.Own || toks[0].Pos.File != path):
 			u.parseCached(cfg.Items, kh, toks, ns)
 		default:
 			u.parseItems(toks, ns)

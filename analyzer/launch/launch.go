@@ -59,19 +59,23 @@ func (l *Site) Instance() string {
 
 // NewProgram indexes the functions, types and file-scope constants of
 // files and finds the launches in their host code.
-func NewProgram(files []*parser.File) *Program {
+func NewProgram(files []*parser.File) *Program { return NewProgramIn(files, nil) }
+
+// NewProgramIn is NewProgram taking what host functions launch from
+// memo's index where their items are unchanged (see Memo); nil: none.
+func NewProgramIn(files []*parser.File, memo *Index) *Program {
 	p := &Program{Program: interp.NewProgram(files), kernelsNamed: map[string][]*parser.Func{}, launchesOf: map[string][]*Site{}}
 	for _, fn := range p.Kernels {
 		p.kernelsNamed[fn.Name] = append(p.kernelsNamed[fn.Name], fn)
 	}
-	p.findLaunches()
+	p.findLaunches(memo)
 	return p
 }
 
 // LaunchesOf returns the launches of kernels called name, in source order.
 func (p *Program) LaunchesOf(name string) []*Site { return p.launchesOf[name] }
 
-func (p *Program) findLaunches() {
+func (p *Program) findLaunches(memo *Index) {
 	tmpl := newHostTemplates()
 	for _, f := range p.Files {
 		for _, fn := range hostCandidates(f) {
@@ -82,7 +86,9 @@ func (p *Program) findLaunches() {
 				tmpl.add(f, fn) // launched once per instantiation, below
 				continue
 			}
-			launches, insts := p.HostRun(f, fn, interp.Instantiation{Func: fn})
+			launches, insts := memo.hostRun(f, fn, func() ([]*interp.Launch, []interp.Instantiation) {
+				return p.HostRun(f, fn, interp.Instantiation{Func: fn})
+			})
 			tmpl.made(insts)
 			for _, l := range launches {
 				p.Launches = append(p.Launches, &Site{Launch: *l, targets: p.launchTargets(f, l.Kernel)})

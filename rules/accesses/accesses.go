@@ -55,11 +55,13 @@ type Options struct {
 	// (see parser.Config); each run makes its own otherwise.
 	Items   *parser.ItemCache
 	Headers *cpp.HeaderCache
+	// Memo, when set, keeps kernels' analyses across runs (analyzer.Memo).
+	Memo *analyzer.Memo
 }
 
 // analyzerOptions are the command line's answers for the model.
 func (o Options) analyzerOptions() analyzer.Options {
-	return analyzer.Options{Settings: o.Settings}
+	return analyzer.Options{Settings: o.Settings, Memo: o.Memo}
 }
 
 // Result is what the rules get.

@@ -1,0 +1,455 @@
+package launch
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/parser"
+)
+
+// Memo keeps what host functions launch from one analysis to the next
+// of a program that changes a little at a time (an editor's session),
+// and the names each parsed item mentions, from which the analyzer's
+// memo keys kernels too.
+//
+// A host function's launches are keyed by what its interpretation can
+// read: the parsed items its names reach, in turn (host and device
+// functions, kernels, types, file-scope variables), the translation
+// unit it runs in and its using-declarations. An item is known by its
+// identity: a parser.ItemCache hands back the same item for the same
+// tokens at the same positions, and a new one otherwise. Host function
+// templates are instantiated afresh every time.
+//
+// A Memo serves one analysis at a time.
+type Memo struct {
+	mu       sync.Mutex
+	gen      int
+	mentions map[any]*mentions
+	hosts    map[string]*hostRun
+	last     [2]int // host runs reused, interpreted
+}
+
+type mentions struct {
+	names []string
+	named bool   // names is known
+	sig   string // a kernel's signature, when asked for (see signature)
+	used  int
+}
+
+type hostRun struct {
+	launches []*interp.Launch
+	insts    []interp.Instantiation
+	used     int
+}
+
+// memoKeep is how many analyses an entry outlives its last use: a
+// session alternating between a few open files keeps each one's.
+const memoKeep = 8
+
+// NewMemo makes an empty memo.
+func NewMemo() *Memo {
+	return &Memo{mentions: map[any]*mentions{}, hosts: map[string]*hostRun{}}
+}
+
+// Last says how many host functions the latest analysis took from the
+// memo and how many it interpreted.
+func (m *Memo) Last() (reused, interpreted int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.last[0], m.last[1]
+}
+
+// Index is one analysis's view of a memo: the program's items by the
+// names they declare, and each file's translation unit.
+type Index struct {
+	m *Memo
+	// device holds what a kernel's interpretation can read (device
+	// functions, types, variables); all holds host functions and
+	// kernels too.
+	device, all map[string][]any
+	always      []any // device operators: reached without their names
+	mu          sync.Mutex
+	units       map[*parser.File]map[any]bool
+	stats       [2]int
+}
+
+// Begin starts an analysis of files; nil for a nil memo.
+func (m *Memo) Begin(files []*parser.File) *Index {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	m.gen++
+	m.mu.Unlock()
+	x := &Index{m: m, device: map[string][]any{}, all: map[string][]any{}, units: map[*parser.File]map[any]bool{}}
+	seen := map[any]bool{}
+	add := func(name string, item any, device bool) {
+		x.all[name] = append(x.all[name], item)
+		if device {
+			x.device[name] = append(x.device[name], item)
+		}
+	}
+	for _, f := range files {
+		for _, d := range []parser.Decls{f.UnitDecls(), {Funcs: f.Funcs, Structs: f.Structs, Typedefs: f.Typedefs, Globals: f.Globals}} {
+			for _, fn := range d.Funcs {
+				if seen[fn] {
+					continue
+				}
+				seen[fn] = true
+				// A kernel's interpretation inlines device functions only.
+				add(fn.Name, fn, fn.Device)
+				if fn.Device && strings.HasPrefix(fn.Name, "operator") {
+					x.always = append(x.always, fn)
+				}
+			}
+			for _, s := range d.Structs {
+				if !seen[s] {
+					seen[s] = true
+					add(s.Name, s, true)
+				}
+			}
+			for _, t := range d.Typedefs {
+				if !seen[t] {
+					seen[t] = true
+					add(t.Name, t, true)
+				}
+			}
+			for _, g := range d.Globals {
+				if seen[g] {
+					continue
+				}
+				seen[g] = true
+				for _, dc := range g.Declarators {
+					add(dc.Name, g, true)
+				}
+			}
+		}
+	}
+	return x
+}
+
+// End closes the analysis: entries unused for memoKeep analyses go.
+func (x *Index) End() {
+	if x == nil {
+		return
+	}
+	m := x.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, e := range m.hosts {
+		if e.used < m.gen-memoKeep {
+			delete(m.hosts, k)
+		}
+	}
+	for k, e := range m.mentions {
+		if e.used < m.gen-memoKeep {
+			delete(m.mentions, k)
+		}
+	}
+	m.last = x.stats
+}
+
+// unit is the set of items f's translation unit defines.
+func (x *Index) unit(f *parser.File) map[any]bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if u, ok := x.units[f]; ok {
+		return u
+	}
+	d := f.UnitDecls()
+	u := map[any]bool{}
+	for _, fn := range d.Funcs {
+		u[fn] = true
+	}
+	for _, s := range d.Structs {
+		u[s] = true
+	}
+	for _, t := range d.Typedefs {
+		u[t] = true
+	}
+	for _, g := range d.Globals {
+		u[g] = true
+	}
+	x.units[f] = u
+	return u
+}
+
+// names are the identifiers item mentions, from the memo when it has
+// seen the item before.
+func (x *Index) names(item any) []string {
+	m := x.m
+	m.mu.Lock()
+	e, ok := m.mentions[item]
+	if ok {
+		e.used = m.gen
+	}
+	m.mu.Unlock()
+	if ok && e.named {
+		return e.names
+	}
+	set := map[string]bool{}
+	collectNames(reflect.ValueOf(item), set, map[uintptr]bool{})
+	names := make([]string, 0, len(set))
+	for n := range set {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	m.mu.Lock()
+	if e, ok := m.mentions[item]; ok {
+		e.names, e.named = names, true
+	} else {
+		m.mentions[item] = &mentions{names: names, named: true, used: m.gen}
+	}
+	m.mu.Unlock()
+	return names
+}
+
+func isKernel(item any) bool {
+	fn, ok := item.(*parser.Func)
+	return ok && fn.Global
+}
+
+// signature is what host code reads of kernel fn: its name, scope,
+// execution spaces, template and parameters (with where they are
+// written), not its body.
+func (x *Index) signature(fn *parser.Func) string {
+	m := x.m
+	m.mu.Lock()
+	e, ok := m.mentions[fn]
+	if ok {
+		e.used = m.gen
+	}
+	m.mu.Unlock()
+	if ok && e.sig != "" {
+		return e.sig
+	}
+	var b strings.Builder
+	writeContent(&b, reflect.ValueOf(struct {
+		P                        parser.Pos
+		Name, Namespace, Class   string
+		Global, Device, Host, St bool
+		Template                 []parser.TemplateParam
+		Params                   []*parser.Param
+	}{fn.P, fn.Name, fn.Namespace, fn.Class, fn.Global, fn.Device, fn.Host, fn.Static, fn.Template, fn.Params}), map[uintptr]int{})
+	sig := b.String()
+	m.mu.Lock()
+	if e, ok := m.mentions[fn]; ok {
+		e.sig = sig
+	} else {
+		m.mentions[fn] = &mentions{sig: sig, used: m.gen}
+	}
+	m.mu.Unlock()
+	return sig
+}
+
+// writeContent writes everything under v, field by field.
+func writeContent(b *strings.Builder, v reflect.Value, seen map[uintptr]int) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		if i, ok := seen[v.Pointer()]; ok {
+			fmt.Fprintf(b, "^%d", i)
+			return
+		}
+		seen[v.Pointer()] = len(seen)
+		b.WriteByte('&')
+		writeContent(b, v.Elem(), seen)
+	case reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		fmt.Fprintf(b, "(%s)", v.Elem().Type())
+		writeContent(b, v.Elem(), seen)
+	case reflect.Struct:
+		b.WriteByte('{')
+		for i := 0; i < v.NumField(); i++ {
+			writeContent(b, v.Field(i), seen)
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
+	case reflect.Slice, reflect.Array:
+		b.WriteByte('[')
+		for i := 0; i < v.Len(); i++ {
+			writeContent(b, v.Index(i), seen)
+			b.WriteByte(',')
+		}
+		b.WriteByte(']')
+	case reflect.Map:
+		keys := v.MapKeys()
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			var kb strings.Builder
+			writeContent(&kb, k, seen)
+			kb.WriteByte(':')
+			writeContent(&kb, v.MapIndex(k), seen)
+			parts[i] = kb.String()
+		}
+		sort.Strings(parts)
+		fmt.Fprintf(b, "map%v", parts)
+	case reflect.String:
+		fmt.Fprintf(b, "%q", v.String())
+	case reflect.Bool:
+		fmt.Fprint(b, v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		fmt.Fprint(b, v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		fmt.Fprint(b, v.Uint())
+	case reflect.Float32, reflect.Float64:
+		fmt.Fprint(b, v.Float())
+	default:
+		fmt.Fprintf(b, "%v@%x", v.Kind(), v.Pointer())
+	}
+}
+
+// collectNames adds every identifier of every string under v.
+func collectNames(v reflect.Value, set map[string]bool, seen map[uintptr]bool) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() || seen[v.Pointer()] {
+			return
+		}
+		seen[v.Pointer()] = true
+		collectNames(v.Elem(), set, seen)
+	case reflect.Interface:
+		if !v.IsNil() {
+			collectNames(v.Elem(), set, seen)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			collectNames(v.Field(i), set, seen)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			collectNames(v.Index(i), set, seen)
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			collectNames(it.Key(), set, seen)
+			collectNames(it.Value(), set, seen)
+		}
+	case reflect.String:
+		addIdents(v.String(), set)
+	}
+}
+
+func addIdents(s string, set map[string]bool) {
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		c := byte(0)
+		if i < len(s) {
+			c = s[i]
+		}
+		ident := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+		switch {
+		case ident && start < 0:
+			start = i
+		case !ident && start >= 0:
+			set[s[start:i]] = true
+			start = -1
+		}
+	}
+}
+
+// closure is the items root's names reach, in turn, through index; a
+// kernel other than root is reached but not followed when opaque is set
+// (host code reads a kernel's signature, never its body).
+func (x *Index) closure(root any, index map[string][]any, always []any, opaque bool) []any {
+	seen := map[any]bool{root: true}
+	named := map[string]bool{}
+	out := append([]any(nil), always...)
+	for _, a := range always {
+		seen[a] = true
+	}
+	queue := append([]any{root}, always...)
+	for len(queue) > 0 {
+		item := queue[0]
+		queue = queue[1:]
+		for _, n := range x.names(item) {
+			if named[n] {
+				continue
+			}
+			named[n] = true
+			for _, d := range index[n] {
+				if !seen[d] {
+					seen[d] = true
+					out = append(out, d)
+					if !opaque || !isKernel(d) {
+						queue = append(queue, d)
+					}
+				}
+			}
+		}
+	}
+	// The key is the set: its order is the items' addresses.
+	sort.Slice(out, func(i, j int) bool {
+		return reflect.ValueOf(out[i]).Pointer() < reflect.ValueOf(out[j]).Pointer()
+	})
+	return out
+}
+
+// WriteKey writes the key of code root run in file f's translation unit:
+// root, the file, every item root's names reach in turn (a kernel's
+// interpretation: device items only) with whether f's unit defines it,
+// and the unit's using-declarations.
+func (x *Index) WriteKey(b *strings.Builder, f *parser.File, root *parser.Func, deviceOnly bool) {
+	fmt.Fprintf(b, "%p|%q|", root, f.Path)
+	index, always := x.all, []any(nil)
+	if deviceOnly {
+		index, always = x.device, x.always
+	}
+	unit := x.unit(f)
+	for _, d := range x.closure(root, index, always, !deviceOnly) {
+		in := 0
+		if unit[d] {
+			in = 1
+		}
+		if !deviceOnly && isKernel(d) {
+			// What host code reads of a kernel: an edit of its body
+			// leaves the host functions that launch it.
+			fmt.Fprintf(b, "k%q.%d,", x.signature(d.(*parser.Func)), in)
+			continue
+		}
+		fmt.Fprintf(b, "%p.%d,", d, in)
+	}
+	b.WriteByte('|')
+	for _, u := range f.UnitDecls().Usings {
+		fmt.Fprintf(b, "%p,", u)
+	}
+}
+
+// hostRun is what host function fn of file f launches, from the memo
+// when what it reads is unchanged.
+func (x *Index) hostRun(f *parser.File, fn *parser.Func, run func() ([]*interp.Launch, []interp.Instantiation)) ([]*interp.Launch, []interp.Instantiation) {
+	if x == nil {
+		return run()
+	}
+	var b strings.Builder
+	x.WriteKey(&b, f, fn, false)
+	key := b.String()
+	m := x.m
+	m.mu.Lock()
+	e, ok := m.hosts[key]
+	if ok {
+		e.used = m.gen
+		x.stats[0]++
+	}
+	m.mu.Unlock()
+	if ok {
+		return e.launches, e.insts
+	}
+	launches, insts := run()
+	m.mu.Lock()
+	m.hosts[key] = &hostRun{launches: launches, insts: insts, used: m.gen}
+	x.stats[1]++
+	m.mu.Unlock()
+	return launches, insts
+}

@@ -1,0 +1,291 @@
+package analyzer
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/cudalint/cudalint/analyzer/ctype"
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/launch"
+	"github.com/cudalint/cudalint/parser"
+)
+
+// Memo keeps kernels' interpretations and predictions from one analysis
+// to the next of a program that changes a little at a time (an editor's
+// session), so that an edit re-analyzes the kernels it touches and
+// those whose launches it changes, not every kernel of the file.
+//
+// A kernel's interpretation is keyed by what it can read: the parsed
+// items of the kernel and of every device function, type and
+// file-scope variable its names reach, in turn (the items' identities:
+// a parser.ItemCache hands back the same item for the same tokens at the
+// same positions, and a new one otherwise), the translation unit it runs
+// in with its using-declarations, and the template arguments and
+// value-parameter sizes its launches give it. Host functions and other
+// kernels are not read by a kernel's interpretation (it inlines device
+// functions only), so an edit of a host function's body leaves it.
+// Predictions are keyed by the interpretation and the launch
+// configuration's values (not where the launch is written: the
+// prediction reads its numbers, and names the configuration it is
+// given). What host functions launch is launch.Memo's, keyed alike by
+// the items their names reach; the configurations made of the launches
+// are computed afresh every time.
+//
+// A Memo is used by one analysis at a time, and is safe for the
+// concurrent kernels of one analysis.
+type Memo struct {
+	mu    sync.Mutex
+	gen   int
+	runs  map[string]*memoRun
+	preds map[string]*memoPreds
+	// hosts keeps host functions' launches, and the names items mention.
+	hosts *launch.Memo
+	last  MemoStats
+}
+
+type memoRun struct {
+	run  interp.Run
+	used int
+}
+
+type memoPreds struct {
+	preds []*Prediction
+	used  int
+}
+
+// memoKeep is how many analyses an entry outlives its last use: a
+// session alternating between a few open files keeps each one's.
+const memoKeep = 8
+
+// NewMemo makes an empty memo.
+func NewMemo() *Memo {
+	return &Memo{runs: map[string]*memoRun{}, preds: map[string]*memoPreds{}, hosts: launch.NewMemo()}
+}
+
+// MemoStats are what a memo served and computed in its latest analysis.
+type MemoStats struct {
+	RunsReused, RunsComputed      int
+	PredsReused, PredsComputed    int
+	HostsReused, HostsInterpreted int
+}
+
+// memoIndex is one analysis's view of a memo.
+type memoIndex struct {
+	m     *Memo
+	items *launch.Index
+	stats MemoStats
+}
+
+// begin starts an analysis of files; nil for a nil memo.
+func (m *Memo) begin(files []*parser.File) *memoIndex {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	m.gen++
+	m.mu.Unlock()
+	return &memoIndex{m: m, items: m.hosts.Begin(files)}
+}
+
+// hostIndex is what launch discovery takes from the memo.
+func (x *memoIndex) hostIndex() *launch.Index {
+	if x == nil {
+		return nil
+	}
+	return x.items
+}
+
+// end closes the analysis: entries unused for memoKeep analyses go.
+func (x *memoIndex) end() {
+	if x == nil {
+		return
+	}
+	x.items.End()
+	m := x.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, e := range m.runs {
+		if e.used < m.gen-memoKeep {
+			delete(m.runs, k)
+		}
+	}
+	for k, e := range m.preds {
+		if e.used < m.gen-memoKeep {
+			delete(m.preds, k)
+		}
+	}
+	x.stats.HostsReused, x.stats.HostsInterpreted = m.hosts.Last()
+	m.last = x.stats
+}
+
+// Last is what the memo served and computed in its latest analysis.
+func (m *Memo) Last() MemoStats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.last
+}
+
+// interpKey is the key of kernel fn's interpretation in file f's unit
+// with the given template arguments and sizes: "" when there is no memo.
+func (x *memoIndex) interpKey(f *parser.File, fn *parser.Func, instance string, typeArgs map[string]*ctype.Type, funcArgs map[string]string, dimArgs map[string]int64) string {
+	if x == nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q|%v|%v|", instance, funcArgs, dimArgs)
+	names := make([]string, 0, len(typeArgs))
+	for n := range typeArgs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(&b, "%q=", n)
+		writeDeep(&b, reflect.ValueOf(typeArgs[n]), map[uintptr]int{})
+		b.WriteByte(';')
+	}
+	x.items.WriteKey(&b, f, fn, true)
+	return b.String()
+}
+
+// writeDeep writes v's content: a parsed item by its identity, anything
+// else field by field (a type's members, its element types).
+func writeDeep(b *strings.Builder, v reflect.Value, seen map[uintptr]int) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		if v.Elem().Type().PkgPath() == reflect.TypeOf(parser.Func{}).PkgPath() {
+			fmt.Fprintf(b, "@%x", v.Pointer())
+			return
+		}
+		if i, ok := seen[v.Pointer()]; ok {
+			fmt.Fprintf(b, "^%d", i)
+			return
+		}
+		seen[v.Pointer()] = len(seen)
+		b.WriteByte('&')
+		writeDeep(b, v.Elem(), seen)
+	case reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		fmt.Fprintf(b, "(%s)", v.Elem().Type())
+		writeDeep(b, v.Elem(), seen)
+	case reflect.Struct:
+		b.WriteByte('{')
+		for i := 0; i < v.NumField(); i++ {
+			writeDeep(b, v.Field(i), seen)
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
+	case reflect.Slice, reflect.Array:
+		b.WriteByte('[')
+		for i := 0; i < v.Len(); i++ {
+			writeDeep(b, v.Index(i), seen)
+			b.WriteByte(',')
+		}
+		b.WriteByte(']')
+	case reflect.Map:
+		keys := v.MapKeys()
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			var kb strings.Builder
+			writeDeep(&kb, k, seen)
+			kb.WriteByte(':')
+			writeDeep(&kb, v.MapIndex(k), seen)
+			parts[i] = kb.String()
+		}
+		sort.Strings(parts)
+		fmt.Fprintf(b, "map%v", parts)
+	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		fmt.Fprintf(b, "%s@%x", v.Kind(), v.Pointer())
+	case reflect.String:
+		fmt.Fprintf(b, "%q", v.String())
+	case reflect.Bool:
+		fmt.Fprint(b, v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		fmt.Fprint(b, v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		fmt.Fprint(b, v.Uint())
+	case reflect.Float32, reflect.Float64:
+		fmt.Fprint(b, v.Float())
+	default:
+		fmt.Fprintf(b, "%v", v.Kind())
+	}
+}
+
+// run is the interpretation under key, from the memo or computed.
+func (x *memoIndex) run(key string, compute func() interp.Run) interp.Run {
+	if x == nil {
+		return compute()
+	}
+	m := x.m
+	m.mu.Lock()
+	e, ok := m.runs[key]
+	if ok {
+		e.used = m.gen
+		x.stats.RunsReused++
+	}
+	m.mu.Unlock()
+	if ok {
+		return e.run
+	}
+	r := compute()
+	m.mu.Lock()
+	m.runs[key] = &memoRun{run: r, used: m.gen}
+	x.stats.RunsComputed++
+	m.mu.Unlock()
+	return r
+}
+
+// configKey is what a prediction reads of a launch configuration: all
+// but where the launch is written.
+func configKey(c *LaunchConfig) string {
+	return fmt.Sprintf("%v|%d|%v|%v|%v|%v|%v|%v", c.Block, c.BlockSource, c.BlockKnown, c.Grid, c.GridKnown, c.Params, c.Bases, c.NonNull)
+}
+
+// predictions are a kernel's predictions under cfg, from the memo when
+// its interpretation (key) and cfg's values are unchanged.
+func (x *memoIndex) predictions(key string, cfg *LaunchConfig, compute func() []*Prediction) []*Prediction {
+	if x == nil || key == "" {
+		return compute()
+	}
+	m := x.m
+	pk := key + "#" + configKey(cfg)
+	m.mu.Lock()
+	e, ok := m.preds[pk]
+	if ok {
+		e.used = m.gen
+		x.stats.PredsReused++
+	}
+	m.mu.Unlock()
+	if ok {
+		return clonePredictions(e.preds, cfg)
+	}
+	ps := compute()
+	m.mu.Lock()
+	m.preds[pk] = &memoPreds{preds: clonePredictions(ps, nil), used: m.gen}
+	x.stats.PredsComputed++
+	m.mu.Unlock()
+	return ps
+}
+
+// clonePredictions copies ps, each given cfg when not nil: a reused
+// prediction names the configuration of the analysis it is part of.
+func clonePredictions(ps []*Prediction, cfg *LaunchConfig) []*Prediction {
+	out := make([]*Prediction, len(ps))
+	for i, p := range ps {
+		q := *p
+		if cfg != nil {
+			q.Config = cfg
+		}
+		out[i] = &q
+	}
+	return out
+}

@@ -1,0 +1,140 @@
+package lsp
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The edit latency on real files, read where they lie (/work/proj holds
+// checkouts of llm.c and ggml; the benchmarks skip without them): the
+// file is opened in its repository, as an editor opens it, and retyped:
+// each edit writes a text not seen before, so that nothing is served
+// from an earlier edit's analysis but what the edit leaves unchanged.
+
+func benchRealEdits(b *testing.B, path string, edit func(src string, i int) string) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		b.Skipf("%s: %v", path, err)
+	}
+	src := string(raw)
+	if edit(src, 1) == edit(src, 2) {
+		b.Fatalf("the edits are alike in %s", path)
+	}
+	c := newClient(b)
+	c.debounce(time.Microsecond)
+	c.initialize(nil)
+	uri := c.open(path, src)
+	c.diagnostics(uri)
+	// One edit first: the caches warm as an editing session's are.
+	version := 2
+	cur := src
+	change := func(next string) {
+		// The change as an editor sends it: the range retyped.
+		c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": version},
+			"contentChanges": []any{rangeChange(cur, next)}})
+		cur = next
+		waitVersion(c, uri, version)
+	}
+	change(edit(src, 1))
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		version++
+		change(edit(src, i+2))
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/edit")
+	// The process's CPU time per edit (both cores': the kernels are
+	// analyzed in parallel): on a shared machine, less noisy than the
+	// wall clock.
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/edit")
+	// What the session keeps (caches, memo, the latest analysis).
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "MB-heap")
+	c.shutdown()
+}
+
+// rangeChange is the incremental change that makes old new.
+func rangeChange(old, new string) map[string]any {
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	s := 0
+	for s < len(old)-p && s < len(new)-p && old[len(old)-1-s] == new[len(new)-1-s] {
+		s++
+	}
+	r := newText([]byte(old)).rangeOf(p, len(old)-s, encUTF16)
+	return map[string]any{"range": r, "text": new[p : len(new)-s]}
+}
+
+func waitVersion(c *client, uri string, v int) PublishDiagnosticsParams {
+	for {
+		p := c.diagnostics(uri)
+		if p.Version != nil && *p.Version == v {
+			return p
+		}
+	}
+}
+
+// replaceOnce is src with its first old made new, failing when absent.
+func replaceOnce(b *testing.B, src, old, new string) string {
+	if !strings.Contains(src, old) {
+		b.Fatalf("%q is not in the file", old)
+	}
+	return strings.Replace(src, old, new, 1)
+}
+
+func BenchmarkEditLLMc(b *testing.B) {
+	const path = "/work/proj/llm.c/train_gpt2.cu"
+	edits := map[string]func(string, int) string{
+		// A comment retyped: nothing the analysis reads changes.
+		"comment": func(src string, i int) string {
+			return replaceOnce(b, src, "// convenience parameters", fmt.Sprintf("// convenience parameters %d", i))
+		},
+		// A host statement that launches nothing changes.
+		"host": func(src string, i int) string {
+			return replaceOnce(b, src, "Error: model was not initialized properly.", fmt.Sprintf("Error: model %d was not initialized.", i))
+		},
+		// An offset passed to the launches of a layer changes.
+		"launch": func(src string, i int) string {
+			return replaceOnce(b, src, "l_qkvb = params.qkvb + l * 3*C;", fmt.Sprintf("l_qkvb = params.qkvb + l * %d*C;", i+3))
+		},
+	}
+	for _, name := range []string{"comment", "host", "launch"} {
+		b.Run(name, func(b *testing.B) { benchRealEdits(b, path, edits[name]) })
+	}
+}
+
+func BenchmarkEditGGML(b *testing.B) {
+	const largest = "/work/proj/ggml/src/ggml-cuda/ggml-cuda.cu"
+	b.Run("largest/comment", func(b *testing.B) {
+		benchRealEdits(b, largest, func(src string, i int) string {
+			return replaceOnce(b, src, "/// kernels", fmt.Sprintf("/// kernels %d", i))
+		})
+	})
+	// The largest header: template kernels and the device functions
+	// they inline, instantiated by other files.
+	const header = "/work/proj/ggml/src/ggml-cuda/fattn-mma-f16.cuh"
+	b.Run("header/comment", func(b *testing.B) {
+		benchRealEdits(b, header, func(src string, i int) string {
+			return replaceOnce(b, src, "// Write back combined meta data:", fmt.Sprintf("// Write back combined meta data %d:", i))
+		})
+	})
+	b.Run("header/helper", func(b *testing.B) {
+		benchRealEdits(b, header, func(src string, i int) string {
+			return replaceOnce(b, src, "dstk_fixup + blockIdx.x*ncols;", fmt.Sprintf("dstk_fixup + blockIdx.x*ncols + %d;", i))
+		})
+	})
+	b.Run("largest/kernel", func(b *testing.B) {
+		benchRealEdits(b, largest, func(src string, i int) string {
+			return replaceOnce(b, src, "ptrs_src[0*ne23 + i12 + i13*ne12]", fmt.Sprintf("ptrs_src[%d*ne23 + i12 + i13*ne12]", i))
+		})
+	})
+}
