@@ -91,27 +91,41 @@ func plural(n int) string {
 // reading gets neighbouring words, or one word of padding every 32.
 func advice(p *analyzer.Prediction) string {
 	a := p.Access
-	w, ok := laneWords(p)
+	w, ok := laneWords(p, symbolic.X)
 	if !ok || w == 0 {
 		return fallbackAdvice(a)
 	}
 	row := min(p.Config.Block[0], 32)
+	collide := row > 32/gcd(abs(w), 32)
 	switch {
-	case a.Subscripts >= 2 && w%32 == 0:
-		return "pad the array's rows by one element (as in [32][33])"
-	case row > 32/gcd(abs(w), 32) && (p.Merged != nil || accesses.ElemBytes(a) > 4):
+	case collide && (p.Merged != nil || accesses.ElemBytes(a) > 4):
 		return fallbackAdvice(a) // already a vector per lane: the step is not what collides
-	case row > 32/gcd(abs(w), 32):
-		every := 32 / gcd(abs(w), 32)
-		cure := fmt.Sprintf("have neighbouring lanes use neighbouring words (a lane's %d adjacent words as one vector)", abs(w))
-		if a.Subscripts >= 2 {
-			return fmt.Sprintf("neighbouring lanes are %d words apart along a row, so every %s lane meets on one bank, which padding the rows does not change: %s", abs(w), wording.Ordinal(int(every)), cure)
+	case collide && a.Subscripts >= 2 && !withinRow(p, w):
+		return "pad the array's rows by one element (as in [32][33])"
+	case collide:
+		every := wording.Ordinal(int(32 / gcd(abs(w), 32)))
+		cure := "have neighbouring lanes use neighbouring words, or pad one word every 32 (index + index/32)"
+		if abs(w) <= 4 {
+			cure = fmt.Sprintf("have neighbouring lanes use neighbouring words (a lane's %d adjacent words as one vector)", abs(w))
 		}
-		return fmt.Sprintf("neighbouring lanes are %d words apart, so every %s lane meets on one bank: %s", abs(w), wording.Ordinal(int(every)), cure)
+		if a.Subscripts >= 2 {
+			return fmt.Sprintf("neighbouring lanes are %d words apart along a row, so every %s lane meets on one bank, which padding the rows does not change: %s", abs(w), every, cure)
+		}
+		return fmt.Sprintf("neighbouring lanes are %d words apart, so every %s lane meets on one bank: %s", abs(w), every, cure)
 	case row < 32:
 		return fmt.Sprintf("the lanes of each row of %d threads use distinct banks, but the warp's rows start on the same ones: make the rows start on different banks (pad them), or the block 32 threads wide", row)
 	}
 	return fallbackAdvice(a)
+}
+
+// withinRow: neighbouring lanes step w words inside one row of a 2D
+// array, as the address's step along threadIdx.y (a row, for
+// tile[threadIdx.y][threadIdx.x * 4]) shows: a step shorter than that.
+// Without a step along y the row's length is not known, and a 2D
+// array's lanes that collide are taken to walk its column.
+func withinRow(p *analyzer.Prediction, w int64) bool {
+	r, ok := laneWords(p, symbolic.Y)
+	return ok && r != 0 && abs(w) < abs(r)
 }
 
 // fallbackAdvice is the usual cure where the lane step says nothing:
@@ -124,11 +138,11 @@ func fallbackAdvice(a *analyzer.Access) string {
 	return "have neighbouring lanes use neighbouring words, or pad one word every 32 (index + index/32)"
 }
 
-// laneWords is the step of p's address from one lane to the next along
-// threadIdx.x, in 4-byte bank words, when it is a constant number of
+// laneWords is the step of p's address from one thread to the next
+// along axis, in 4-byte bank words, when it is a constant number of
 // them.
-func laneWords(p *analyzer.Prediction) (int64, bool) {
-	c, ok := symbolic.Coefficient(p.Access.Addr, symbolic.ThreadIdx(symbolic.X).ID())
+func laneWords(p *analyzer.Prediction, axis symbolic.Axis) (int64, bool) {
+	c, ok := symbolic.Coefficient(p.Access.Addr, symbolic.ThreadIdx(axis).ID())
 	if !ok {
 		return 0, false
 	}

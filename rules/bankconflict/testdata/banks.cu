@@ -77,3 +77,13 @@ __global__ void narrow_rows(float* out) {
     out[threadIdx.x] = tile[threadIdx.x][threadIdx.y]; // want "load tile\[threadIdx.x\]\[threadIdx.y\]: .*pad the array's rows by one element.*16-way"
 }
 void launch_narrow(float* b) { narrow_rows<<<64, dim3(16, 16)>>>(b); }
+// A 16-word row walked down its column (lanes differ in the first
+// index): padding the rows to 17 removes the conflict.
+__global__ void short_rows(float* out) {
+    __shared__ float col[16][16];
+    int idx = threadIdx.x;
+    for (int i = 0; i < 16; i++) col[idx][i] = out[i]; // want "store col\[idx\]\[i\]: .*pad the array's rows by one element"
+    __syncthreads();
+    out[threadIdx.x] = col[threadIdx.x][0]; // want "load col\[threadIdx.x\]\[0\]: .*pad the array's rows by one element"
+}
+void launch_short(float* b) { short_rows<<<64, 16>>>(b); }
