@@ -524,6 +524,9 @@ type warpModel struct {
 	// are evaluated once per request; the others once per lane.
 	uniformConds []symbolic.Func
 	laneConds    []symbolic.Func
+	laneExprs    []symbolic.Expr // the conditions behind laneConds
+	addrExpr     symbolic.Expr
+	staged       *lanes          // laneExprs and addrExpr staged, from the first request
 	conds        []symbolic.Expr // the conditions behind uniformConds and laneConds
 	loops        []symbolic.Func // nil entries: unknown condition (for trip counts)
 	// For an address affine in the thread index with constant
@@ -583,7 +586,7 @@ func newWarpModel(a *interp.Access, block, grid launch.Dim3, addr symbolic.Expr,
 		}
 		m.recSlots = append(m.recSlots, slots)
 	}
-	m.addr = m.compile(addr)
+	m.addr, m.addrExpr = m.compile(addr), addr
 	for _, l := range loops {
 		if l == nil {
 			m.loops = append(m.loops, nil)
@@ -618,6 +621,7 @@ func (m *warpModel) addCond(c symbolic.Expr, f symbolic.Func) {
 	m.conds = append(m.conds, c)
 	if mentionsThread(c) {
 		m.laneConds = append(m.laneConds, f)
+		m.laneExprs = append(m.laneExprs, c)
 	} else {
 		m.uniformConds = append(m.uniformConds, f)
 	}
@@ -983,32 +987,7 @@ func (m *warpModel) request(b, w int64, iters []int64) bool {
 		m.mask = m.validMask(w) // lanes are filled in only when the memo misses
 		return true
 	}
-	bx, by := m.block[0], m.block[1]
-	threads := m.block.Threads()
-	for lane := int64(0); lane < 32; lane++ {
-		tid := w*32 + lane
-		if tid >= threads {
-			continue
-		}
-		{
-			m.vals.Set(m.thread[0], tid%bx)
-			m.vals.Set(m.thread[1], (tid/bx)%by)
-			m.vals.Set(m.thread[2], tid/(bx*by))
-			if !passes(m.laneConds, m.vals) {
-				continue
-			}
-		}
-		m.mask |= 1 << lane
-		if m.affine {
-			continue
-		}
-		a, ok := m.addr(m.vals)
-		if !ok {
-			return false
-		}
-		m.lanes[lane] = a
-	}
-	return true
+	return m.evalLanes(w)
 }
 
 // passes evaluates conditions; one that cannot be evaluated counts as
