@@ -881,6 +881,10 @@ func (m *warpModel) run(p *Prediction) {
 	scale := float64(m.grid.Threads()) / float64(blocks)
 	if total <= limit {
 		p.Exact, p.BlocksEvaluated = true, blocks
+		visitBlock := m.blockVisitor(iters, visit, func() warpSums { return warpSums{sumS, sumI, sumN, sumM, requests} },
+			func(d warpSums) {
+				sumS, sumI, sumN, sumM, requests = sumS+d.s, sumI+d.i, sumN+d.n, sumM+d.m, requests+d.requests
+			})
 		var rec func(level int) bool
 		rec = func(level int) bool {
 			if level < len(iters) {
@@ -893,10 +897,8 @@ func (m *warpModel) run(p *Prediction) {
 				return true
 			}
 			for b := int64(0); b < blocks; b++ {
-				for w := int64(0); w < m.warps(); w++ {
-					if !visit(b, w, iters) {
-						return false
-					}
+				if !visitBlock(b) {
+					return false
 				}
 			}
 			return true
@@ -959,6 +961,22 @@ func (m *warpModel) run(p *Prediction) {
 // request sets up warp w of block b at the given iterations and evaluates
 // each lane's activity and address.
 func (m *warpModel) request(b, w int64, iters []int64) bool {
+	ok, active := m.blockRequest(b, iters)
+	m.mask = 0
+	if !ok || !active {
+		return ok
+	}
+	if m.affine && len(m.laneConds) == 0 {
+		m.mask = m.validMask(w) // lanes are filled in only when the memo misses
+		return true
+	}
+	return m.evalLanes(w)
+}
+
+// blockRequest sets up block b at the given iterations: what is the same
+// for each of its warps. active is false when the uniform conditions turn
+// every lane off; ok false when the request cannot be evaluated.
+func (m *warpModel) blockRequest(b int64, iters []int64) (ok, active bool) {
 	m.setBlock(b)
 	for l, s := range m.iterSlots {
 		m.vals.Set(s, iters[l])
@@ -966,28 +984,23 @@ func (m *warpModel) request(b, w int64, iters []int64) bool {
 	for i, r := range m.recs {
 		vs, ok := r.at(iters[r.loop])
 		if !ok {
-			return false
+			return false, false
 		}
 		for k, s := range m.recSlots[i] {
 			m.vals.Set(s, vs[k])
 		}
 	}
-	m.mask = 0
 	if !passes(m.uniformConds, m.vals) {
-		return true
+		return true, false
 	}
 	if m.affine {
 		base, ok := m.base(m.vals)
 		if !ok {
-			return false
+			return false, false
 		}
 		m.baseVal = base
 	}
-	if m.affine && len(m.laneConds) == 0 {
-		m.mask = m.validMask(w) // lanes are filled in only when the memo misses
-		return true
-	}
-	return m.evalLanes(w)
+	return true, true
 }
 
 // passes evaluates conditions; one that cannot be evaluated counts as
