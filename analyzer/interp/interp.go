@@ -490,9 +490,13 @@ func (in *interp) ifStmt(s *parser.If) {
 	thenVars := in.vars
 	thenExits := exits(s.Then)
 
-	in.vars = cloneVars(before)
+	// Without an else the other branch leaves before as it is: no one
+	// else holds it (each branch, loop pass and call works on a map of
+	// its own), so it needs no copy.
+	in.vars = before
 	elseExits := false
 	if s.Else != nil {
+		in.vars = cloneVars(before)
 		in.guards = append(in.guards, symbolic.Not(c))
 		in.stmt(s.Else)
 		in.guards = in.guards[:len(in.guards)-1]
