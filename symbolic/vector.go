@@ -171,16 +171,34 @@ func (ve *VecEnv) poly(p *Poly, inKept bool) VecFunc {
 	if len(lane) > 0 {
 		mixed = append(mixed, vterm{coeff: 1, atoms: []VecFunc{ve.keep(ve.poly(&Poly{Terms: lane}, true))}})
 	}
-	c := p.Const
+	var init Vec
+	for i := range init.V {
+		init.V[i] = p.Const
+	}
 	out, prod := &Vec{}, &Vec{}
 	return func(v *Values) *Vec {
 		ok := allLanes
-		for i := range out.V {
-			out.V[i] = c
-		}
+		out.V = init.V
 		for _, t := range mixed {
+			c := t.coeff
+			switch len(t.atoms) {
+			case 1: // most terms: a coefficient times one atom
+				a := t.atoms[0](v)
+				ok &= a.OK
+				for i := range out.V {
+					out.V[i] += c * a.V[i]
+				}
+				continue
+			case 2:
+				a, b := t.atoms[0](v), t.atoms[1](v)
+				ok &= a.OK & b.OK
+				for i := range out.V {
+					out.V[i] += c * a.V[i] * b.V[i]
+				}
+				continue
+			}
 			for i := range prod.V {
-				prod.V[i] = t.coeff
+				prod.V[i] = c
 			}
 			for _, f := range t.atoms {
 				a := f(v)
