@@ -541,6 +541,20 @@ func cloneVars(m map[string]value) map[string]value {
 	return c
 }
 
+// varsOf copies the values m holds of names: all a loop reads back of
+// the values at its entry, at an iteration's start and at its end, which
+// copying whole would cost every loop (and every pass of an enclosing
+// loop's body) a copy of every variable in scope.
+func varsOf(m map[string]value, names []string) map[string]value {
+	out := make(map[string]value, len(names))
+	for _, name := range names {
+		if v, ok := m[name]; ok {
+			out[name] = v
+		}
+	}
+	return out
+}
+
 // mergeVars joins the two branches of an if: a variable that differs
 // becomes c ? then : else.
 func (in *interp) mergeVars(before map[string]value, c symbolic.Expr, a, b map[string]value) map[string]value {
@@ -629,7 +643,7 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	iter := in.loopSym(node, pos)
 	iterVar, _ := symbolic.AsVar(iter)
 	iterID := iterVar.Key()
-	entry := cloneVars(in.vars)
+	entry := varsOf(in.vars, names)
 	l := &Loop{Iter: iterID, Pos: pos, Unroll: unrollOf(node), Leaves: leaves(body)}
 
 	steps := map[string]step{}
@@ -669,12 +683,12 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 		l.Trip = constantTrip(c, iterID, do)
 	}
 	l.Var, l.VarAt = loopVar(node, advanced)
-	carried := cloneVars(in.vars)
+	carried := varsOf(in.vars, names)
 	in.loops = append(in.loops, l)
 	before := len(in.accesses)
 	in.stmt(body)
 	l.Accesses = len(in.accesses) - before
-	last := cloneVars(in.vars) // the values an iteration leaves, before the step
+	last := varsOf(in.vars, names) // the values an iteration leaves, before the step
 	if post != nil {
 		in.eval(post)
 	}
