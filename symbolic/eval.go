@@ -62,34 +62,9 @@ func Compile(e Expr, env *Env) Func {
 		s := env.Slot(x.Key())
 		return func(v *Values) (int64, bool) { return v.V[s], v.Known[s] }
 	case *Op:
-		fx, fy := Compile(x.X, env), Compile(x.Y, env)
-		k := x.Kind
-		if k == OpLAnd || k == OpLOr {
-			return compileLogic(k == OpLOr, fx, fy)
-		}
-		return func(v *Values) (int64, bool) {
-			a, ok := fx(v)
-			if !ok {
-				return 0, false
-			}
-			b, ok := fy(v)
-			if !ok {
-				return 0, false
-			}
-			return apply(k, a, b)
-		}
+		return opFunc(x.Kind, Compile(x.X, env), Compile(x.Y, env))
 	case *Select:
-		fc, ft, fe := Compile(x.Cond, env), Compile(x.Then, env), Compile(x.Else, env)
-		return func(v *Values) (int64, bool) {
-			c, ok := fc(v)
-			if !ok {
-				return 0, false
-			}
-			if c != 0 {
-				return ft(v)
-			}
-			return fe(v)
-		}
+		return selectFunc(Compile(x.Cond, env), Compile(x.Then, env), Compile(x.Else, env))
 	case *Poly:
 		return compilePoly(x, env)
 	}
@@ -120,19 +95,62 @@ func compileLogic(or bool, fx, fy Func) Func {
 	}
 }
 
-func compilePoly(p *Poly, env *Env) Func {
-	c := p.Const
-	type term struct {
-		coeff int64
-		atoms []Func
+// opFunc applies operator k to what fx and fy evaluate.
+func opFunc(k OpKind, fx, fy Func) Func {
+	if k == OpLAnd || k == OpLOr {
+		return compileLogic(k == OpLOr, fx, fy)
 	}
+	return func(v *Values) (int64, bool) {
+		a, ok := fx(v)
+		if !ok {
+			return 0, false
+		}
+		b, ok := fy(v)
+		if !ok {
+			return 0, false
+		}
+		return apply(k, a, b)
+	}
+}
+
+// selectFunc is fc ? ft : fe.
+func selectFunc(fc, ft, fe Func) Func {
+	return func(v *Values) (int64, bool) {
+		c, ok := fc(v)
+		if !ok {
+			return 0, false
+		}
+		if c != 0 {
+			return ft(v)
+		}
+		return fe(v)
+	}
+}
+
+// term is a compiled monomial: its coefficient times its atoms.
+type term struct {
+	coeff int64
+	atoms []Func
+}
+
+func compileTerm(t Mono, env *Env) term {
+	out := term{coeff: t.Coeff}
+	for _, a := range t.Atoms {
+		out.atoms = append(out.atoms, Compile(a, env))
+	}
+	return out
+}
+
+func compilePoly(p *Poly, env *Env) Func {
 	terms := make([]term, len(p.Terms))
 	for i, t := range p.Terms {
-		terms[i].coeff = t.Coeff
-		for _, a := range t.Atoms {
-			terms[i].atoms = append(terms[i].atoms, Compile(a, env))
-		}
+		terms[i] = compileTerm(t, env)
 	}
+	return sumFunc(p.Const, terms)
+}
+
+// sumFunc is c plus the sum of terms; unknown when an atom is.
+func sumFunc(c int64, terms []term) Func {
 	if len(terms) == 0 {
 		return func(*Values) (int64, bool) { return c, true }
 	}

@@ -490,9 +490,13 @@ func (in *interp) ifStmt(s *parser.If) {
 	thenVars := in.vars
 	thenExits := exits(s.Then)
 
-	in.vars = cloneVars(before)
+	// Without an else the other branch leaves before as it is: no one
+	// else holds it (each branch, loop pass and call works on a map of
+	// its own), so it needs no copy.
+	in.vars = before
 	elseExits := false
 	if s.Else != nil {
+		in.vars = cloneVars(before)
 		in.guards = append(in.guards, symbolic.Not(c))
 		in.stmt(s.Else)
 		in.guards = in.guards[:len(in.guards)-1]
@@ -535,6 +539,20 @@ func cloneVars(m map[string]value) map[string]value {
 		c[k] = v
 	}
 	return c
+}
+
+// varsOf copies the values m holds of names: all a loop reads back of
+// the values at its entry, at an iteration's start and at its end, which
+// copying whole would cost every loop (and every pass of an enclosing
+// loop's body) a copy of every variable in scope.
+func varsOf(m map[string]value, names []string) map[string]value {
+	out := make(map[string]value, len(names))
+	for _, name := range names {
+		if v, ok := m[name]; ok {
+			out[name] = v
+		}
+	}
+	return out
 }
 
 // mergeVars joins the two branches of an if: a variable that differs
@@ -625,7 +643,7 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	iter := in.loopSym(node, pos)
 	iterVar, _ := symbolic.AsVar(iter)
 	iterID := iterVar.Key()
-	entry := cloneVars(in.vars)
+	entry := varsOf(in.vars, names)
 	l := &Loop{Iter: iterID, Pos: pos, Unroll: unrollOf(node), Leaves: leaves(body)}
 
 	steps := map[string]step{}
@@ -665,12 +683,12 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 		l.Trip = constantTrip(c, iterID, do)
 	}
 	l.Var, l.VarAt = loopVar(node, advanced)
-	carried := cloneVars(in.vars)
+	carried := varsOf(in.vars, names)
 	in.loops = append(in.loops, l)
 	before := len(in.accesses)
 	in.stmt(body)
 	l.Accesses = len(in.accesses) - before
-	last := cloneVars(in.vars) // the values an iteration leaves, before the step
+	last := varsOf(in.vars, names) // the values an iteration leaves, before the step
 	if post != nil {
 		in.eval(post)
 	}

@@ -554,6 +554,9 @@ type warpModel struct {
 	// instruction (predication.go).
 	predConds []symbolic.Func
 	reach     uint32          // the lanes of the request that pass laneConds
+	laneExprs []symbolic.Expr // the conditions behind laneConds
+	addrExpr  symbolic.Expr
+	staged    *lanes          // laneExprs and addrExpr staged, from the first request
 	conds     []symbolic.Expr // the conditions behind uniformConds and laneConds
 	loops     []symbolic.Func // nil entries: unknown condition (for trip counts)
 	// For an address affine in the thread index with constant
@@ -613,7 +616,7 @@ func newWarpModel(a *interp.Access, block, grid launch.Dim3, addr symbolic.Expr,
 		}
 		m.recSlots = append(m.recSlots, slots)
 	}
-	m.addr = m.compile(addr)
+	m.addr, m.addrExpr = m.compile(addr), addr
 	for _, l := range loops {
 		if l == nil {
 			m.loops = append(m.loops, nil)
@@ -648,6 +651,7 @@ func (m *warpModel) addCond(c symbolic.Expr, f symbolic.Func) {
 	m.conds = append(m.conds, c)
 	if mentionsThread(c) {
 		m.laneConds = append(m.laneConds, f)
+		m.laneExprs = append(m.laneExprs, c)
 	} else {
 		m.uniformConds = append(m.uniformConds, f)
 	}
@@ -917,6 +921,10 @@ func (m *warpModel) run(p *Prediction) {
 	scale := float64(m.grid.Threads()) / float64(blocks)
 	if total <= limit {
 		p.Exact, p.BlocksEvaluated = true, blocks
+		visitBlock := m.blockVisitor(iters, visit, func() warpSums { return warpSums{sumS, sumI, sumN, sumM, requests} },
+			func(d warpSums) {
+				sumS, sumI, sumN, sumM, requests = sumS+d.s, sumI+d.i, sumN+d.n, sumM+d.m, requests+d.requests
+			})
 		var rec func(level int) bool
 		rec = func(level int) bool {
 			if level < len(iters) {
@@ -929,6 +937,14 @@ func (m *warpModel) run(p *Prediction) {
 				return true
 			}
 			for b := int64(0); b < blocks; b++ {
+				if len(m.predConds) == 0 {
+					if !visitBlock(b) {
+						return false
+					}
+					continue
+				}
+				// A predicated access: every warp's issue counts, those
+				// with no lane on too, in blocks where some request runs.
 				blockEmpty, before := 0, requests
 				for w := int64(0); w < m.warps(); w++ {
 					if !visit(b, w, iters) {
@@ -1006,34 +1022,25 @@ func (m *warpModel) run(p *Prediction) {
 // request sets up warp w of block b at the given iterations and evaluates
 // each lane's activity and address.
 func (m *warpModel) request(b, w int64, iters []int64) bool {
-	m.setBlock(b)
-	for l, s := range m.iterSlots {
-		m.vals.Set(s, iters[l])
-	}
-	for i, r := range m.recs {
-		vs, ok := r.at(iters[r.loop])
-		if !ok {
-			return false
-		}
-		for k, s := range m.recSlots[i] {
-			m.vals.Set(s, vs[k])
-		}
-	}
+	ok, active := m.blockRequest(b, iters)
 	m.mask, m.reach = 0, 0
-	if !passes(m.uniformConds, m.vals) {
-		return true
+	if !ok || !active {
+		return ok
 	}
-	if m.affine {
-		base, ok := m.base(m.vals)
-		if !ok {
-			return false
-		}
-		m.baseVal = base
+	if len(m.predConds) > 0 {
+		return m.predicatedLanes(w)
 	}
-	if m.affine && len(m.laneConds) == 0 && len(m.predConds) == 0 {
+	if m.affine && len(m.laneConds) == 0 {
 		m.mask = m.validMask(w) // lanes are filled in only when the memo misses
 		return true
 	}
+	return m.evalLanes(w)
+}
+
+// predicatedLanes evaluates warp w's lanes one by one for an access nvcc
+// predicates: reach holds the lanes that pass laneConds (the warp issues
+// the instruction when any does), mask those that pass predConds too.
+func (m *warpModel) predicatedLanes(w int64) bool {
 	bx, by := m.block[0], m.block[1]
 	threads := m.block.Threads()
 	for lane := int64(0); lane < 32; lane++ {
@@ -1041,17 +1048,15 @@ func (m *warpModel) request(b, w int64, iters []int64) bool {
 		if tid >= threads {
 			continue
 		}
-		{
-			m.vals.Set(m.thread[0], tid%bx)
-			m.vals.Set(m.thread[1], (tid/bx)%by)
-			m.vals.Set(m.thread[2], tid/(bx*by))
-			if !passes(m.laneConds, m.vals) {
-				continue
-			}
-			m.reach |= 1 << lane
-			if !passes(m.predConds, m.vals) {
-				continue
-			}
+		m.vals.Set(m.thread[0], tid%bx)
+		m.vals.Set(m.thread[1], (tid/bx)%by)
+		m.vals.Set(m.thread[2], tid/(bx*by))
+		if !passes(m.laneConds, m.vals) {
+			continue
+		}
+		m.reach |= 1 << lane
+		if !passes(m.predConds, m.vals) {
+			continue
 		}
 		m.mask |= 1 << lane
 		if m.affine {
@@ -1064,6 +1069,36 @@ func (m *warpModel) request(b, w int64, iters []int64) bool {
 		m.lanes[lane] = a
 	}
 	return true
+}
+
+// blockRequest sets up block b at the given iterations: what is the same
+// for each of its warps. active is false when the uniform conditions turn
+// every lane off; ok false when the request cannot be evaluated.
+func (m *warpModel) blockRequest(b int64, iters []int64) (ok, active bool) {
+	m.setBlock(b)
+	for l, s := range m.iterSlots {
+		m.vals.Set(s, iters[l])
+	}
+	for i, r := range m.recs {
+		vs, ok := r.at(iters[r.loop])
+		if !ok {
+			return false, false
+		}
+		for k, s := range m.recSlots[i] {
+			m.vals.Set(s, vs[k])
+		}
+	}
+	if !passes(m.uniformConds, m.vals) {
+		return true, false
+	}
+	if m.affine {
+		base, ok := m.base(m.vals)
+		if !ok {
+			return false, false
+		}
+		m.baseVal = base
+	}
+	return true, true
 }
 
 // passes evaluates conditions; one that cannot be evaluated counts as

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,14 +34,23 @@ func devNull() *os.File {
 }
 
 func benchPeakRSS(b *testing.B, name, src string) {
-	path := filepath.Join(b.TempDir(), name)
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		b.Fatal(err)
+	benchPeakRSSFiles(b, map[string]string{name: src})
+}
+
+// benchPeakRSSFiles runs the command on the folder of files.
+func benchPeakRSSFiles(b *testing.B, files map[string]string) {
+	dir := b.TempDir()
+	size := 0
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		size += len(src)
 	}
-	b.SetBytes(int64(len(src)))
+	b.SetBytes(int64(size))
 	var peak int64
 	for i := 0; i < b.N; i++ {
-		cmd := exec.Command(os.Args[0], "--exit-zero", path)
+		cmd := exec.Command(os.Args[0], "--exit-zero", "--root", dir, dir)
 		cmd.Env = append(os.Environ(), "CUDALINT_BENCH_CHILD=1")
 		cmd.Stderr = os.Stderr
 		if err := cmd.Run(); err != nil {
@@ -50,7 +60,7 @@ func benchPeakRSS(b *testing.B, name, src string) {
 			peak = max(peak, ru.Maxrss*1024) // Linux reports kilobytes
 		}
 	}
-	b.ReportMetric(float64(peak)/float64(len(src)), "peak-RSS/B")
+	b.ReportMetric(float64(peak)/float64(size), "peak-RSS/B")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 }
 
@@ -62,4 +72,14 @@ func BenchmarkCommandDense8MB(b *testing.B) {
 // BenchmarkCommandMixed20MB runs the command on a 20 MB mixed file.
 func BenchmarkCommandMixed20MB(b *testing.B) {
 	benchPeakRSS(b, "mixed.cu", gen.Mixed(20<<20))
+}
+
+// BenchmarkCommandDense4Files runs the command on four files of 2.7 MB of
+// kernels each (the kernel-dense case: under 300 MB is the goal).
+func BenchmarkCommandDense4Files(b *testing.B) {
+	files := map[string]string{}
+	for i := range 4 {
+		files[fmt.Sprintf("dense%d.cu", i)] = gen.KernelDense(27 << 20 / 10)
+	}
+	benchPeakRSSFiles(b, files)
 }
