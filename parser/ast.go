@@ -461,6 +461,12 @@ type Struct struct {
 	Incomplete bool
 	// Template are the parameters of a class template.
 	Template []TemplateParam
+	// Specialized marks a specialization (struct Array<uint4_t, N> {...}):
+	// its layout is not the class template's.
+	Specialized bool
+	// SpecArgs are a specialization's arguments as written, one string
+	// of tokens each ("uint4_t", "N").
+	SpecArgs []string
 	// Statics are the static data members with an initializer (static
 	// constexpr int size = ...).
 	Statics []*Declarator

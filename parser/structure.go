@@ -140,7 +140,7 @@ func newUnit(path string) *unit {
 
 // parseItems parses the top-level items in toks, declared in namespace ns.
 func (u *unit) parseItems(toks []Token, ns string) {
-	u.toks = joinChevrons(toks)
+	u.toks = joinChevrons(macroPragmas(toks))
 	u.matchBrackets()
 	u.items(0, len(u.toks), ns)
 	u.toks = nil
@@ -395,7 +395,7 @@ func (u *unit) templateItem(i, to int, ns string) int {
 
 func (u *unit) templateParams(from, to int) []TemplateParam {
 	var out []TemplateParam
-	for _, span := range u.splitTop(from, to, ",") {
+	for _, span := range u.splitList(from, to) {
 		a, b := span[0], span[1]
 		if a >= b {
 			continue
@@ -452,6 +452,40 @@ func (u *unit) splitTop(from, to int, sep string) [][2]int {
 			out = append(out, [2]int{a, k})
 			a = k + 1
 		}
+	}
+	if a < to || len(out) > 0 {
+		out = append(out, [2]int{a, to})
+	}
+	return out
+}
+
+// splitList splits a parameter list [from,to) at its top-level commas,
+// a comma inside a template's argument list (Array<T, N>& dst) being
+// none: a '<' after a name opens one, its '>' closes it. Where the angles
+// do not pair up (a comparison in a default argument), it is splitTop.
+func (u *unit) splitList(from, to int) [][2]int {
+	var out [][2]int
+	a, depth := from, 0
+	for k := from; k < to; k++ {
+		switch {
+		case u.isPunct(k, "(") || u.isPunct(k, "[") || u.isPunct(k, "{"):
+			k = u.skipGroup(k, to) - 1
+		case u.isPunct(k, "<") && k > from && u.toks[k-1].Kind == lex.KIdent:
+			depth++
+		case depth > 0 && u.isPunct(k, ">"):
+			depth--
+		case depth > 0 && u.isPunct(k, ">>"):
+			depth -= 2
+		case depth == 0 && u.isPunct(k, ","):
+			out = append(out, [2]int{a, k})
+			a = k + 1
+		}
+		if depth < 0 {
+			return u.splitTop(from, to, ",")
+		}
+	}
+	if depth != 0 {
+		return u.splitTop(from, to, ",")
 	}
 	if a < to || len(out) > 0 {
 		out = append(out, [2]int{a, to})
@@ -689,6 +723,18 @@ func (u *unit) structBody(tag, to int) *Struct {
 		case u.toks[j].Kind == lex.KIdent && s.Name == "" && !specKeywords[u.text(j)]:
 			s.Name = u.toks[j].Text
 			s.P = u.toks[j].Pos
+		case s.Name != "" && u.isPunct(j, "<"): // struct Array<uint4_t, N>: a specialization
+			s.Specialized = true
+			end := u.skipAngles(j, to)
+			for _, sp := range u.splitList(j+1, end-1) {
+				var w []string
+				for k := sp[0]; k < sp[1]; k++ {
+					w = append(w, u.text(k))
+				}
+				s.SpecArgs = append(s.SpecArgs, strings.Join(w, " "))
+			}
+			j = end
+			continue
 		}
 		j++
 	}
@@ -994,7 +1040,7 @@ func (u *unit) launchBounds(open, to int) Expr {
 // by parameter when that fails, so that one odd parameter costs only
 // itself.
 func (u *unit) params(f *Func, from, to int) []*Param {
-	spans := u.splitTop(from, to, ",")
+	spans := u.splitList(from, to)
 	if len(spans) == 1 && (spans[0][0] >= spans[0][1] || (spans[0][1]-spans[0][0] == 1 && u.text(spans[0][0]) == "void")) {
 		return nil
 	}

@@ -334,7 +334,62 @@ func (in *interp) templateFrame(f *parser.Func, site *parser.Call, args []value)
 			fr.types[tp.Name] = t
 		}
 	}
+	deduceFromInstances(f, args, fr)
 	return fr
+}
+
+// deduceFromInstances binds the template parameters that a parameter
+// written as a class template's instance names (Array<T, N>& dst) from
+// the instance its argument is (Array<float, 4>: T is float, N is 4), as
+// C++ deduces them, where the call did not give them.
+func deduceFromInstances(f *parser.Func, args []value, fr *frame) {
+	for i, p := range f.Params {
+		if i >= len(args) || p.Type == nil || len(p.Type.Targs) == 0 || p.Type.Ptr > 0 {
+			continue
+		}
+		at := args[i].typ
+		if at == nil || len(at.Args) != len(p.Type.Targs) || !sameClass(at.Name, p.Type.Words) {
+			continue
+		}
+		for j, ta := range p.Type.Targs {
+			name := ""
+			switch {
+			case ta.Type != nil && len(ta.Type.Words) == 1 && ta.Type.Ptr == 0 && len(ta.Type.Targs) == 0:
+				name = ta.Type.Words[0]
+			case ta.Value != nil:
+				if id, ok := ta.Value.(*parser.Ident); ok {
+					name = id.Name
+				}
+			}
+			for _, tp := range f.Template {
+				if tp.Name != name {
+					continue
+				}
+				_, typed := fr.types[name]
+				_, valued := fr.vals[name]
+				switch {
+				case typed || valued:
+				case tp.IsType && at.Args[j].Type != nil:
+					fr.types[name] = at.Args[j].Type
+				case !tp.IsType && at.Args[j].Type == nil:
+					fr.vals[name] = value{kind: vInt, x: symbolic.Const(at.Args[j].Value), constant: true}
+				}
+			}
+		}
+	}
+}
+
+// sameClass reports whether a parameter's type words name the class
+// called name, qualified or not.
+func sameClass(name string, words []string) bool {
+	if len(words) != 1 {
+		return false
+	}
+	w := words[0]
+	if i := strings.LastIndex(w, "::"); i >= 0 {
+		w = w[i+2:]
+	}
+	return w == name
 }
 
 // deduce finds type parameter name from the parameters written T or T*

@@ -148,8 +148,58 @@ func (in *interp) resolve(ref *parser.TypeRef) *ctype.Type {
 			}
 			return t
 		}
+		if len(ref.Targs) > 0 {
+			if t := in.instance(ref); t != nil {
+				for range ref.Ptr {
+					t = ctype.PointerTo(t)
+				}
+				return t
+			}
+		}
 	}
 	return in.resolveNamed(ref)
+}
+
+// instance is the layout of a class template named with its arguments
+// (Array<T, vec_size> with the kernel's T and vec_size), or nil when an
+// argument is not a known type or constant.
+func (in *interp) instance(ref *parser.TypeRef) *ctype.Type {
+	name := ref.Words[0]
+	s := in.class(name)
+	if s == nil || s.Specialized || len(s.Template) != len(ref.Targs) {
+		return nil
+	}
+	args := make([]ctype.TemplateArg, len(ref.Targs))
+	for i, p := range s.Template {
+		a := ref.Targs[i]
+		if p.IsType {
+			tr := a.Type
+			if id, ok := a.Value.(*parser.Ident); ok && tr == nil {
+				tr = &parser.TypeRef{Words: []string{id.Name}}
+			}
+			if tr == nil {
+				return nil
+			}
+			args[i].Type = in.resolve(tr)
+			continue
+		}
+		var v value
+		switch {
+		case a.Value != nil:
+			v = in.eval(a.Value)
+		case a.Type != nil && len(a.Type.Words) == 1 && a.Type.Ptr == 0 && len(a.Type.Targs) == 0:
+			v = in.ident(&parser.Ident{Name: a.Type.Words[0]}) // a value the parser read as a type name
+		}
+		if v.kind != vInt || v.x == nil {
+			return nil
+		}
+		c, ok := symbolic.IsConst(in.sized(v.x))
+		if !ok {
+			return nil
+		}
+		args[i].Value = c
+	}
+	return in.unit.types.Instance(name, args)
 }
 
 // resolveNamed resolves ref with the unit's names only (no type

@@ -1,0 +1,70 @@
+package interp
+
+import (
+	"strings"
+	"testing"
+)
+
+// arrayTmpl is lmdeploy's Array<T, N> with a specialization whose layout
+// differs (it packs its elements eight to a byte) and a Load that picks its width by
+// the instance's size, as turbomind's array_ops.h does.
+const arrayTmpl = `
+template<typename T, int N> struct Array { T __a[N]; };
+template<int N> struct Array<char, N> { char __a[N / 8]; };
+template<typename T, int N>
+__device__ void Load(Array<T, N>& dst, const T* src) {
+  if constexpr (sizeof(Array<T, N>) == sizeof(uint4)) { (uint4&)dst = *(const uint4*)src; }
+  else if constexpr (sizeof(Array<T, N>) == sizeof(uint2)) { (uint2&)dst = *(const uint2*)src; }
+  else { static_assert(!std::is_same_v<T, T>); }
+}
+`
+
+// TestClassTemplateInstance: a class template's instance has its layout
+// with the arguments bound (Array<float, 4> is 16 bytes), its arguments
+// are deduced at a call taking Array<T, N>& (N from the argument, as C++
+// deduces it), and a specialization never stands in for the template.
+func TestClassTemplateInstance(t *testing.T) {
+	tests := []struct {
+		name, kernel string
+		expr         string // the one load, "" for none
+		size         int64  // its width in bytes
+	}{
+		{"Array<float, 4> is a uint4: one 16-byte load", `
+__global__ void k(const float* src) { Array<float, 4> v; Load(v, &src[threadIdx.x * 4]); }`, "*(const uint4*)src", 16},
+		{"Array<float, V> with V a constant is a uint2: one 8-byte load", `
+constexpr int V = 2;
+__global__ void k(const float* src) { Array<float, V> v; Load(v, &src[threadIdx.x * V]); }`, "*(const uint2*)src", 8},
+		{"Array<char, 64> is its specialization's 8 bytes, not the template's 64", `
+__global__ void k(const char* src) { Array<char, 64> v; Load(v, &src[threadIdx.x * 8]); }`, "*(const uint2*)src", 8},
+		{"Array<float, 4> by a typedef of float", `
+typedef float real;
+__global__ void k(const float* src) { Array<real, 4> v; Load(v, &src[threadIdx.x * 4]); }`, "*(const uint4*)src", 16},
+		{"sizeof of an instance sizes a local copy", `
+__global__ void k(const float* src, float* dst) {
+  if (sizeof(Array<double, 2>) == 16) { dst[threadIdx.x] = src[threadIdx.x]; }
+}`, "src[threadIdx.x]", 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := runKernel(t, arrayTmpl+tt.kernel)
+			var loads []string
+			for _, a := range run.Accesses {
+				if a.Op == Load {
+					loads = append(loads, a.Expr)
+				}
+			}
+			if len(loads) != 1 {
+				t.Fatalf("loads %v, want one of %s", loads, tt.expr)
+			}
+			a := accessOf(t, run, tt.expr, Load)
+			if a.Type == nil || a.Type.Size != tt.size {
+				t.Errorf("load of %v, want %d bytes", a.Type, tt.size)
+			}
+			for _, n := range run.Notes {
+				if strings.Contains(n.Msg, "not understood") {
+					t.Errorf("note %q", n.Msg)
+				}
+			}
+		})
+	}
+}
