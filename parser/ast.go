@@ -238,6 +238,10 @@ type (
 		P          Pos
 		Cond       Expr
 		Then, Else Stmt
+		// Arch is what __CUDA_ARCH__ stands for in the condition
+		// (if constexpr (__CUDA_ARCH__ >= 1000)), "" when it reads none:
+		// the branch it leaves out is code for another architecture.
+		Arch string
 	}
 	// For is for (Init; Cond; Post) Body; any part may be nil.
 	For struct {

@@ -38,8 +38,10 @@ func (u *unit) staticMember(s *Struct, i, to int) int {
 // dropped. It reports whether [i, end) was a member function.
 func (u *unit) method(s *Struct, i, end int, static bool) bool {
 	lparen := -1
+	index := false // operator[]
 	for k := i; k < end; k++ {
 		if u.text(k) == "operator" {
+			index = u.isPunct(k+1, "[") && u.isPunct(k+2, "]") && u.isPunct(k+3, "(")
 			// operator=(...), operator()(...), operator[](...): the
 			// parameters open at the first '(' after the operator's name.
 			j := k + 1
@@ -100,7 +102,9 @@ func (u *unit) method(s *Struct, i, end int, static bool) bool {
 		return true
 	}
 	bodyEnd := u.skipGroup(body, end)
+	u.operator = index
 	f := u.funcDef(i, lparen, body, bodyEnd, "", nil)
+	u.operator = false
 	if f == nil {
 		return true
 	}

@@ -44,6 +44,9 @@ type unit struct {
 	// bodyUsings are the using-directives and -declarations of the
 	// function body being read.
 	bodyUsings []*Using
+	// operator is set while a member operator[] is read (members.go):
+	// funcDef then names it "operator[]" rather than dropping it.
+	operator bool
 }
 
 var builtinTypeNames = []string{
@@ -964,17 +967,23 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 // funcDef reads a function definition (see function); nil when it holds
 // nothing to model.
 func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []TemplateParam) *Func {
+	name := lparen - 1
 	for k := from; k < lparen; k++ {
 		if u.text(k) == "operator" {
-			return nil // operator overloads are host C++, never kernels
+			if !u.operator {
+				return nil // operator overloads are host C++, never kernels
+			}
+			name = k // a member operator[]: see members.go
 		}
 	}
-	name := lparen - 1
 	if name < from || u.toks[name].Kind != lex.KIdent {
 		u.note(lex.NoteNamelessFunction, u.toks[from].Pos, "function definition without a name; skipped")
 		return nil
 	}
 	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Template: tparams, Namespace: ns}
+	if u.operator {
+		f.Name = "operator[]"
+	}
 	if name-2 >= from && u.isPunct(name-1, "::") && u.toks[name-2].Kind == lex.KIdent {
 		f.Class = u.toks[name-2].Text // R Cls::name(...) { ... }, defined out of its class
 		f.Ctor = f.Class == f.Name

@@ -254,6 +254,7 @@ func (in *interp) objectCall(e *parser.Call, m *parser.Member, args []value) (va
 	this := in.object(obj, s)
 	fr := newFrame()
 	fr.this, fr.class = &this, s
+	bindInstance(fr, s, obj.typ)
 	v := in.inlineIn(f, args, nil, e, fr)
 	if isThis(m.X) {
 		in.setThis(*fr.this)
@@ -653,4 +654,53 @@ func (in *interp) callLambda(l *parser.Lambda, args []value, site *parser.Call) 
 		}
 	}
 	return v
+}
+
+// bindInstance binds, in the frame of a member function of class s run
+// on an object of type t, the class template's parameters to t's
+// arguments when t is an instance (Array<float, 4>: T is float, N is 4).
+func bindInstance(fr *frame, s *parser.Struct, t *ctype.Type) {
+	if t == nil || len(t.Args) != len(s.Template) {
+		return
+	}
+	for i, p := range s.Template {
+		switch a := t.Args[i]; {
+		case p.IsType && a.Type != nil:
+			fr.types[p.Name] = a.Type
+		case !p.IsType && a.Type == nil:
+			fr.vals[p.Name] = value{kind: vInt, x: symbolic.Const(a.Value), constant: true}
+		}
+	}
+}
+
+// indexOperator is obj[i] on an object of a class with a member
+// operator[] (lmdeploy's Array<T, N>): that function run on the object,
+// its result as a value. The object is a name or a member of one, read
+// without loading it; ok is false for any other indexing.
+func (in *interp) indexOperator(x *parser.Index) (value, bool) {
+	switch b := x.X.(type) {
+	case *parser.Ident:
+	case *parser.Member:
+		if b.Arrow {
+			return value{}, false
+		}
+	default:
+		return value{}, false
+	}
+	obj := in.evalNoLoad(x.X)
+	if obj.kind != vStruct || obj.typ == nil || obj.typ.Kind != ctype.TStruct {
+		return value{}, false
+	}
+	s := in.class(obj.typ.Name)
+	f := in.method(s, "operator[]", 1)
+	if f == nil || f.Static {
+		return value{}, false
+	}
+	idx := in.eval(x.Index)
+	this := in.object(obj, s)
+	fr := newFrame()
+	fr.this, fr.class = &this, s
+	bindInstance(fr, s, obj.typ)
+	site := &parser.Call{P: x.P, Fun: &parser.Member{P: x.P, X: x.X, Name: "operator[]", E: x.E}, Args: []parser.Expr{x.Index}, E: x.E}
+	return in.inlineIn(f, []value{idx}, nil, site, fr), true
 }

@@ -448,6 +448,11 @@ func (in *interp) construct(t *ctype.Type, args []parser.Expr, at parser.Pos) va
 	if len(vals) == 1 {
 		return in.convert(vals[0], t)
 	}
+	if len(vals) == 0 && t != nil && t.Kind == ctype.TStruct && t.LayoutKnown() {
+		// T x{}: value-initialised, of its type (an Array<const int*, N>
+		// of pointers a launch passes keeps its instance's arguments).
+		return value{kind: vStruct, typ: t, fields: map[string]value{}}
+	}
 	return in.dataValue(symbolic.CauseNotModelled, "constructed")
 }
 
@@ -524,10 +529,19 @@ func (in *interp) convert(v value, t *ctype.Type) value {
 func (in *interp) ifStmt(s *parser.If) {
 	c := in.cond(s.Cond)
 	if k, ok := symbolic.IsConst(c); ok { // if constexpr-like: only one branch exists
+		left := s.Else
 		if k != 0 {
 			in.stmt(s.Then)
-		} else if s.Else != nil {
-			in.stmt(s.Else)
+		} else {
+			left = s.Then
+			if s.Else != nil {
+				in.stmt(s.Else)
+			}
+		}
+		if s.Arch != "" && !isEmptyStmt(left) {
+			// Code for another GPU: not analyzed, and the kernel must not
+			// pass for one that makes no access without a word.
+			in.note(lex.NoteArchBranch, s.Arch, s.P, "code for another GPU architecture is left out: __CUDA_ARCH__ is %s here (give -D __CUDA_ARCH__=N to analyze it)", s.Arch)
 		}
 		return
 	}
@@ -631,6 +645,12 @@ func (in *interp) mergeVars(before map[string]value, c symbolic.Expr, a, b map[s
 
 func mergeValue(c symbolic.Expr, a, b value) value {
 	switch {
+	case a.kind == vPtr && uninitialised(b):
+		// Set on one branch only (if (ok) p = info->ptr[i];): where it is
+		// not, reading it is undefined, so the pointer is its value.
+		return a
+	case b.kind == vPtr && uninitialised(a):
+		return b
 	case a.kind == vInt && b.kind == vInt:
 		return value{kind: vInt, x: symbolic.Cond(c, a.x, b.x), typ: a.typ}
 	case a.kind == vPtr && b.kind == vPtr && a.ptr.base == b.ptr.base && a.ptr.space == b.ptr.space:
@@ -950,4 +970,31 @@ func sortStrings(s []string) {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
+}
+
+// isEmptyStmt reports whether s runs nothing: absent, empty, or a block
+// of such.
+func isEmptyStmt(s parser.Stmt) bool {
+	switch s := s.(type) {
+	case nil, *parser.Empty:
+		return true
+	case *parser.Block:
+		for _, x := range s.Stmts {
+			if !isEmptyStmt(x) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// uninitialised reports whether v is a variable's value before any
+// assignment.
+func uninitialised(v value) bool {
+	if v.kind != vInt || v.x == nil {
+		return false
+	}
+	x, ok := symbolic.AsVar(v.x)
+	return ok && x.Kind == symbolic.KindUnknown && x.Cause == symbolic.CauseUninitialised
 }

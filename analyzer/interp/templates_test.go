@@ -1,8 +1,12 @@
 package interp
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 // arrayTmpl is lmdeploy's Array<T, N> with a specialization whose layout
@@ -64,6 +68,53 @@ __global__ void k(const float* src, float* dst) {
 				if strings.Contains(n.Msg, "not understood") {
 					t.Errorf("note %q", n.Msg)
 				}
+			}
+		})
+	}
+}
+
+// TestLaunchDeducesFromInstances: a launch that gives a kernel template
+// some of its arguments has the others deduced from its arguments'
+// instances, as C++ does: BatchPrefixSumKernel<256>(p_srcs, ...) with
+// p_srcs an Array<const int*, 2> (value-initialised, T x{}) binds
+// MAX_COUNT to 2.
+func TestLaunchDeducesFromInstances(t *testing.T) {
+	tests := []struct {
+		name, host string
+		want       []int64 // the launch's template values; -1 for a type
+	}{
+		{"a value parameter after one given", `
+void h(cudaStream_t st) { constexpr int m = 2; Array<const int*, m> a{}; k<256><<<4, 256, 0, st>>>(a); }`, []int64{256, 2}},
+		{"none given", `
+void h() { Array<const int*, 8> a; k<<<4, 256>>>(a); }`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := `template<typename T, int N> struct Array { T __a[N]; };
+template<int B, int M> __global__ void k(Array<const int*, M> srcs) { }
+` + tt.host
+			f := parser.Parse("k.cu", []byte(src), parser.Config{})
+			p := NewProgram([]*parser.File{f})
+			var ls []*Launch
+			for _, fn := range f.Funcs {
+				if fn.Name == "h" {
+					ls = p.HostLaunches(f, fn)
+				}
+			}
+			if len(ls) != 1 {
+				t.Fatalf("%d launches, want 1", len(ls))
+			}
+			var got []int64
+			for _, a := range ls[0].Targs {
+				if a == nil || a.Int == nil {
+					got = append(got, -1)
+					continue
+				}
+				c, _ := symbolic.IsConst(a.Int)
+				got = append(got, c)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("template values %v, want %v", got, tt.want)
 			}
 		})
 	}
