@@ -44,9 +44,10 @@ type unit struct {
 	// bodyUsings are the using-directives and -declarations of the
 	// function body being read.
 	bodyUsings []*Using
-	// operator is set while a member operator[] is read (members.go):
-	// funcDef then names it "operator[]" rather than dropping it.
-	operator bool
+	// operator is set while a member operator[] or conversion operator
+	// is read (members.go): funcDef then names it ("operator[]",
+	// "operator T*") rather than dropping it.
+	operator string
 }
 
 var builtinTypeNames = []string{
@@ -970,10 +971,10 @@ func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []Templat
 	name := lparen - 1
 	for k := from; k < lparen; k++ {
 		if u.text(k) == "operator" {
-			if !u.operator {
+			if u.operator == "" {
 				return nil // operator overloads are host C++, never kernels
 			}
-			name = k // a member operator[]: see members.go
+			name = k // a member operator[] or conversion: see members.go
 		}
 	}
 	if name < from || u.toks[name].Kind != lex.KIdent {
@@ -981,8 +982,8 @@ func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []Templat
 		return nil
 	}
 	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Template: tparams, Namespace: ns}
-	if u.operator {
-		f.Name = "operator[]"
+	if u.operator != "" {
+		f.Name = u.operator
 	}
 	if name-2 >= from && u.isPunct(name-1, "::") && u.toks[name-2].Kind == lex.KIdent {
 		f.Class = u.toks[name-2].Text // R Cls::name(...) { ... }, defined out of its class
@@ -1005,6 +1006,9 @@ func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []Templat
 		if !u.hasLaunch(body, end) && !u.callsLauncher(body, end) && end-body > maxHostHelperTokens {
 			return nil // host code that launches nothing holds nothing to model
 		}
+	}
+	if u.operator != "" && u.operator != "operator[]" {
+		f.Result, _ = u.parseType(name+1, lparen) // operator T*(): its result is T*
 	}
 	if f.Global || f.Device || f.Host {
 		// static, inline and friends before the type: the first start

@@ -188,6 +188,9 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 	if v, ok := in.makeVector(name, args); ok {
 		return v
 	}
+	if v, ok := in.valueInit(e, args); ok {
+		return v
+	}
 	if name == "__builtin_assume_aligned" && len(args) >= 1 { // a hint: the pointer itself
 		return alignedBy(args)
 	}
@@ -471,4 +474,58 @@ func (in *interp) returnValue(base int) value {
 		v = mergeValue(c, r.v, v)
 	}
 	return v
+}
+
+// valueInit is Cls<args>(), a temporary of a class with no constructor
+// cudalint follows, value-initialised: an object of its type, whose
+// conversion operators convert can run (SharedMemory<T>() as a T*).
+func (in *interp) valueInit(e *parser.Call, args []value) (value, bool) {
+	id, ok := e.Fun.(*parser.Ident)
+	if !ok || len(args) != 0 || in.host {
+		return value{}, false
+	}
+	s := in.class(id.Name)
+	if s == nil || in.conversion(s) == nil {
+		return value{}, false
+	}
+	t := in.resolve(&parser.TypeRef{P: id.P, Words: []string{id.Name}, Targs: id.Targs})
+	if t.Kind != ctype.TStruct && t.Kind != ctype.TUnknown {
+		return value{}, false
+	}
+	return value{kind: vStruct, typ: t, fields: map[string]value{}}, true
+}
+
+// conversion is class s's conversion operator to a pointer (operator T*),
+// or nil.
+func (in *interp) conversion(s *parser.Struct) *parser.Func {
+	for _, f := range s.Methods {
+		if strings.HasPrefix(f.Name, "operator ") && f.Body != nil && len(f.Params) == 0 && !f.Static {
+			return f
+		}
+	}
+	return nil
+}
+
+// converted is object v of a class with a conversion operator to a
+// pointer, converted to one: the operator run on v (SharedMemory<T>'s
+// returns the block's dynamic shared memory).
+func (in *interp) converted(v value, at parser.Pos) (value, bool) {
+	if v.kind != vStruct || v.typ == nil || in.host {
+		return value{}, false
+	}
+	s := in.class(v.typ.Name)
+	if s == nil {
+		return value{}, false
+	}
+	f := in.conversion(s)
+	if f == nil {
+		return value{}, false
+	}
+	this := in.object(v, s)
+	fr := newFrame()
+	fr.this, fr.class = &this, s
+	bindInstance(fr, s, v.typ)
+	site := &parser.Call{P: at, Fun: &parser.Ident{P: at, Name: f.Name}, E: at}
+	r := in.inlineIn(f, nil, nil, site, fr)
+	return r, r.kind == vPtr
 }

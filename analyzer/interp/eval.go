@@ -283,7 +283,7 @@ func (in *interp) unary(e *parser.Unary) value {
 		if lv.mem != nil {
 			return value{kind: vPtr, ptr: lv.mem}
 		}
-		return in.dataValue(symbolic.CauseNotModelled, "address of a variable")
+		return in.dataValue(symbolic.CauseNotModelled, addressOfVariable)
 	case parser.Inc, parser.Dec:
 		lv := in.lval(e.X)
 		v := in.arith(stepOp(e.Op), in.load(lv, e.X), intValue(symbolic.Const(1)))
@@ -757,6 +757,10 @@ func (in *interp) paramArrayElem(x *parser.Index) (value, bool) {
 // must not pass for one with no such access. A value of another type or
 // of none known (a register array's object, assigned an operator's
 // result) is not noted.
+// addressOfVariable is what the address of a variable held in registers
+// is, as the Of of its unknown: a pointer to no memory the model keeps.
+const addressOfVariable = "address of a variable"
+
 func (in *interp) notAPointer(x parser.Expr, v value) {
 	if in.host || !in.record || v.kind != vInt || v.typ == nil || v.typ.Kind != ctype.TPointer {
 		return
@@ -771,6 +775,11 @@ func (in *interp) notAPointer(x parser.Expr, v value) {
 	}
 	if u, ok := inner.(*parser.Unary); ok && u.Op == parser.AddrOf {
 		return // (T*)&local: a variable's own bytes, no memory access to note
+	}
+	local := false
+	symbolic.Symbols(v.x, func(s *symbolic.Var) { local = local || s.Of == addressOfVariable })
+	if local {
+		return // a helper's pointer parameter given &local (intersectBox(..., &tnear))
 	}
 	if v.x != nil && symbolic.ClassOf(v.x) != symbolic.Data {
 		return // an integer the model knows: not a pointer

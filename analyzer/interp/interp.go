@@ -500,6 +500,9 @@ func (in *interp) convert(v value, t *ctype.Type) value {
 			return w
 		}
 	case ctype.TPointer:
+		if c, ok := in.converted(v, parser.Pos{}); ok {
+			v = c
+		}
 		if v.kind == vPtr {
 			p := *v.ptr
 			p.elem = t.Elem
@@ -645,11 +648,12 @@ func (in *interp) mergeVars(before map[string]value, c symbolic.Expr, a, b map[s
 
 func mergeValue(c symbolic.Expr, a, b value) value {
 	switch {
-	case a.kind == vPtr && uninitialised(b):
-		// Set on one branch only (if (ok) p = info->ptr[i];): where it is
-		// not, reading it is undefined, so the pointer is its value.
+	case a.kind == vPtr && (uninitialised(b) || isNull(b)):
+		// Set on one branch only (if (ok) p = info->ptr[i];), or null on
+		// the other (p ? p + k : NULL): where it is not the pointer,
+		// reading through it is undefined, so the pointer is its value.
 		return a
-	case b.kind == vPtr && uninitialised(a):
+	case b.kind == vPtr && (uninitialised(a) || isNull(a)):
 		return b
 	case a.kind == vInt && b.kind == vInt:
 		return value{kind: vInt, x: symbolic.Cond(c, a.x, b.x), typ: a.typ}
@@ -997,4 +1001,13 @@ func uninitialised(v value) bool {
 	}
 	x, ok := symbolic.AsVar(v.x)
 	return ok && x.Kind == symbolic.KindUnknown && x.Cause == symbolic.CauseUninitialised
+}
+
+// isNull reports whether v is the integer 0: NULL, as a pointer.
+func isNull(v value) bool {
+	if v.kind != vInt || v.x == nil {
+		return false
+	}
+	c, ok := symbolic.IsConst(v.x)
+	return ok && c == 0
 }

@@ -11,6 +11,8 @@ import (
 // value holds (lmdeploy's Array<const int*, N>, one per block) are
 // parameters of their own, reached by indexing the member or through the
 // class's operator[]; a pointer set on one branch only is that pointer;
+// a class's conversion operator to a pointer is run (cuda-samples'
+// SharedMemory<T>);
 // and an access through a value of pointer type the model does not know
 // is a note, never dropped without a word.
 func TestParamArrays(t *testing.T) {
@@ -39,6 +41,14 @@ __global__ void k(Q q) { const float* s = q.s[threadIdx.x % 4]; float x = s[thre
 struct Sem { float* out; __device__ Sem(float** p, bool ok) { if (ok) { out = p[blockIdx.x]; } } };
 __global__ void k(float** p) { Sem s(p, threadIdx.x < 4); s.out[0] = 1; }`,
 			"s.out[0]", Store, symbolic.Data, 0},
+		{"a class's conversion operator to a pointer: SharedMemory<T>() is the shared memory", `
+template<class T> struct SharedMemory { __device__ operator T*() { extern __shared__ int s_[]; return (T*)s_; } };
+__global__ void k(float* p) { float* sd = SharedMemory<float>(); sd[threadIdx.x] = p[threadIdx.x]; }`,
+			"sd[threadIdx.x]", Store, symbolic.Uniform, 0},
+		{"&local given to a helper's pointer: no memory, no note", `
+__device__ void put(float* t) { *t = 1; }
+__global__ void k(float* p) { float t; put(&t); p[threadIdx.x] = t; }`,
+			"p[threadIdx.x]", Store, symbolic.Uniform, 0},
 		{"a pointer of a type it cannot resolve: a note", `
 __global__ void k(Array<const float*, 4> p, int n) { auto s = (const float*)p.__b[blockIdx.x]; float x = s[threadIdx.x]; }`,
 			"", Load, symbolic.Data, lex.NoteNotAPointer},
@@ -52,6 +62,9 @@ __global__ void k(Array<const float*, 4> p, int n) { auto s = (const float*)p.__
 			}
 			if tt.note != 0 && (!noted || run.Unresolved == 0) {
 				t.Errorf("no note of kind %d (notes %v), or the kernel passes for fully analyzed", tt.note, run.Notes)
+			}
+			if tt.note == 0 && run.Unresolved != 0 {
+				t.Errorf("notes %v: the kernel is partly analyzed", run.Notes)
 			}
 			if tt.expr == "" {
 				if len(run.Accesses) != 0 {
