@@ -49,6 +49,10 @@ __global__ void k(float* p) { float* sd = SharedMemory<float>(); sd[threadIdx.x]
 __device__ void put(float* t) { *t = 1; }
 __global__ void k(float* p) { float t; put(&t); p[threadIdx.x] = t; }`,
 			"p[threadIdx.x]", Store, symbolic.Uniform, 0},
+		{"a cvta.to.global wrapper returns the pointer it is given", `
+__device__ float* to_global(float* p) { unsigned long long r; asm("cvta.to.global.u64 %0, %1;" : "=l"(r) : "l"(p)); return reinterpret_cast<float*>(r); }
+__global__ void k(float* p) { float* g = to_global(p + 4); g[threadIdx.x] = 0; }`,
+			"g[threadIdx.x]", Store, symbolic.Uniform, 0},
 		{"a pointer of a type it cannot resolve: a note", `
 __global__ void k(Array<const float*, 4> p, int n) { auto s = (const float*)p.__b[blockIdx.x]; float x = s[threadIdx.x]; }`,
 			"", Load, symbolic.Data, lex.NoteNotAPointer},
