@@ -171,6 +171,22 @@ func init() {
 		}
 	}
 	builtinScalars["dim3"] = vector("dim3", scalar(TInt, "uint", 4), 3, 4)
+	// cuRAND's default generator state, curandStateXORWOW (curand_kernel.h),
+	// for when that header is not read: unsigned int d, v[5]; int
+	// boxmuller_flag, boxmuller_flag_double; float boxmuller_extra; double
+	// boxmuller_extra_double: 48 bytes, aligned to 8. It sizes the
+	// pointer arithmetic over an array of states, but is Guessed: the
+	// header that defines it was not read, so no finding rests on it.
+	u, i := builtinScalars["unsigned int"], builtinScalars["int"]
+	xorwow := &Type{Kind: TStruct, Name: "curandStateXORWOW", Size: 48, Align: 8, Guessed: true, Fields: []FieldLayout{
+		{Name: "d", Offset: 0, Type: u}, {Name: "v", Offset: 4, Type: ArrayOf(u, 5)},
+		{Name: "boxmuller_flag", Offset: 24, Type: i}, {Name: "boxmuller_flag_double", Offset: 28, Type: i},
+		{Name: "boxmuller_extra", Offset: 32, Type: builtinScalars["float"]},
+		{Name: "boxmuller_extra_double", Offset: 40, Type: builtinScalars["double"]},
+	}}
+	for _, n := range []string{"curandState", "curandState_t", "curandStateXORWOW", "curandStateXORWOW_t"} {
+		builtinScalars[n] = xorwow
+	}
 }
 
 func vector(name string, comp *Type, n, align int64) *Type {

@@ -191,6 +191,9 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 	if v, ok := in.valueInit(e, args); ok {
 		return v
 	}
+	if v, ok := in.curand(e, name, args); ok {
+		return v
+	}
 	if name == "__builtin_assume_aligned" && len(args) >= 1 { // a hint: the pointer itself
 		return alignedBy(args)
 	}
@@ -528,4 +531,44 @@ func (in *interp) converted(v value, at parser.Pos) (value, bool) {
 	site := &parser.Call{P: at, Fun: &parser.Ident{P: at, Name: f.Name}, E: at}
 	r := in.inlineIn(f, nil, nil, site, fr)
 	return r, r.kind == vPtr
+}
+
+// curandDraws are cuRAND's device functions that draw from a generator's
+// state: each reads the state its last argument points to and writes it
+// back, advanced.
+var curandDraws = map[string]bool{
+	"curand": true, "curand_uniform": true, "curand_normal": true, "curand_log_normal": true,
+	"curand_uniform_double": true, "curand_normal_double": true, "curand_log_normal_double": true,
+	"curand_uniform2_double": true, "curand_normal2": true, "curand_normal2_double": true,
+	"curand_uniform4": true, "curand_normal4": true, "curand4": true, "curand_poisson": true,
+}
+
+// curand models the cuRAND device API cudalint has no body for, from its
+// documented effect on the generator state its pointer argument gives:
+// curand_init(seed, subsequence, offset, &state) writes the state; a draw
+// (curand_uniform(&state), ...) reads and writes it. The state's layout
+// is its type's (ctype knows curandState_t's when curand_kernel.h is not
+// read).
+func (in *interp) curand(e *parser.Call, name string, args []value) (value, bool) {
+	var p value
+	switch {
+	case name == "curand_init" && len(args) == 4:
+		p = args[3]
+	case curandDraws[name] && len(args) >= 1:
+		p = args[len(args)-1]
+		if name == "curand_poisson" || name == "curand_log_normal" || name == "curand_log_normal_double" {
+			p = args[0]
+		}
+	default:
+		return value{}, false
+	}
+	if p.kind != vPtr || p.ptr == nil {
+		return value{}, false
+	}
+	m := p.ptr.at(p.ptr.offset, p.ptr.elem)
+	if name != "curand_init" {
+		in.access(m, Load, e)
+	}
+	in.access(m, Store, e)
+	return in.dataValue(symbolic.CauseCallResult, name+"()"), true
 }

@@ -124,3 +124,40 @@ func TestArchBranch(t *testing.T) {
 		})
 	}
 }
+
+// TestCurand: cuRAND's device API, whose header is often not read, is
+// modelled from its documented effect on the state it is given:
+// curand_init writes it, a draw reads and writes it back; an array of
+// curandState_t is 48 bytes a state, and the kernel is fully analyzed.
+func TestCurand(t *testing.T) {
+	tests := []struct {
+		name, body string
+		ops        []Op
+	}{
+		{"curand_init writes the state", `curand_init(1234, tid, 0, &s[tid]);`, []Op{Store}},
+		{"curand_uniform reads and writes it", `float x = curand_uniform(s + tid);`, []Op{Load, Store}},
+		{"curand_normal2_double too", `double2 x = curand_normal2_double(&s[tid]);`, []Op{Load, Store}},
+		{"curand_poisson: the state is its first argument", `unsigned int x = curand_poisson(&s[tid], 4.0);`, []Op{Load, Store}},
+		{"a state copied in registers: no access", `curandState l; float x = curand_uniform(&l);`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := runKernel(t, `__global__ void k(curandState* s) { int tid = blockIdx.x * blockDim.x + threadIdx.x; `+tt.body+` }`)
+			if run.Unresolved != 0 {
+				t.Errorf("partly analyzed: %v", run.Notes)
+			}
+			if len(run.Accesses) != len(tt.ops) {
+				t.Fatalf("%d accesses, want %v", len(run.Accesses), tt.ops)
+			}
+			for i, a := range run.Accesses {
+				if a.Op != tt.ops[i] {
+					t.Errorf("access %d is a %v, want %v", i, a.Op, tt.ops[i])
+				}
+				if a.Type == nil || a.Type.Size != 48 {
+					t.Errorf("access of %v, want the 48-byte state", a.Type)
+				}
+				sameExpr(t, "address", a, a.Addr, sum(base("s"), mul(c(48), globalX())))
+			}
+		})
+	}
+}
