@@ -477,6 +477,8 @@ type Struct struct {
 	// Methods are the member functions defined in the body, constructors
 	// included.
 	Methods []*Func
+	// Typedefs are the member aliases (using value_type = T;).
+	Typedefs []*Typedef
 }
 
 // Typedef binds a name to a type (typedef T name; using name = T;).

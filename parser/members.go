@@ -345,12 +345,16 @@ func (u *unit) callsLauncher(from, to int) bool {
 }
 
 // operatorName is the name a member operator at k is kept under:
-// "operator[]" for operator[](...), "operator T*" for a conversion to a
+// "operator[]" for operator[](...), "operator()" for a function object's
+// call operator, "operator T*" for a conversion to a
 // pointer type (operator T *(), SharedMemory's in cuda-samples), "" for
 // any other operator, which is not kept.
 func (u *unit) operatorName(k int) string {
 	if u.isPunct(k+1, "[") && u.isPunct(k+2, "]") && u.isPunct(k+3, "(") {
 		return "operator[]"
+	}
+	if u.isPunct(k+1, "(") && u.isPunct(k+2, ")") && u.isPunct(k+3, "(") {
+		return "operator()"
 	}
 	j := k + 1
 	words := []string{}

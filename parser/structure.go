@@ -592,6 +592,39 @@ func (u *unit) using(i, to int) int {
 	return end
 }
 
+// memberTypedef reads a member alias of s at i (using size_type = int;
+// typedef T value_type;) into s.Typedefs: names of the class's scope,
+// never of the file's. A typedef of a struct body, and using Base::f, are
+// skipped as before.
+func (u *unit) memberTypedef(s *Struct, i, to int) int {
+	end := u.skipMember(i, to)
+	for k := i; k < end; k++ {
+		if u.isPunct(k, "{") {
+			return end
+		}
+	}
+	was := map[string]bool{}
+	for k := i; k < end; k++ {
+		if u.toks[k].Kind == lex.KIdent {
+			was[u.toks[k].Text] = u.types[u.toks[k].Text]
+		}
+	}
+	n := len(u.file.Typedefs)
+	if u.text(i) == "using" {
+		u.using(i, end)
+	} else {
+		u.typedef(i, end)
+	}
+	for _, td := range u.file.Typedefs[n:] {
+		if !was[td.Name] {
+			delete(u.types, td.Name) // a class's alias is no type name of the file's code
+		}
+	}
+	s.Typedefs = append(s.Typedefs, u.file.Typedefs[n:]...)
+	u.file.Typedefs = u.file.Typedefs[:n]
+	return end
+}
+
 // usingOf reads "using namespace N;" or "using N::f;" at i; nil for a
 // type alias or anything else.
 func (u *unit) usingOf(i, to int) *Using {
@@ -823,7 +856,10 @@ func (u *unit) fields(s *Struct, from, to int) {
 		case "template":
 			i = u.templateMember(s, i, to)
 			continue
-		case "friend", "using", "typedef", "static_assert":
+		case "using", "typedef":
+			i = u.memberTypedef(s, i, to)
+			continue
+		case "friend", "static_assert":
 			i = u.skipMember(i, to)
 			continue
 		case "static":
@@ -1007,7 +1043,7 @@ func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []Templat
 			return nil // host code that launches nothing holds nothing to model
 		}
 	}
-	if u.operator != "" && u.operator != "operator[]" {
+	if strings.HasPrefix(u.operator, "operator ") {
 		f.Result, _ = u.parseType(name+1, lparen) // operator T*(): its result is T*
 	}
 	if f.Global || f.Device || f.Host {

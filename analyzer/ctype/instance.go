@@ -44,8 +44,8 @@ func (ts *Types) instance(name string, args []TemplateArg) *Type {
 	for i, p := range s.Template {
 		a := args[i]
 		if p.IsType {
-			if !a.Type.LayoutKnown() {
-				return nil
+			if a.Type == nil || !a.Type.LayoutKnown() && !ts.emptyStruct(a.Type.Name) {
+				return nil // a tag (struct uint4_t {};) selects, whatever its layout
 			}
 			fmt.Fprintf(&key, "%s/%d/%d,", a.Type.Name, a.Type.Size, a.Type.Align)
 		} else {
@@ -203,7 +203,13 @@ func (ts *Types) specMatch(sp *parser.Struct, args []TemplateArg) (b binding, ma
 			}
 			t := ts.named(strings.Fields(text))
 			if t.Kind == TUnknown {
-				return b, false, false
+				if ts.Struct(text) == nil {
+					return b, false, false
+				}
+				// A class declared without members (struct uint4_t {};, a
+				// tag): a type of its own, which only itself matches.
+				match = match && a.Type.Name == text
+				continue
 			}
 			match = match && t.Name == a.Type.Name && t.Size == a.Type.Size
 		}

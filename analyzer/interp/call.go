@@ -158,6 +158,9 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 			if v, ok := in.vars[id.Name]; ok && v.closure != nil {
 				return in.callClosure(v.closure, args, e)
 			}
+			if r, ok := in.callObject(e, id.Name, args); ok {
+				return r
+			}
 			if f, ok := in.funcParam(e, id.Name); ok {
 				if f == "" {
 					return in.dataValue(symbolic.CauseCallResult, name+"()")
@@ -571,4 +574,27 @@ func (in *interp) curand(e *parser.Call, name string, args []value) (value, bool
 	}
 	in.access(m, Store, e)
 	return in.dataValue(symbolic.CauseCallResult, name+"()"), true
+}
+
+// callObject is f(args) with f a variable holding an object of a class
+// with a call operator (a function object: Silu<T>{} passed to a kernel,
+// Kernel kernel; kernel(params)): that operator run on it, the object as
+// the call leaves it.
+func (in *interp) callObject(e *parser.Call, name string, args []value) (value, bool) {
+	obj := in.vars[name]
+	if obj.typ == nil || obj.typ.Kind != ctype.TStruct && obj.typ.Kind != ctype.TUnknown {
+		return value{}, false
+	}
+	s := in.class(obj.typ.Name)
+	f := in.method(s, "operator()", len(args))
+	if f == nil || f.Static {
+		return value{}, false
+	}
+	this := in.object(obj, s)
+	fr := newFrame()
+	fr.this, fr.class = &this, s
+	bindInstance(fr, s, obj.typ)
+	r := in.inlineIn(f, args, nil, e, fr)
+	in.vars[name] = *fr.this
+	return r, true
 }

@@ -238,6 +238,9 @@ func (in *interp) objectCall(e *parser.Call, m *parser.Member, args []value) (va
 		obj = t
 	} else {
 		obj = in.evalNoLoad(m.X)
+		if obj.kind == vPtr && obj.ptr == nil && !m.Arrow {
+			return in.memoryObjectCall(e, m, args)
+		}
 	}
 	if obj.typ == nil || obj.typ.Kind != ctype.TStruct && obj.typ.Kind != ctype.TUnknown {
 		return value{}, false
@@ -703,4 +706,35 @@ func (in *interp) indexOperator(x *parser.Index) (value, bool) {
 	bindInstance(fr, s, obj.typ)
 	site := &parser.Call{P: x.P, Fun: &parser.Member{P: x.P, X: x.X, Name: "operator[]", E: x.E}, Args: []parser.Expr{x.Index}, E: x.E}
 	return in.inlineIn(f, []value{idx}, nil, site, fr), true
+}
+
+// memoryObjectCall is obj.f(args) on an object in memory (p[i].data() on
+// an array of lmdeploy's Array<T, N>) of a class whose members are all
+// arrays and whose f assigns none: each member is the address it decays
+// to, so that what f reads or returns through it is at its place in
+// memory. For any other class, ok is false: a scalar member read in f
+// would be a load cudalint could not place.
+func (in *interp) memoryObjectCall(e *parser.Call, m *parser.Member, args []value) (value, bool) {
+	lv := in.lval(m.X)
+	if lv.mem == nil || lv.mem.elem == nil || lv.mem.elem.Kind != ctype.TStruct || len(lv.mem.elem.Fields) == 0 {
+		return value{}, false
+	}
+	t := lv.mem.elem
+	s := in.class(t.Name)
+	f := in.method(s, m.Name, len(args))
+	if f == nil || f.Static || f.Ctor || f.Body == nil {
+		return value{}, false
+	}
+	assigned := assignedNames(f.Body, nil)
+	this := value{kind: vStruct, typ: t, fields: map[string]value{}}
+	for _, fl := range t.Fields {
+		if fl.Type == nil || fl.Type.Kind != ctype.TArray || assigned[fl.Name] {
+			return value{}, false
+		}
+		this.fields[fl.Name] = in.load(memberOf(lv.mem, fl.Name), m.X) // an array: its address, no access
+	}
+	fr := newFrame()
+	fr.this, fr.class = &this, s
+	bindInstance(fr, s, t)
+	return in.inlineIn(f, args, nil, e, fr), true
 }

@@ -148,9 +148,24 @@ func (in *interp) resolve(ref *parser.TypeRef) *ctype.Type {
 			}
 			return t
 		}
-		if len(ref.Targs) > 0 {
-			if t := in.instance(ref); t != nil {
-				for range ref.Ptr {
+		if fr := in.frame(); fr != nil && fr.class != nil {
+			for _, td := range fr.class.Typedefs {
+				if td.Name == ref.Words[0] && td.Type != nil && len(td.Dims) == 0 && !(len(td.Type.Words) == 1 && td.Type.Words[0] == td.Name) {
+					t := in.resolve(td.Type) // a member alias: size_type, reference
+					for range ref.Ptr {
+						t = ctype.PointerTo(t)
+					}
+					return t
+				}
+			}
+		}
+		inst, ptrs := ref, ref.Ptr
+		if td := in.unit.types.Typedef(ref.Words[0]); len(ref.Targs) == 0 && td != nil && td.Type != nil && len(td.Type.Targs) > 0 && len(td.Type.Words) == 1 && len(td.Dims) == 0 {
+			inst, ptrs = td.Type, td.Type.Ptr+ref.Ptr // using Vec = Array<T, vec_size>: the instance it names
+		}
+		if len(inst.Targs) > 0 {
+			if t := in.instance(inst); t != nil {
+				for range ptrs {
 					t = ctype.PointerTo(t)
 				}
 				return t

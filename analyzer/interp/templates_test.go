@@ -119,3 +119,49 @@ template<int B, int M> __global__ void k(Array<const int*, M> srcs) { }
 		})
 	}
 }
+
+// TestClassScopes: what a class template's members name resolves in the
+// class: member aliases (size_type, reference), an alias of an instance
+// (using Vec = Array<float, 4>), a specialization for a tag type that the
+// arguments do not select, a method run on an object in memory
+// (p[i].data()), and a function object's call operator.
+func TestClassScopes(t *testing.T) {
+	const arr = `struct tag4_t {};
+template<typename T, int N> struct Array {
+  using value_type = T; using size_type = int; using reference = value_type&;
+  T __a[N];
+  __device__ reference operator[](size_type i) { return __a[i]; }
+  __device__ T* data() { return __a; }
+};
+template<int N> struct Array<tag4_t, N> { char __a[N / 2]; };
+template<class T> struct Scale { T s; __device__ T operator()(const T* p, int i) const { return p[i] * s; } };
+`
+	tests := []struct {
+		name, src, expr string
+		op              Op
+		stride          int64 // bytes between neighbouring lanes' addresses
+	}{
+		{"operator[] taking size_type: a uniform index stays uniform", `
+__global__ void k(Array<float*, 8> uc, int p) { const float* ch = uc[p]; float x = ch[threadIdx.x]; }`, "ch[threadIdx.x]", Load, 4},
+		{"an alias of an instance sizes the pointer arithmetic", `
+__global__ void k(const float* src) { using Vec = Array<float, 4>; auto v = (const Vec*)src; float x = v[threadIdx.x].__a[1]; }`, "v[threadIdx.x].__a[1]", Load, 16},
+		{"a method on an object in memory: data() is its address", `
+__global__ void k(const float* src) { using Vec = Array<float, 4>; auto v = (const Vec*)src; const float* p = v[threadIdx.x].data(); float x = p[2]; }`, "p[2]", Load, 16},
+		{"a function object's call operator runs", `
+__global__ void k(const float* in, float* out) { Scale<float> op{2.f}; out[threadIdx.x] = op(in, threadIdx.x); }`, "p[i]", Load, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := runKernel(t, arr+tt.src)
+			if run.Unresolved != 0 {
+				t.Errorf("partly analyzed: %v", run.Notes)
+			}
+			a := accessOf(t, run, tt.expr, tt.op)
+			co, ok := symbolic.Coefficient(a.Addr, key(tid(0)))
+			c, isConst := symbolic.IsConst(co)
+			if !ok || !isConst || c != tt.stride {
+				t.Errorf("address %v: lane stride %v, want %d", a.Addr, co, tt.stride)
+			}
+		})
+	}
+}
