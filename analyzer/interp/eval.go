@@ -777,9 +777,14 @@ func (in *interp) notAPointer(x parser.Expr, v value) {
 		return // (T*)&local: a variable's own bytes, no memory access to note
 	}
 	local := false
-	symbolic.Symbols(v.x, func(s *symbolic.Var) { local = local || s.Of == addressOfVariable })
+	symbolic.Symbols(v.x, func(s *symbolic.Var) {
+		local = local || s.Of == addressOfVariable || s.Cause == symbolic.CauseUninitialised
+	})
 	if local {
-		return // a helper's pointer parameter given &local (intersectBox(..., &tnear))
+		// A helper's pointer parameter given &local (intersectBox(...,
+		// &tnear)), or a register object's array member cast to a
+		// pointer (*reinterpret_cast<int4*>(v) = bits): no memory.
+		return
 	}
 	if v.x != nil && symbolic.ClassOf(v.x) != symbolic.Data {
 		return // an integer the model knows: not a pointer

@@ -53,6 +53,10 @@ __global__ void k(float* p) { float t; put(&t); p[threadIdx.x] = t; }`,
 __device__ float* to_global(float* p) { unsigned long long r; asm("cvta.to.global.u64 %0, %1;" : "=l"(r) : "l"(p)); return reinterpret_cast<float*>(r); }
 __global__ void k(float* p) { float* g = to_global(p + 4); g[threadIdx.x] = 0; }`,
 			"g[threadIdx.x]", Store, symbolic.Uniform, 0},
+		{"a register object's array member cast to a pointer: no memory, no note", `
+template<class T> struct alignas(16) P { T v[4]; __device__ explicit P(int4 b) { *reinterpret_cast<int4*>(v) = b; } };
+__global__ void k(const int4* in, float* p) { P<float> x(in[threadIdx.x]); p[threadIdx.x] = 0; }`,
+			"p[threadIdx.x]", Store, symbolic.Uniform, 0},
 		{"a pointer of a type it cannot resolve: a note", `
 __global__ void k(Array<const float*, 4> p, int n) { auto s = (const float*)p.__b[blockIdx.x]; float x = s[threadIdx.x]; }`,
 			"", Load, symbolic.Data, lex.NoteNotAPointer},
