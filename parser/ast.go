@@ -238,6 +238,10 @@ type (
 		P          Pos
 		Cond       Expr
 		Then, Else Stmt
+		// Arch is what __CUDA_ARCH__ stands for in the condition
+		// (if constexpr (__CUDA_ARCH__ >= 1000)), "" when it reads none:
+		// the branch it leaves out is code for another architecture.
+		Arch string
 	}
 	// For is for (Init; Cond; Post) Body; any part may be nil.
 	For struct {
@@ -461,12 +465,20 @@ type Struct struct {
 	Incomplete bool
 	// Template are the parameters of a class template.
 	Template []TemplateParam
+	// Specialized marks a specialization (struct Array<uint4_t, N> {...}):
+	// its layout is not the class template's.
+	Specialized bool
+	// SpecArgs are a specialization's arguments as written, one string
+	// of tokens each ("uint4_t", "N").
+	SpecArgs []string
 	// Statics are the static data members with an initializer (static
 	// constexpr int size = ...).
 	Statics []*Declarator
 	// Methods are the member functions defined in the body, constructors
 	// included.
 	Methods []*Func
+	// Typedefs are the member aliases (using value_type = T;).
+	Typedefs []*Typedef
 }
 
 // Typedef binds a name to a type (typedef T name; using name = T;).

@@ -1,6 +1,10 @@
 package parser
 
-import "github.com/cudalint/cudalint/parser/lex"
+import (
+	"strings"
+
+	"github.com/cudalint/cudalint/parser/lex"
+)
 
 // Members of a struct or class other than its data members: static data
 // members with an initializer, member functions with a body (constructors
@@ -38,8 +42,10 @@ func (u *unit) staticMember(s *Struct, i, to int) int {
 // dropped. It reports whether [i, end) was a member function.
 func (u *unit) method(s *Struct, i, end int, static bool) bool {
 	lparen := -1
+	op := "" // the name of an operator[] or conversion operator
 	for k := i; k < end; k++ {
 		if u.text(k) == "operator" {
+			op = u.operatorName(k)
 			// operator=(...), operator()(...), operator[](...): the
 			// parameters open at the first '(' after the operator's name.
 			j := k + 1
@@ -100,7 +106,9 @@ func (u *unit) method(s *Struct, i, end int, static bool) bool {
 		return true
 	}
 	bodyEnd := u.skipGroup(body, end)
+	u.operator = op
 	f := u.funcDef(i, lparen, body, bodyEnd, "", nil)
+	u.operator = ""
 	if f == nil {
 		return true
 	}
@@ -334,4 +342,30 @@ func (u *unit) callsLauncher(from, to int) bool {
 		}
 	}
 	return false
+}
+
+// operatorName is the name a member operator at k is kept under:
+// "operator[]" for operator[](...), "operator()" for a function object's
+// call operator, "operator T*" for a conversion to a
+// pointer type (operator T *(), SharedMemory's in cuda-samples), "" for
+// any other operator, which is not kept.
+func (u *unit) operatorName(k int) string {
+	if u.isPunct(k+1, "[") && u.isPunct(k+2, "]") && u.isPunct(k+3, "(") {
+		return "operator[]"
+	}
+	if u.isPunct(k+1, "(") && u.isPunct(k+2, ")") && u.isPunct(k+3, "(") {
+		return "operator()"
+	}
+	j := k + 1
+	words := []string{}
+	for ; j < len(u.toks) && !u.isPunct(j, "("); j++ {
+		if u.toks[j].Kind != lex.KIdent && !u.isPunct(j, "*") && !u.isPunct(j, "::") {
+			return ""
+		}
+		words = append(words, u.text(j))
+	}
+	if len(words) < 2 || words[len(words)-1] != "*" || !u.isPunct(j+1, ")") {
+		return ""
+	}
+	return "operator " + strings.Join(words, " ")
 }

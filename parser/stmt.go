@@ -171,7 +171,7 @@ func (u *unit) ifStmt(i, to int, host bool) (Stmt, int) {
 	}
 	cond, after := u.parenCond(j, to, host)
 	then, next := u.body(after, to, host)
-	s := &If{P: u.toks[i].Pos, Cond: cond, Then: then}
+	s := &If{P: u.toks[i].Pos, Cond: cond, Then: then, Arch: u.archIn(j, after)}
 	if u.text(next) == "else" {
 		s.Else, next = u.body(next+1, to, host)
 	}
@@ -439,4 +439,14 @@ func (u *unit) hostMaybeRelevant(from, to int) bool {
 		}
 	}
 	return false
+}
+
+// archIn is the text __CUDA_ARCH__ expanded to in [from,to), or "".
+func (u *unit) archIn(from, to int) string {
+	for k := from; k < to; k++ {
+		if m := u.toks[k].Macro; m != nil && m.Name == "__CUDA_ARCH__" {
+			return u.text(k)
+		}
+	}
+	return ""
 }

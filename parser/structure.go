@@ -44,6 +44,10 @@ type unit struct {
 	// bodyUsings are the using-directives and -declarations of the
 	// function body being read.
 	bodyUsings []*Using
+	// operator is set while a member operator[] or conversion operator
+	// is read (members.go): funcDef then names it ("operator[]",
+	// "operator T*") rather than dropping it.
+	operator string
 }
 
 var builtinTypeNames = []string{
@@ -140,7 +144,7 @@ func newUnit(path string) *unit {
 
 // parseItems parses the top-level items in toks, declared in namespace ns.
 func (u *unit) parseItems(toks []Token, ns string) {
-	u.toks = joinChevrons(toks)
+	u.toks = joinChevrons(macroPragmas(toks))
 	u.matchBrackets()
 	u.items(0, len(u.toks), ns)
 	u.toks = nil
@@ -395,7 +399,7 @@ func (u *unit) templateItem(i, to int, ns string) int {
 
 func (u *unit) templateParams(from, to int) []TemplateParam {
 	var out []TemplateParam
-	for _, span := range u.splitTop(from, to, ",") {
+	for _, span := range u.splitList(from, to) {
 		a, b := span[0], span[1]
 		if a >= b {
 			continue
@@ -452,6 +456,40 @@ func (u *unit) splitTop(from, to int, sep string) [][2]int {
 			out = append(out, [2]int{a, k})
 			a = k + 1
 		}
+	}
+	if a < to || len(out) > 0 {
+		out = append(out, [2]int{a, to})
+	}
+	return out
+}
+
+// splitList splits a parameter list [from,to) at its top-level commas,
+// a comma inside a template's argument list (Array<T, N>& dst) being
+// none: a '<' after a name opens one, its '>' closes it. Where the angles
+// do not pair up (a comparison in a default argument), it is splitTop.
+func (u *unit) splitList(from, to int) [][2]int {
+	var out [][2]int
+	a, depth := from, 0
+	for k := from; k < to; k++ {
+		switch {
+		case u.isPunct(k, "(") || u.isPunct(k, "[") || u.isPunct(k, "{"):
+			k = u.skipGroup(k, to) - 1
+		case u.isPunct(k, "<") && k > from && u.toks[k-1].Kind == lex.KIdent:
+			depth++
+		case depth > 0 && u.isPunct(k, ">"):
+			depth--
+		case depth > 0 && u.isPunct(k, ">>"):
+			depth -= 2
+		case depth == 0 && u.isPunct(k, ","):
+			out = append(out, [2]int{a, k})
+			a = k + 1
+		}
+		if depth < 0 {
+			return u.splitTop(from, to, ",")
+		}
+	}
+	if depth != 0 {
+		return u.splitTop(from, to, ",")
 	}
 	if a < to || len(out) > 0 {
 		out = append(out, [2]int{a, to})
@@ -551,6 +589,39 @@ func (u *unit) using(i, to int) int {
 			u.file.Typedefs = append(u.file.Typedefs, &Typedef{P: name.Pos, Name: name.Text, Type: t})
 		}
 	}
+	return end
+}
+
+// memberTypedef reads a member alias of s at i (using size_type = int;
+// typedef T value_type;) into s.Typedefs: names of the class's scope,
+// never of the file's. A typedef of a struct body, and using Base::f, are
+// skipped as before.
+func (u *unit) memberTypedef(s *Struct, i, to int) int {
+	end := u.skipMember(i, to)
+	for k := i; k < end; k++ {
+		if u.isPunct(k, "{") {
+			return end
+		}
+	}
+	was := map[string]bool{}
+	for k := i; k < end; k++ {
+		if u.toks[k].Kind == lex.KIdent {
+			was[u.toks[k].Text] = u.types[u.toks[k].Text]
+		}
+	}
+	n := len(u.file.Typedefs)
+	if u.text(i) == "using" {
+		u.using(i, end)
+	} else {
+		u.typedef(i, end)
+	}
+	for _, td := range u.file.Typedefs[n:] {
+		if !was[td.Name] {
+			delete(u.types, td.Name) // a class's alias is no type name of the file's code
+		}
+	}
+	s.Typedefs = append(s.Typedefs, u.file.Typedefs[n:]...)
+	u.file.Typedefs = u.file.Typedefs[:n]
 	return end
 }
 
@@ -689,6 +760,18 @@ func (u *unit) structBody(tag, to int) *Struct {
 		case u.toks[j].Kind == lex.KIdent && s.Name == "" && !specKeywords[u.text(j)]:
 			s.Name = u.toks[j].Text
 			s.P = u.toks[j].Pos
+		case s.Name != "" && u.isPunct(j, "<"): // struct Array<uint4_t, N>: a specialization
+			s.Specialized = true
+			end := u.skipAngles(j, to)
+			for _, sp := range u.splitList(j+1, end-1) {
+				var w []string
+				for k := sp[0]; k < sp[1]; k++ {
+					w = append(w, u.text(k))
+				}
+				s.SpecArgs = append(s.SpecArgs, strings.Join(w, " "))
+			}
+			j = end
+			continue
 		}
 		j++
 	}
@@ -773,7 +856,10 @@ func (u *unit) fields(s *Struct, from, to int) {
 		case "template":
 			i = u.templateMember(s, i, to)
 			continue
-		case "friend", "using", "typedef", "static_assert":
+		case "using", "typedef":
+			i = u.memberTypedef(s, i, to)
+			continue
+		case "friend", "static_assert":
 			i = u.skipMember(i, to)
 			continue
 		case "static":
@@ -918,17 +1004,23 @@ func (u *unit) function(from, lparen, body, end int, ns string, tparams []Templa
 // funcDef reads a function definition (see function); nil when it holds
 // nothing to model.
 func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []TemplateParam) *Func {
+	name := lparen - 1
 	for k := from; k < lparen; k++ {
 		if u.text(k) == "operator" {
-			return nil // operator overloads are host C++, never kernels
+			if u.operator == "" {
+				return nil // operator overloads are host C++, never kernels
+			}
+			name = k // a member operator[] or conversion: see members.go
 		}
 	}
-	name := lparen - 1
 	if name < from || u.toks[name].Kind != lex.KIdent {
 		u.note(lex.NoteNamelessFunction, u.toks[from].Pos, "function definition without a name; skipped")
 		return nil
 	}
 	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Template: tparams, Namespace: ns}
+	if u.operator != "" {
+		f.Name = u.operator
+	}
 	if name-2 >= from && u.isPunct(name-1, "::") && u.toks[name-2].Kind == lex.KIdent {
 		f.Class = u.toks[name-2].Text // R Cls::name(...) { ... }, defined out of its class
 		f.Ctor = f.Class == f.Name
@@ -950,6 +1042,9 @@ func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []Templat
 		if !u.hasLaunch(body, end) && !u.callsLauncher(body, end) && end-body > maxHostHelperTokens {
 			return nil // host code that launches nothing holds nothing to model
 		}
+	}
+	if strings.HasPrefix(u.operator, "operator ") {
+		f.Result, _ = u.parseType(name+1, lparen) // operator T*(): its result is T*
 	}
 	if f.Global || f.Device || f.Host {
 		// static, inline and friends before the type: the first start
@@ -994,7 +1089,7 @@ func (u *unit) launchBounds(open, to int) Expr {
 // by parameter when that fails, so that one odd parameter costs only
 // itself.
 func (u *unit) params(f *Func, from, to int) []*Param {
-	spans := u.splitTop(from, to, ",")
+	spans := u.splitList(from, to)
 	if len(spans) == 1 && (spans[0][0] >= spans[0][1] || (spans[0][1]-spans[0][0] == 1 && u.text(spans[0][0]) == "void")) {
 		return nil
 	}

@@ -40,6 +40,8 @@ type Type struct {
 	// resolve (a member of a class from an unread header): sizes and
 	// offsets may be wrong, so findings must not depend on them.
 	Guessed bool
+	// Args are a class template instance's arguments (Instance).
+	Args []TemplateArg
 }
 
 // LayoutKnown reports whether t's size and layout are certain.
@@ -169,6 +171,22 @@ func init() {
 		}
 	}
 	builtinScalars["dim3"] = vector("dim3", scalar(TInt, "uint", 4), 3, 4)
+	// cuRAND's default generator state, curandStateXORWOW (curand_kernel.h),
+	// for when that header is not read: unsigned int d, v[5]; int
+	// boxmuller_flag, boxmuller_flag_double; float boxmuller_extra; double
+	// boxmuller_extra_double: 48 bytes, aligned to 8. It sizes the
+	// pointer arithmetic over an array of states, but is Guessed: the
+	// header that defines it was not read, so no finding rests on it.
+	u, i := builtinScalars["unsigned int"], builtinScalars["int"]
+	xorwow := &Type{Kind: TStruct, Name: "curandStateXORWOW", Size: 48, Align: 8, Guessed: true, Fields: []FieldLayout{
+		{Name: "d", Offset: 0, Type: u}, {Name: "v", Offset: 4, Type: ArrayOf(u, 5)},
+		{Name: "boxmuller_flag", Offset: 24, Type: i}, {Name: "boxmuller_flag_double", Offset: 28, Type: i},
+		{Name: "boxmuller_extra", Offset: 32, Type: builtinScalars["float"]},
+		{Name: "boxmuller_extra_double", Offset: 40, Type: builtinScalars["double"]},
+	}}
+	for _, n := range []string{"curandState", "curandState_t", "curandStateXORWOW", "curandStateXORWOW_t"} {
+		builtinScalars[n] = xorwow
+	}
 }
 
 func vector(name string, comp *Type, n, align int64) *Type {
@@ -208,8 +226,10 @@ type Types struct {
 	mu       sync.Mutex
 	structs  map[string]*parser.Struct
 	typedefs map[string]*parser.Typedef
-	done     map[string]*Type
-	busy     map[string]bool
+	// specs are the specializations of each class template (instance.go).
+	specs map[string][]*parser.Struct
+	done  map[string]*Type
+	busy  map[string]bool
 	// parent resolves the names these types do not declare: a
 	// translation unit's types fall back on the whole program's (a
 	// header analyzed alone uses what its includer declared). Locks are
@@ -224,7 +244,7 @@ type Types struct {
 
 // NewTypes returns an empty set of types.
 func NewTypes() *Types {
-	return &Types{structs: map[string]*parser.Struct{}, typedefs: map[string]*parser.Typedef{}, done: map[string]*Type{}, busy: map[string]bool{}}
+	return &Types{structs: map[string]*parser.Struct{}, typedefs: map[string]*parser.Typedef{}, specs: map[string][]*parser.Struct{}, done: map[string]*Type{}, busy: map[string]bool{}}
 }
 
 // NewUnitTypes returns an empty set of types that resolves the names it
@@ -242,8 +262,18 @@ func (ts *Types) Add(f *parser.File) { ts.Declare(f.Structs, f.Typedefs) }
 // members wins over a declaration; the last typedef of a name wins.
 func (ts *Types) Declare(structs []*parser.Struct, typedefs []*parser.Typedef) {
 	for _, s := range structs {
+		if s.Name != "" && s.Specialized {
+			ts.specs[s.Name] = append(ts.specs[s.Name], s)
+		}
 		if s.Name != "" {
-			if _, dup := ts.structs[s.Name]; !dup || len(s.Fields) > 0 {
+			old, dup := ts.structs[s.Name]
+			switch {
+			case !dup:
+				ts.structs[s.Name] = s
+			case s.Specialized && !old.Specialized && len(old.Fields) > 0:
+				// A specialization's layout is not the template's
+				// (Array<uint4_t, N> packs its elements).
+			case len(s.Fields) > 0 || old.Specialized && !s.Specialized:
 				ts.structs[s.Name] = s
 			}
 		}
@@ -376,12 +406,19 @@ func (ts *Types) dim(e parser.Expr, resolve func(*parser.TypeRef) *Type) int64 {
 // layout computes C layout: each member at the next multiple of its
 // alignment, the size a multiple of the largest alignment.
 func (ts *Types) layout(s *parser.Struct) *Type {
+	return ts.layoutWith(s, ts.resolve, func(e parser.Expr) int64 { return ts.dim(e, ts.resolve) })
+}
+
+// layoutWith is layout with the members' types resolved by resolve and
+// their array dimensions evaluated by dim: a class template instance's
+// (instance.go).
+func (ts *Types) layoutWith(s *parser.Struct, resolve func(*parser.TypeRef) *Type, dim func(parser.Expr) int64) *Type {
 	t := &Type{Kind: TStruct, Name: s.Name, Align: 1, Union: s.Union}
 	off := ts.baseLayout(t, s)
 	for _, f := range s.Fields {
-		ft := ts.resolve(f.Type)
+		ft := resolve(f.Type)
 		for i := len(f.Dims) - 1; i >= 0; i-- {
-			ft = ArrayOf(ft, ts.dim(f.Dims[i], ts.resolve))
+			ft = ArrayOf(ft, dim(f.Dims[i]))
 		}
 		if s.Union {
 			t.Fields = append(t.Fields, FieldLayout{Name: f.Name, Offset: 0, Type: ft})

@@ -53,6 +53,10 @@ func (in *interp) asm(s *parser.Asm) {
 			preds[ins.Operands[0].Name] = in.comparison(ins, a, b, aok && bok)
 		case ptx.Compute:
 			in.computedInto(s, ins, written)
+		case ptx.Move:
+			if v, ok := operand(ins.Operands[1]); ok && ins.Operands[0].Index < s.Outputs {
+				written[ins.Operands[0].Index] = v
+			}
 		case ptx.LaneID:
 			written[ins.Operands[0].Index] = intValue(symbolic.Binary(symbolic.OpRem, threadRank(), symbolic.Const(32)))
 		case ptx.Load, ptx.Store, ptx.Atomic:

@@ -158,6 +158,9 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 			if v, ok := in.vars[id.Name]; ok && v.closure != nil {
 				return in.callClosure(v.closure, args, e)
 			}
+			if r, ok := in.callObject(e, id.Name, args); ok {
+				return r
+			}
 			if f, ok := in.funcParam(e, id.Name); ok {
 				if f == "" {
 					return in.dataValue(symbolic.CauseCallResult, name+"()")
@@ -186,6 +189,12 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 		return in.convert(args[0], t)
 	}
 	if v, ok := in.makeVector(name, args); ok {
+		return v
+	}
+	if v, ok := in.valueInit(e, args); ok {
+		return v
+	}
+	if v, ok := in.curand(e, name, args); ok {
 		return v
 	}
 	if name == "__builtin_assume_aligned" && len(args) >= 1 { // a hint: the pointer itself
@@ -471,4 +480,121 @@ func (in *interp) returnValue(base int) value {
 		v = mergeValue(c, r.v, v)
 	}
 	return v
+}
+
+// valueInit is Cls<args>(), a temporary of a class with no constructor
+// cudalint follows, value-initialised: an object of its type, whose
+// conversion operators convert can run (SharedMemory<T>() as a T*).
+func (in *interp) valueInit(e *parser.Call, args []value) (value, bool) {
+	id, ok := e.Fun.(*parser.Ident)
+	if !ok || len(args) != 0 || in.host {
+		return value{}, false
+	}
+	s := in.class(id.Name)
+	if s == nil || in.conversion(s) == nil {
+		return value{}, false
+	}
+	t := in.resolve(&parser.TypeRef{P: id.P, Words: []string{id.Name}, Targs: id.Targs})
+	if t.Kind != ctype.TStruct && t.Kind != ctype.TUnknown {
+		return value{}, false
+	}
+	return value{kind: vStruct, typ: t, fields: map[string]value{}}, true
+}
+
+// conversion is class s's conversion operator to a pointer (operator T*),
+// or nil.
+func (in *interp) conversion(s *parser.Struct) *parser.Func {
+	for _, f := range s.Methods {
+		if strings.HasPrefix(f.Name, "operator ") && f.Body != nil && len(f.Params) == 0 && !f.Static {
+			return f
+		}
+	}
+	return nil
+}
+
+// converted is object v of a class with a conversion operator to a
+// pointer, converted to one: the operator run on v (SharedMemory<T>'s
+// returns the block's dynamic shared memory).
+func (in *interp) converted(v value, at parser.Pos) (value, bool) {
+	if v.kind != vStruct || v.typ == nil || in.host {
+		return value{}, false
+	}
+	s := in.class(v.typ.Name)
+	if s == nil {
+		return value{}, false
+	}
+	f := in.conversion(s)
+	if f == nil {
+		return value{}, false
+	}
+	this := in.object(v, s)
+	fr := newFrame()
+	fr.this, fr.class = &this, s
+	bindInstance(fr, s, v.typ)
+	site := &parser.Call{P: at, Fun: &parser.Ident{P: at, Name: f.Name}, E: at}
+	r := in.inlineIn(f, nil, nil, site, fr)
+	return r, r.kind == vPtr
+}
+
+// curandDraws are cuRAND's device functions that draw from a generator's
+// state: each reads the state its last argument points to and writes it
+// back, advanced.
+var curandDraws = map[string]bool{
+	"curand": true, "curand_uniform": true, "curand_normal": true, "curand_log_normal": true,
+	"curand_uniform_double": true, "curand_normal_double": true, "curand_log_normal_double": true,
+	"curand_uniform2_double": true, "curand_normal2": true, "curand_normal2_double": true,
+	"curand_uniform4": true, "curand_normal4": true, "curand4": true, "curand_poisson": true,
+}
+
+// curand models the cuRAND device API cudalint has no body for, from its
+// documented effect on the generator state its pointer argument gives:
+// curand_init(seed, subsequence, offset, &state) writes the state; a draw
+// (curand_uniform(&state), ...) reads and writes it. The state's layout
+// is its type's (ctype knows curandState_t's when curand_kernel.h is not
+// read).
+func (in *interp) curand(e *parser.Call, name string, args []value) (value, bool) {
+	var p value
+	switch {
+	case name == "curand_init" && len(args) == 4:
+		p = args[3]
+	case curandDraws[name] && len(args) >= 1:
+		p = args[len(args)-1]
+		if name == "curand_poisson" || name == "curand_log_normal" || name == "curand_log_normal_double" {
+			p = args[0]
+		}
+	default:
+		return value{}, false
+	}
+	if p.kind != vPtr || p.ptr == nil {
+		return value{}, false
+	}
+	m := p.ptr.at(p.ptr.offset, p.ptr.elem)
+	if name != "curand_init" {
+		in.access(m, Load, e)
+	}
+	in.access(m, Store, e)
+	return in.dataValue(symbolic.CauseCallResult, name+"()"), true
+}
+
+// callObject is f(args) with f a variable holding an object of a class
+// with a call operator (a function object: Silu<T>{} passed to a kernel,
+// Kernel kernel; kernel(params)): that operator run on it, the object as
+// the call leaves it.
+func (in *interp) callObject(e *parser.Call, name string, args []value) (value, bool) {
+	obj := in.vars[name]
+	if obj.typ == nil || obj.typ.Kind != ctype.TStruct && obj.typ.Kind != ctype.TUnknown {
+		return value{}, false
+	}
+	s := in.class(obj.typ.Name)
+	f := in.method(s, "operator()", len(args))
+	if f == nil || f.Static {
+		return value{}, false
+	}
+	this := in.object(obj, s)
+	fr := newFrame()
+	fr.this, fr.class = &this, s
+	bindInstance(fr, s, obj.typ)
+	r := in.inlineIn(f, args, nil, e, fr)
+	in.vars[name] = *fr.this
+	return r, true
 }

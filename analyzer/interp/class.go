@@ -238,6 +238,9 @@ func (in *interp) objectCall(e *parser.Call, m *parser.Member, args []value) (va
 		obj = t
 	} else {
 		obj = in.evalNoLoad(m.X)
+		if obj.kind == vPtr && obj.ptr == nil && !m.Arrow {
+			return in.memoryObjectCall(e, m, args)
+		}
 	}
 	if obj.typ == nil || obj.typ.Kind != ctype.TStruct && obj.typ.Kind != ctype.TUnknown {
 		return value{}, false
@@ -254,6 +257,7 @@ func (in *interp) objectCall(e *parser.Call, m *parser.Member, args []value) (va
 	this := in.object(obj, s)
 	fr := newFrame()
 	fr.this, fr.class = &this, s
+	bindInstance(fr, s, obj.typ)
 	v := in.inlineIn(f, args, nil, e, fr)
 	if isThis(m.X) {
 		in.setThis(*fr.this)
@@ -334,7 +338,62 @@ func (in *interp) templateFrame(f *parser.Func, site *parser.Call, args []value)
 			fr.types[tp.Name] = t
 		}
 	}
+	deduceFromInstances(f, args, fr)
 	return fr
+}
+
+// deduceFromInstances binds the template parameters that a parameter
+// written as a class template's instance names (Array<T, N>& dst) from
+// the instance its argument is (Array<float, 4>: T is float, N is 4), as
+// C++ deduces them, where the call did not give them.
+func deduceFromInstances(f *parser.Func, args []value, fr *frame) {
+	for i, p := range f.Params {
+		if i >= len(args) || p.Type == nil || len(p.Type.Targs) == 0 || p.Type.Ptr > 0 {
+			continue
+		}
+		at := args[i].typ
+		if at == nil || len(at.Args) != len(p.Type.Targs) || !sameClass(at.Name, p.Type.Words) {
+			continue
+		}
+		for j, ta := range p.Type.Targs {
+			name := ""
+			switch {
+			case ta.Type != nil && len(ta.Type.Words) == 1 && ta.Type.Ptr == 0 && len(ta.Type.Targs) == 0:
+				name = ta.Type.Words[0]
+			case ta.Value != nil:
+				if id, ok := ta.Value.(*parser.Ident); ok {
+					name = id.Name
+				}
+			}
+			for _, tp := range f.Template {
+				if tp.Name != name {
+					continue
+				}
+				_, typed := fr.types[name]
+				_, valued := fr.vals[name]
+				switch {
+				case typed || valued:
+				case tp.IsType && at.Args[j].Type != nil:
+					fr.types[name] = at.Args[j].Type
+				case !tp.IsType && at.Args[j].Type == nil:
+					fr.vals[name] = value{kind: vInt, x: symbolic.Const(at.Args[j].Value), constant: true}
+				}
+			}
+		}
+	}
+}
+
+// sameClass reports whether a parameter's type words name the class
+// called name, qualified or not.
+func sameClass(name string, words []string) bool {
+	if len(words) != 1 {
+		return false
+	}
+	w := words[0]
+	if i := strings.LastIndex(w, "::"); i >= 0 {
+		w = w[i+2:]
+	}
+	return w == name
 }
 
 // deduce finds type parameter name from the parameters written T or T*
@@ -598,4 +657,84 @@ func (in *interp) callLambda(l *parser.Lambda, args []value, site *parser.Call) 
 		}
 	}
 	return v
+}
+
+// bindInstance binds, in the frame of a member function of class s run
+// on an object of type t, the class template's parameters to t's
+// arguments when t is an instance (Array<float, 4>: T is float, N is 4).
+func bindInstance(fr *frame, s *parser.Struct, t *ctype.Type) {
+	if t == nil || len(t.Args) != len(s.Template) {
+		return
+	}
+	for i, p := range s.Template {
+		switch a := t.Args[i]; {
+		case p.IsType && a.Type != nil:
+			fr.types[p.Name] = a.Type
+		case !p.IsType && a.Type == nil:
+			fr.vals[p.Name] = value{kind: vInt, x: symbolic.Const(a.Value), constant: true}
+		}
+	}
+}
+
+// indexOperator is obj[i] on an object of a class with a member
+// operator[] (lmdeploy's Array<T, N>): that function run on the object,
+// its result as a value. The object is a name or a member of one, read
+// without loading it; ok is false for any other indexing.
+func (in *interp) indexOperator(x *parser.Index) (value, bool) {
+	switch b := x.X.(type) {
+	case *parser.Ident:
+	case *parser.Member:
+		if b.Arrow {
+			return value{}, false
+		}
+	default:
+		return value{}, false
+	}
+	obj := in.evalNoLoad(x.X)
+	if obj.kind != vStruct || obj.typ == nil || obj.typ.Kind != ctype.TStruct {
+		return value{}, false
+	}
+	s := in.class(obj.typ.Name)
+	f := in.method(s, "operator[]", 1)
+	if f == nil || f.Static {
+		return value{}, false
+	}
+	idx := in.eval(x.Index)
+	this := in.object(obj, s)
+	fr := newFrame()
+	fr.this, fr.class = &this, s
+	bindInstance(fr, s, obj.typ)
+	site := &parser.Call{P: x.P, Fun: &parser.Member{P: x.P, X: x.X, Name: "operator[]", E: x.E}, Args: []parser.Expr{x.Index}, E: x.E}
+	return in.inlineIn(f, []value{idx}, nil, site, fr), true
+}
+
+// memoryObjectCall is obj.f(args) on an object in memory (p[i].data() on
+// an array of lmdeploy's Array<T, N>) of a class whose members are all
+// arrays and whose f assigns none: each member is the address it decays
+// to, so that what f reads or returns through it is at its place in
+// memory. For any other class, ok is false: a scalar member read in f
+// would be a load cudalint could not place.
+func (in *interp) memoryObjectCall(e *parser.Call, m *parser.Member, args []value) (value, bool) {
+	lv := in.lval(m.X)
+	if lv.mem == nil || lv.mem.elem == nil || lv.mem.elem.Kind != ctype.TStruct || len(lv.mem.elem.Fields) == 0 {
+		return value{}, false
+	}
+	t := lv.mem.elem
+	s := in.class(t.Name)
+	f := in.method(s, m.Name, len(args))
+	if f == nil || f.Static || f.Ctor || f.Body == nil {
+		return value{}, false
+	}
+	assigned := assignedNames(f.Body, nil)
+	this := value{kind: vStruct, typ: t, fields: map[string]value{}}
+	for _, fl := range t.Fields {
+		if fl.Type == nil || fl.Type.Kind != ctype.TArray || assigned[fl.Name] {
+			return value{}, false
+		}
+		this.fields[fl.Name] = in.load(memberOf(lv.mem, fl.Name), m.X) // an array: its address, no access
+	}
+	fr := newFrame()
+	fr.this, fr.class = &this, s
+	bindInstance(fr, s, t)
+	return in.inlineIn(f, args, nil, e, fr), true
 }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
@@ -54,6 +55,14 @@ func (in *interp) eval(e parser.Expr) value {
 	case *parser.Index, *parser.Member:
 		if m, ok := e.(*parser.Member); ok {
 			if v, ok := in.memberOfValue(m); ok {
+				return v
+			}
+		}
+		if x, ok := e.(*parser.Index); ok {
+			if v, ok := in.paramArrayElem(x); ok {
+				return v
+			}
+			if v, ok := in.indexOperator(x); ok {
 				return v
 			}
 		}
@@ -251,6 +260,10 @@ func (in *interp) paramValue(name string, t *ctype.Type) value {
 		return value{kind: vStruct, typ: t, param: true, path: name, fields: map[string]value{}}
 	case t != nil && t.Kind == ctype.TFloat:
 		return in.dataValue(symbolic.CauseFloatValue, "float parameter")
+	case t != nil && t.Kind == ctype.TArray:
+		// An array member of a struct passed by value: its elements are
+		// parameters too (paramArrayElem).
+		return value{kind: vInt, typ: t, param: true, path: name, x: symbolic.ParamSym(name)}
 	}
 	in.params[symbolic.ParamID(name)] = true
 	return value{kind: vInt, typ: t, param: true, x: symbolic.ParamSym(name)}
@@ -270,7 +283,7 @@ func (in *interp) unary(e *parser.Unary) value {
 		if lv.mem != nil {
 			return value{kind: vPtr, ptr: lv.mem}
 		}
-		return in.dataValue(symbolic.CauseNotModelled, "address of a variable")
+		return in.dataValue(symbolic.CauseNotModelled, addressOfVariable)
 	case parser.Inc, parser.Dec:
 		lv := in.lval(e.X)
 		v := in.arith(stepOp(e.Op), in.load(lv, e.X), intValue(symbolic.Const(1)))
@@ -466,6 +479,7 @@ func (in *interp) lval(e parser.Expr) lvalue {
 			base, idx = idx, base
 		}
 		if base.kind != vPtr {
+			in.notAPointer(e.X, base)
 			return lvalue{}
 		}
 		if idx.kind != vInt {
@@ -480,6 +494,7 @@ func (in *interp) lval(e parser.Expr) lvalue {
 		if e.Op == parser.Deref {
 			p := in.eval(e.X)
 			if p.kind != vPtr {
+				in.notAPointer(e.X, p)
 				return lvalue{}
 			}
 			return lvalue{mem: p.ptr.at(p.ptr.offset, p.ptr.elem), valid: true}
@@ -689,4 +704,92 @@ func (in *interp) typeOf(e parser.Expr) *ctype.Type {
 		}
 	}
 	return ctype.UnknownType
+}
+
+// paramArrayElem is p.ptrs[i], an element of an array member of a struct
+// passed by value (lmdeploy's Array<const T*, N> of pointers, one per
+// block): a parameter of its own for a constant index, a value uniform
+// across the warp, not known, for a uniform index, else unknown data. It
+// lives in the kernel's parameter space, so reading it is no access of
+// global memory; ok is false for any other indexing.
+func (in *interp) paramArrayElem(x *parser.Index) (value, bool) {
+	switch b := x.X.(type) {
+	case *parser.Ident:
+	case *parser.Member:
+		if b.Arrow {
+			return value{}, false
+		}
+		if _, ok := b.X.(*parser.Ident); !ok {
+			return value{}, false
+		}
+	default:
+		return value{}, false
+	}
+	base := in.eval(x.X)
+	if !base.param || base.typ == nil || base.typ.Kind != ctype.TArray || base.path == "" || base.kind == vPtr {
+		return value{}, false
+	}
+	idx := in.eval(x.Index)
+	el := base.typ.Elem
+	if idx.kind == vInt && idx.x != nil {
+		if k, ok := symbolic.IsConst(idx.x); ok {
+			return in.paramValue(fmt.Sprintf("%s[%d]", base.path, k), el), true
+		}
+	}
+	what, at := parser.Format(x), x.Start()
+	class := symbolic.Data
+	if idx.kind == vInt && idx.x != nil && symbolic.ClassOf(idx.x) == symbolic.Uniform {
+		class = symbolic.Uniform
+	}
+	sym := in.unknown(symbolic.CauseLoadedValue, what, at, "parameter "+what, class)
+	if el != nil && el.Kind == ctype.TPointer {
+		return value{kind: vPtr, typ: el, ptr: &pointer{space: Global, base: Alloc{Kind: AllocLoaded, Name: what}, offset: sym, elem: el.Elem}}, true
+	}
+	v := intValue(sym)
+	v.typ = el
+	return v, true
+}
+
+// notAPointer notes an index or dereference of x, whose value v the
+// model does not know as a pointer although its type is one (an element
+// of a struct's array of pointers of a type it cannot resolve, a call it
+// does not follow): the access it makes is not modelled, and the kernel
+// must not pass for one with no such access. A value of another type or
+// of none known (a register array's object, assigned an operator's
+// result) is not noted.
+// addressOfVariable is what the address of a variable held in registers
+// is, as the Of of its unknown: a pointer to no memory the model keeps.
+const addressOfVariable = "address of a variable"
+
+func (in *interp) notAPointer(x parser.Expr, v value) {
+	if in.host || !in.record || v.kind != vInt || v.typ == nil || v.typ.Kind != ctype.TPointer {
+		return
+	}
+	inner := x
+	for {
+		c, ok := inner.(*parser.Cast)
+		if !ok {
+			break
+		}
+		inner = c.X
+	}
+	if u, ok := inner.(*parser.Unary); ok && u.Op == parser.AddrOf {
+		return // (T*)&local: a variable's own bytes, no memory access to note
+	}
+	local := false
+	symbolic.Symbols(v.x, func(s *symbolic.Var) {
+		local = local || s.Of == addressOfVariable || s.Cause == symbolic.CauseUninitialised
+	})
+	if local {
+		// A helper's pointer parameter given &local (intersectBox(...,
+		// &tnear)), or a register object's array member cast to a
+		// pointer (*reinterpret_cast<int4*>(v) = bits): no memory.
+		return
+	}
+	if v.x != nil && symbolic.ClassOf(v.x) != symbolic.Data {
+		return // an integer the model knows: not a pointer
+	}
+	what := parser.Format(x)
+	in.note(lex.NoteNotAPointer, what, x.Start(), "an access through %s, which cudalint does not know as a pointer; not modelled", what)
+	in.unresolved++
 }

@@ -148,8 +148,73 @@ func (in *interp) resolve(ref *parser.TypeRef) *ctype.Type {
 			}
 			return t
 		}
+		if fr := in.frame(); fr != nil && fr.class != nil {
+			for _, td := range fr.class.Typedefs {
+				if td.Name == ref.Words[0] && td.Type != nil && len(td.Dims) == 0 && !(len(td.Type.Words) == 1 && td.Type.Words[0] == td.Name) {
+					t := in.resolve(td.Type) // a member alias: size_type, reference
+					for range ref.Ptr {
+						t = ctype.PointerTo(t)
+					}
+					return t
+				}
+			}
+		}
+		inst, ptrs := ref, ref.Ptr
+		if td := in.unit.types.Typedef(ref.Words[0]); len(ref.Targs) == 0 && td != nil && td.Type != nil && len(td.Type.Targs) > 0 && len(td.Type.Words) == 1 && len(td.Dims) == 0 {
+			inst, ptrs = td.Type, td.Type.Ptr+ref.Ptr // using Vec = Array<T, vec_size>: the instance it names
+		}
+		if len(inst.Targs) > 0 {
+			if t := in.instance(inst); t != nil {
+				for range ptrs {
+					t = ctype.PointerTo(t)
+				}
+				return t
+			}
+		}
 	}
 	return in.resolveNamed(ref)
+}
+
+// instance is the layout of a class template named with its arguments
+// (Array<T, vec_size> with the kernel's T and vec_size), or nil when an
+// argument is not a known type or constant.
+func (in *interp) instance(ref *parser.TypeRef) *ctype.Type {
+	name := ref.Words[0]
+	s := in.class(name)
+	if s == nil || s.Specialized || len(s.Template) != len(ref.Targs) {
+		return nil
+	}
+	args := make([]ctype.TemplateArg, len(ref.Targs))
+	for i, p := range s.Template {
+		a := ref.Targs[i]
+		if p.IsType {
+			tr := a.Type
+			if id, ok := a.Value.(*parser.Ident); ok && tr == nil {
+				tr = &parser.TypeRef{Words: []string{id.Name}}
+			}
+			if tr == nil {
+				return nil
+			}
+			args[i].Type = in.resolve(tr)
+			continue
+		}
+		var v value
+		switch {
+		case a.Value != nil:
+			v = in.eval(a.Value)
+		case a.Type != nil && len(a.Type.Words) == 1 && a.Type.Ptr == 0 && len(a.Type.Targs) == 0:
+			v = in.ident(&parser.Ident{Name: a.Type.Words[0]}) // a value the parser read as a type name
+		}
+		if v.kind != vInt || v.x == nil {
+			return nil
+		}
+		c, ok := symbolic.IsConst(in.sized(v.x))
+		if !ok {
+			return nil
+		}
+		args[i].Value = c
+	}
+	return in.unit.types.Instance(name, args)
 }
 
 // resolveNamed resolves ref with the unit's names only (no type
@@ -398,6 +463,11 @@ func (in *interp) construct(t *ctype.Type, args []parser.Expr, at parser.Pos) va
 	if len(vals) == 1 {
 		return in.convert(vals[0], t)
 	}
+	if len(vals) == 0 && t != nil && t.Kind == ctype.TStruct && t.LayoutKnown() {
+		// T x{}: value-initialised, of its type (an Array<const int*, N>
+		// of pointers a launch passes keeps its instance's arguments).
+		return value{kind: vStruct, typ: t, fields: map[string]value{}}
+	}
 	return in.dataValue(symbolic.CauseNotModelled, "constructed")
 }
 
@@ -445,6 +515,9 @@ func (in *interp) convert(v value, t *ctype.Type) value {
 			return w
 		}
 	case ctype.TPointer:
+		if c, ok := in.converted(v, parser.Pos{}); ok {
+			v = c
+		}
 		if v.kind == vPtr {
 			p := *v.ptr
 			p.elem = t.Elem
@@ -474,10 +547,19 @@ func (in *interp) convert(v value, t *ctype.Type) value {
 func (in *interp) ifStmt(s *parser.If) {
 	c := in.cond(s.Cond)
 	if k, ok := symbolic.IsConst(c); ok { // if constexpr-like: only one branch exists
+		left := s.Else
 		if k != 0 {
 			in.stmt(s.Then)
-		} else if s.Else != nil {
-			in.stmt(s.Else)
+		} else {
+			left = s.Then
+			if s.Else != nil {
+				in.stmt(s.Else)
+			}
+		}
+		if s.Arch != "" && !isEmptyStmt(left) {
+			// Code for another GPU: not analyzed, and the kernel must not
+			// pass for one that makes no access without a word.
+			in.note(lex.NoteArchBranch, s.Arch, s.P, "code for another GPU architecture is left out: __CUDA_ARCH__ is %s here (give -D __CUDA_ARCH__=N to analyze it)", s.Arch)
 		}
 		return
 	}
@@ -599,6 +681,13 @@ func (in *interp) mergeVars(before map[string]value, c symbolic.Expr, a, b map[s
 
 func mergeValue(c symbolic.Expr, a, b value) value {
 	switch {
+	case a.kind == vPtr && (uninitialised(b) || isNull(b)):
+		// Set on one branch only (if (ok) p = info->ptr[i];), or null on
+		// the other (p ? p + k : NULL): where it is not the pointer,
+		// reading through it is undefined, so the pointer is its value.
+		return a
+	case b.kind == vPtr && (uninitialised(a) || isNull(a)):
+		return b
 	case a.kind == vInt && b.kind == vInt:
 		return value{kind: vInt, x: symbolic.Cond(c, a.x, b.x), typ: a.typ}
 	case a.kind == vPtr && b.kind == vPtr && a.ptr.base == b.ptr.base && a.ptr.space == b.ptr.space:
@@ -918,4 +1007,40 @@ func sortStrings(s []string) {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
+}
+
+// isEmptyStmt reports whether s runs nothing: absent, empty, or a block
+// of such.
+func isEmptyStmt(s parser.Stmt) bool {
+	switch s := s.(type) {
+	case nil, *parser.Empty:
+		return true
+	case *parser.Block:
+		for _, x := range s.Stmts {
+			if !isEmptyStmt(x) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// uninitialised reports whether v is a variable's value before any
+// assignment.
+func uninitialised(v value) bool {
+	if v.kind != vInt || v.x == nil {
+		return false
+	}
+	x, ok := symbolic.AsVar(v.x)
+	return ok && x.Kind == symbolic.KindUnknown && x.Cause == symbolic.CauseUninitialised
+}
+
+// isNull reports whether v is the integer 0: NULL, as a pointer.
+func isNull(v value) bool {
+	if v.kind != vInt || v.x == nil {
+		return false
+	}
+	c, ok := symbolic.IsConst(v.x)
+	return ok && c == 0
 }

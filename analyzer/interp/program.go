@@ -304,6 +304,7 @@ func (in *interp) launch(e *parser.Launch) value {
 	if len(site.TypeArgs) == 0 {
 		site.Targs, site.TypeArgs = in.deduceKernelTypes(site.Kernel, args)
 	}
+	in.deduceFromArgInstances(site, args)
 	if in.record && site.Grid[0] != nil {
 		if in.kernel != nil {
 			site.Via = append([]string{in.kernel.Name}, in.calls...)
@@ -369,6 +370,42 @@ func (in *interp) deduceKernelTypes(name string, args []value) ([]*Arg, []*ctype
 		}
 	}
 	return nil, nil
+}
+
+// deduceFromArgInstances binds the template parameters of the kernel a
+// launch starts that it does not give, and that a parameter written as a
+// class template's instance names, from its argument's instance:
+// k<256><<<g, b>>>(ptrs) with ptrs an Array<const int*, 1> binds
+// k(Array<const int*, MAX_COUNT>)'s MAX_COUNT to 1, as C++ deduces it.
+func (in *interp) deduceFromArgInstances(site *Launch, args []value) {
+	for _, k := range in.unit.candidates(site.Kernel, isKernel) {
+		if len(k.Template) <= len(site.Targs) || len(k.Params) != len(args) {
+			continue
+		}
+		fr := newFrame()
+		deduceFromInstances(k, args, fr)
+		if len(fr.types) == 0 && len(fr.vals) == 0 {
+			continue
+		}
+		for i := len(site.Targs); i < len(k.Template); i++ {
+			tp := k.Template[i]
+			var a *Arg
+			var t *ctype.Type
+			if v, ok := fr.vals[tp.Name]; ok && !tp.IsType {
+				x := argOf(v)
+				a = &x
+			} else if ty, ok := fr.types[tp.Name]; ok && tp.IsType {
+				t = ty
+			} else if tp.Default == nil {
+				return // a parameter before a later one cannot be left out
+			} else {
+				break
+			}
+			site.Targs = append(site.Targs, a)
+			site.TypeArgs = append(site.TypeArgs, t)
+		}
+		return
+	}
 }
 
 // Source returns the text of a file the analysis read.

@@ -135,6 +135,8 @@ var subjectLabels = map[lex.NoteKind]string{
 	lex.NoteInvalidLaunch:       "a launch of %s that CUDA would refuse (a block or grid past its limits); not analyzed",
 	lex.NoteLaunchNotUnderstood: "a launch of %s that cudalint cannot read; its kernel is analyzed without it",
 	lex.NoteIncludeNotFound:     "cannot open include file %s (give its folder with -I DIR or include-dirs:)",
+	lex.NoteArchBranch:          "code for another GPU architecture left out: __CUDA_ARCH__ is %s (give -D __CUDA_ARCH__=N)",
+	lex.NoteNotAPointer:         "an access through %s, which cudalint does not know as a pointer; not modelled",
 }
 
 // noteLabel is the --stats line a note is counted under: its kind's, with

@@ -51,6 +51,7 @@ var kernelLabels = map[lex.NoteKind]string{
 	lex.NoteNoMemberFunction:    "%s: no member function with those arguments",
 	lex.NoteUnboundTemplate:     "%s: a template parameter no launch binds",
 	lex.NoteCallDepth:           "calls nested too deep at %s",
+	lex.NoteNotAPointer:         "access through %s, not known as a pointer",
 }
 
 // kernelNoteLabel is how a kernel's line counts note n: short where the

@@ -90,14 +90,14 @@ __global__ void __launch_bounds__(256) kept(float* p) { p[threadIdx.x] = 2; }
 // A kernel with no memory access is counted, and named when nothing
 // says why: a kernel that only computes, or one the model lost without a
 // word. A call cudalint does not follow, given a pointer to global
-// memory (a library's curand_init), is a note, so its kernel is not
+// memory (a library's rng_init), is a note, so its kernel is not
 // silent.
 func TestStatsKernelsWithNoAccess(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"a.cu": `__global__ void compute(int n) { int x = n * 2; (void)x; }
-__global__ void init(curandState* states, unsigned seed) {
+__global__ void init(rngState* states, unsigned seed) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
-  curand_init(seed, tid, 0, &states[tid]);
+  rng_init(seed, tid, 0, &states[tid]);
 }
 __global__ void copy(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x]; }
 `,
@@ -109,7 +109,7 @@ __global__ void copy(const float* in, float* out) { out[threadIdx.x] = in[thread
 	for _, want := range []string{
 		`(?m)^kernels with no memory access\s+2$`,
 		`(?m)^  fully analyzed, with no note\s+1\s+compute \(.*a\.cu:1\)$`,
-		`(?m)^  call to curand_init, which cudalint does not follow, with a pointer to global memory .*\s+1$`,
+		`(?m)^  call to rng_init, which cudalint does not follow, with a pointer to global memory .*\s+1$`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("no line matching %s:\n%s", want, out)

@@ -64,4 +64,10 @@ const (
 
 	// The parser's, in host code (Subject: the kernel launched).
 	NoteLaunchNotUnderstood // a host statement with a launch that cannot be read: the launch is lost
+
+	// The interpreter's (Subject: the value __CUDA_ARCH__ has).
+	NoteArchBranch // code under a condition on __CUDA_ARCH__ that the architecture assumed leaves out
+
+	// The interpreter's (Subject: the expression indexed or dereferenced).
+	NoteNotAPointer // an access through a value cudalint does not know as a pointer
 )

@@ -62,6 +62,18 @@ func classify(in *Instr) {
 		if len(in.Operands) == 2 && in.Operands[0].Kind == Ref && in.Operands[1].Kind == Reg && in.Operands[1].Name == "%laneid" {
 			in.Class = LaneID
 		}
+		if in.copies() && (parts[len(parts)-1] == "u64" || parts[len(parts)-1] == "b64" || parts[len(parts)-1] == "s64") {
+			in.Class = Move
+		}
+	case "cvta":
+		// cvta.to.global.u64 %0, %1 and cvta.global.u64: a global
+		// address, from the generic one or to it: the same place.
+		sp, _ := space(parts)
+		if sp != "global" || !in.copies() {
+			unmodelled(in.Opcode + " is not modelled")
+			return
+		}
+		in.Class = Move
 	default:
 		if compute[head] {
 			in.Class = Compute
@@ -269,4 +281,10 @@ func (in *Instr) setp(parts []string) {
 		}
 	}
 	in.Class, in.Cmp = SetPredicate, cmp
+}
+
+// copies reports whether the instruction's operands are two asm
+// operands, a destination and a source.
+func (in *Instr) copies() bool {
+	return len(in.Operands) == 2 && in.Operands[0].Kind == Ref && in.Operands[1].Kind == Ref
 }

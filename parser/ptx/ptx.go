@@ -35,6 +35,10 @@ const (
 	StoreMatrix  // stmatrix: each of Matrices*8 lanes writes a 16-byte row
 	SetPredicate // setp: Operands[0] the predicate, [1] and [2] compared by Cmp
 	LaneID       // mov %r, %laneid: Operands[0] is the lane's index in its warp
+	// Move copies Operands[1], an asm operand, into Operands[0]: a
+	// 64-bit mov, or cvta converting a generic address to a global one
+	// (cvta.to.global.u64 %0, %1), which is the same address.
+	Move
 )
 
 // OperandKind says what an operand is.
