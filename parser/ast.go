@@ -252,6 +252,10 @@ type (
 		Body Stmt
 		// Unroll is the #pragma unroll just before the loop, if any.
 		Unroll Unroll
+		// RangeVars are the names a range-based for declares (for (auto
+		// i : r), for (auto [k, v] : m)): its header is not modelled, and
+		// they hold values cudalint does not know.
+		RangeVars []string
 	}
 	// While is while (Cond) Body, or do Body while (Cond) when Do is set.
 	While struct {

@@ -189,7 +189,10 @@ func (u *unit) forStmt(i, to int, host bool) (Stmt, int) {
 	body, end := u.body(close+1, to, host)
 	s.Body = body
 	if len(parts) != 3 {
-		// A range-based for, or something stranger: keep the body, lose the header.
+		// A range-based for, or something stranger: keep the body, lose the
+		// header, but not the names it declares (they are not a kernel's
+		// parameters to assume values for).
+		s.RangeVars = u.rangeVars(i+2, close)
 		if !host {
 			u.note(lex.NoteForHeader, u.toks[i].Pos, "for header not understood; loop variables are unknown")
 		}
@@ -449,4 +452,45 @@ func (u *unit) archIn(from, to int) string {
 		}
 	}
 	return ""
+}
+
+// rangeVars are the names the declaration before a range-based for's
+// top-level ':' declares: the last identifier (auto& x), or those of a
+// structured binding (auto [k, v]); nil when there is no such ':'.
+func (u *unit) rangeVars(from, to int) []string {
+	colon := -1
+	depth := 0
+	for k := from; k < to; k++ {
+		switch {
+		case u.isPunct(k, "(") || u.isPunct(k, "[") || u.isPunct(k, "{"):
+			depth++
+		case u.isPunct(k, ")") || u.isPunct(k, "]") || u.isPunct(k, "}"):
+			depth--
+		case depth == 0 && u.isPunct(k, ":"):
+			colon = k
+		}
+		if colon >= 0 {
+			break
+		}
+	}
+	if colon <= from {
+		return nil
+	}
+	if u.isPunct(colon-1, "]") {
+		var names []string
+		for k := colon - 2; k > from && !u.isPunct(k, "["); k-- {
+			if u.isIdent(k) {
+				names = append([]string{u.text(k)}, names...)
+			}
+		}
+		return names
+	}
+	if u.isIdent(colon - 1) {
+		return []string{u.text(colon - 1)}
+	}
+	return nil
+}
+
+func (u *unit) isIdent(i int) bool {
+	return i >= 0 && i < len(u.toks) && u.toks[i].Kind == lex.KIdent
 }

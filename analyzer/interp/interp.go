@@ -15,6 +15,7 @@ package interp
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
@@ -307,6 +308,21 @@ func (in *interp) block(b *parser.Block) {
 // declares disappear at its end while assignments to outer names stay.
 type scopeSave map[string]bool
 
+// rangeVars declares the names a range-based for's header declares as
+// values cudalint does not know (the header is not modelled): an access
+// through them is unknown, said so, never priced with a value assumed
+// for an undeclared name. It returns the outer values they shadow.
+func (in *interp) rangeVars(s *parser.For) map[string]value {
+	shadowed := map[string]value{}
+	for _, name := range s.RangeVars {
+		if v, ok := in.vars[name]; ok {
+			shadowed[name] = v
+		}
+		in.vars[name] = in.dataValue(symbolic.CauseNotModelled, "range-for variable "+name)
+	}
+	return shadowed
+}
+
 func (in *interp) saveScope() scopeSave {
 	s := make(scopeSave, len(in.vars))
 	for k := range in.vars {
@@ -345,8 +361,10 @@ func (in *interp) stmt(s parser.Stmt) {
 		if s.Init != nil {
 			in.stmt(s.Init)
 		}
+		shadowed := in.rangeVars(s)
 		in.loop(s, s.P, s.Cond, s.Post, s.Body, false)
 		in.restoreScope(saved)
+		maps.Copy(in.vars, shadowed)
 	case *parser.While:
 		in.loop(s, s.P, s.Cond, nil, s.Body, s.Do)
 	case *parser.Switch:
