@@ -51,7 +51,7 @@ void host(float* v) {
     rows<<<dim3(64, 64), dim3(16, 16)>>>(v, 1024);
     flat<<<64, 256>>>(v);
 }
-`, "not fixed: blockIdx.x comes from macro TILE_IDX"},
+`, "--fix leaves it: blockIdx.x comes from macro TILE_IDX"},
 		{"a 1920x1080 image grid", `__global__ void bright(unsigned char* img, int width) {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
     int col = blockIdx.y * blockDim.y + threadIdx.y;
@@ -61,7 +61,7 @@ void host(unsigned char* img) {
     dim3 block(16, 16);
     bright<<<dim3(1080 / 16, 1920 / 16), block>>>(img, 1920);
 }
-`, "not fixed: the launch at k.cu:8 uses grid 67x120, not square"},
+`, "--fix leaves it: the launch at k.cu:8 uses grid 67x120, not square"},
 		{"a grid the host computes at run time", `__global__ void bright(unsigned char* img, int width) {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
     int col = blockIdx.y * blockDim.y + threadIdx.y;
@@ -70,7 +70,7 @@ void host(unsigned char* img) {
 void host(unsigned char* img, int width, int height) {
     bright<<<dim3(height / 16, width / 16), dim3(16, 16)>>>(img, width);
 }
-`, "not fixed: the launch at k.cu:7 gives no constant grid"},
+`, "--fix leaves it: the launch at k.cu:7 gives no constant grid"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -61,7 +61,7 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 		fixed      bool // the fix is kept
 		why        string
 	}{
-		{"the helper's access edited", "a[i]", false, 5, false, "not fixed: the fix would edit get(), which is not the kernel's code"},
+		{"the helper's access edited", "a[i]", false, 5, false, "--fix leaves it: the fix would edit get(), which is not the kernel's code"},
 		{"the kernel's call edited", "a[i]", true, 5, true, ""},
 		{"a lambda of the kernel's body edited", "o[4 * j]", false, 6, true, ""},
 	}

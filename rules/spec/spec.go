@@ -31,7 +31,7 @@ type Grade func(p *analyzer.Prediction) lint.Severity
 type Describe func(p *analyzer.Prediction) string
 
 // Fix proposes edits for one prediction, or none and why not: a reason
-// is appended to the finding's message ("not fixed: ..."), so that a user
+// is appended to the finding's message ("--fix leaves it: ..."), so that a user
 // who expected --fix to act learns what stopped it.
 type Fix func(res *accesses.Result, p *analyzer.Prediction) (fixes []analysis.SuggestedFix, whyNot string)
 
@@ -117,7 +117,7 @@ func (s *Spec) finding(res *accesses.Result, costs *impact.Costs, p *analyzer.Pr
 			}
 		}
 		if len(f.SuggestedFixes) == 0 && why != "" {
-			f.Detail += "; not fixed: " + why
+			f.Detail += "; --fix leaves it: " + why
 		}
 	}
 	f.Subject = wording.Subject(p)

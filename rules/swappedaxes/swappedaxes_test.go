@@ -111,7 +111,7 @@ __global__ void sw(float* v, int w) {
 					if len(f.SuggestedFixes) > 0 {
 						t.Errorf("fix offered: %+v", f.SuggestedFixes[0])
 					}
-					if !regexp.MustCompile(`; not fixed: .*` + tt.whyNot).MatchString(f.Message) {
+					if !regexp.MustCompile(`; --fix leaves it: .*` + tt.whyNot).MatchString(f.Message) {
 						t.Errorf("message %q does not say why not (%q)", f.Message, tt.whyNot)
 					}
 					continue

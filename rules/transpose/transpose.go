@@ -15,7 +15,7 @@ import (
 
 // Rule reports the strided side of a transpose.
 var Rule = spec.NewRule(spec.Spec{
-	Rule: lint.Rule{ID: "uncoalesced-transpose", Title: "Uncoalesced transpose", Severity: lint.Warning, Tags: []string{"performance", "coalescing", "transpose"}, Precision: "high"},
+	Rule: lint.Rule{ID: "uncoalesced-transpose", Title: "Uncoalesced transpose", Severity: lint.Warning, Tags: []string{"performance", "coalescing", "transpose"}, Precision: "high", Folds: lint.FoldSameStride},
 	Name: "transpose", Detect: Detect, Grade: Severity, Describe: describe})
 
 // Analyzer is the rule's analyzer, for go/analysis drivers and tests.
