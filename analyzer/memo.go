@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cudalint/cudalint/internal/deepkey"
+
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/launch"
@@ -143,81 +145,17 @@ func (x *memoIndex) interpKey(f *parser.File, fn *parser.Func, instance string, 
 	sort.Strings(names)
 	for _, n := range names {
 		fmt.Fprintf(&b, "%q=", n)
-		writeDeep(&b, reflect.ValueOf(typeArgs[n]), map[uintptr]int{})
+		deepkey.Write(&b, reflect.ValueOf(typeArgs[n]), isParsedItem)
 		b.WriteByte(';')
 	}
 	x.items.WriteKey(&b, f, fn, true)
 	return b.String()
 }
 
-// writeDeep writes v's content: a parsed item by its identity, anything
-// else field by field (a type's members, its element types).
-func writeDeep(b *strings.Builder, v reflect.Value, seen map[uintptr]int) {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			b.WriteString("nil")
-			return
-		}
-		if v.Elem().Type().PkgPath() == reflect.TypeOf(parser.Func{}).PkgPath() {
-			fmt.Fprintf(b, "@%x", v.Pointer())
-			return
-		}
-		if i, ok := seen[v.Pointer()]; ok {
-			fmt.Fprintf(b, "^%d", i)
-			return
-		}
-		seen[v.Pointer()] = len(seen)
-		b.WriteByte('&')
-		writeDeep(b, v.Elem(), seen)
-	case reflect.Interface:
-		if v.IsNil() {
-			b.WriteString("nil")
-			return
-		}
-		fmt.Fprintf(b, "(%s)", v.Elem().Type())
-		writeDeep(b, v.Elem(), seen)
-	case reflect.Struct:
-		b.WriteByte('{')
-		for i := 0; i < v.NumField(); i++ {
-			writeDeep(b, v.Field(i), seen)
-			b.WriteByte(',')
-		}
-		b.WriteByte('}')
-	case reflect.Slice, reflect.Array:
-		b.WriteByte('[')
-		for i := 0; i < v.Len(); i++ {
-			writeDeep(b, v.Index(i), seen)
-			b.WriteByte(',')
-		}
-		b.WriteByte(']')
-	case reflect.Map:
-		keys := v.MapKeys()
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			var kb strings.Builder
-			writeDeep(&kb, k, seen)
-			kb.WriteByte(':')
-			writeDeep(&kb, v.MapIndex(k), seen)
-			parts[i] = kb.String()
-		}
-		sort.Strings(parts)
-		fmt.Fprintf(b, "map%v", parts)
-	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
-		fmt.Fprintf(b, "%s@%x", v.Kind(), v.Pointer())
-	case reflect.String:
-		fmt.Fprintf(b, "%q", v.String())
-	case reflect.Bool:
-		fmt.Fprint(b, v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		fmt.Fprint(b, v.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		fmt.Fprint(b, v.Uint())
-	case reflect.Float32, reflect.Float64:
-		fmt.Fprint(b, v.Float())
-	default:
-		fmt.Fprintf(b, "%v", v.Kind())
-	}
+// isParsedItem: a value of the parser's, which its item cache returns as
+// the same object while unchanged, so its address is its content.
+func isParsedItem(t reflect.Type) bool {
+	return t.PkgPath() == reflect.TypeOf(parser.Func{}).PkgPath()
 }
 
 // run is the interpretation under key, from the memo or computed.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cudalint/cudalint/internal/deepkey"
+
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser"
 )
@@ -228,13 +230,13 @@ func (x *Index) signature(fn *parser.Func) string {
 		return e.sig
 	}
 	var b strings.Builder
-	writeContent(&b, reflect.ValueOf(struct {
+	deepkey.Write(&b, reflect.ValueOf(struct {
 		P                        parser.Pos
 		Name, Namespace, Class   string
 		Global, Device, Host, St bool
 		Template                 []parser.TemplateParam
 		Params                   []*parser.Param
-	}{fn.P, fn.Name, fn.Namespace, fn.Class, fn.Global, fn.Device, fn.Host, fn.Static, fn.Template, fn.Params}), map[uintptr]int{})
+	}{fn.P, fn.Name, fn.Namespace, fn.Class, fn.Global, fn.Device, fn.Host, fn.Static, fn.Template, fn.Params}), nil)
 	sig := b.String()
 	m.mu.Lock()
 	if e, ok := m.mentions[fn]; ok {
@@ -244,69 +246,6 @@ func (x *Index) signature(fn *parser.Func) string {
 	}
 	m.mu.Unlock()
 	return sig
-}
-
-// writeContent writes everything under v, field by field.
-func writeContent(b *strings.Builder, v reflect.Value, seen map[uintptr]int) {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			b.WriteString("nil")
-			return
-		}
-		if i, ok := seen[v.Pointer()]; ok {
-			fmt.Fprintf(b, "^%d", i)
-			return
-		}
-		seen[v.Pointer()] = len(seen)
-		b.WriteByte('&')
-		writeContent(b, v.Elem(), seen)
-	case reflect.Interface:
-		if v.IsNil() {
-			b.WriteString("nil")
-			return
-		}
-		fmt.Fprintf(b, "(%s)", v.Elem().Type())
-		writeContent(b, v.Elem(), seen)
-	case reflect.Struct:
-		b.WriteByte('{')
-		for i := 0; i < v.NumField(); i++ {
-			writeContent(b, v.Field(i), seen)
-			b.WriteByte(',')
-		}
-		b.WriteByte('}')
-	case reflect.Slice, reflect.Array:
-		b.WriteByte('[')
-		for i := 0; i < v.Len(); i++ {
-			writeContent(b, v.Index(i), seen)
-			b.WriteByte(',')
-		}
-		b.WriteByte(']')
-	case reflect.Map:
-		keys := v.MapKeys()
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			var kb strings.Builder
-			writeContent(&kb, k, seen)
-			kb.WriteByte(':')
-			writeContent(&kb, v.MapIndex(k), seen)
-			parts[i] = kb.String()
-		}
-		sort.Strings(parts)
-		fmt.Fprintf(b, "map%v", parts)
-	case reflect.String:
-		fmt.Fprintf(b, "%q", v.String())
-	case reflect.Bool:
-		fmt.Fprint(b, v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		fmt.Fprint(b, v.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		fmt.Fprint(b, v.Uint())
-	case reflect.Float32, reflect.Float64:
-		fmt.Fprint(b, v.Float())
-	default:
-		fmt.Fprintf(b, "%v@%x", v.Kind(), v.Pointer())
-	}
 }
 
 // collectNames adds every identifier of every string under v.
