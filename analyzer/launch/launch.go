@@ -75,6 +75,10 @@ func NewProgramIn(files []*parser.File, memo *Index) *Program {
 // LaunchesOf returns the launches of kernels called name, in source order.
 func (p *Program) LaunchesOf(name string) []*Site { return p.launchesOf[name] }
 
+// KernelsNamed returns the kernels called name: a header's kernel once
+// per translation unit that includes it.
+func (p *Program) KernelsNamed(name string) []*parser.Func { return p.kernelsNamed[name] }
+
 func (p *Program) findLaunches(memo *Index) {
 	tmpl := newHostTemplates()
 	for _, f := range p.Files {

@@ -83,7 +83,7 @@ func fix(res *accesses.Result, p *analyzer.Prediction) ([]analysis.SuggestedFix,
 func launchesSquare(prog *analyzer.Program, k *parser.Func) string {
 	same := parsesOf(prog, k)
 	n := 0
-	for _, l := range prog.Launches {
+	for _, l := range prog.LaunchesOf(k.Name) {
 		if !reaches(l, same) {
 			continue
 		}
@@ -112,7 +112,7 @@ func launchesSquare(prog *analyzer.Program, k *parser.Func) string {
 // kernel is parsed once per includer, and a launch reaches one of them.
 func parsesOf(prog *analyzer.Program, k *parser.Func) []*parser.Func {
 	out := []*parser.Func{k}
-	for _, fn := range prog.Kernels {
+	for _, fn := range prog.KernelsNamed(k.Name) {
 		if fn != k && fn.P == k.P {
 			out = append(out, fn)
 		}
