@@ -150,8 +150,9 @@ func isWarmup(name string) bool {
 }
 
 // identWords splits an identifier into its lower-cased words at
-// underscores and lower-to-upper case changes: warmUpKernel is warm, up,
-// kernel.
+// underscores, digits, lower-to-upper case changes and the end of a run
+// of capitals: warmUpKernel is warm, up, kernel; GPUWarmup is gpu,
+// warmup.
 func identWords(name string) []string {
 	var words []string
 	var cur []rune
@@ -161,18 +162,18 @@ func identWords(name string) []string {
 			cur = cur[:0]
 		}
 	}
-	prevLower := false
-	for _, r := range name {
+	rs := []rune(name)
+	for i, r := range rs {
 		switch {
 		case r == '_' || unicode.IsDigit(r):
 			flush()
-			prevLower = false
 			continue
-		case unicode.IsUpper(r) && prevLower:
-			flush()
+		case unicode.IsUpper(r) && i > 0 && unicode.IsLower(rs[i-1]):
+			flush() // warmUp: a new word
+		case unicode.IsUpper(r) && i > 0 && unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+			flush() // GPUWarmup: the capitals' run ends before Warmup
 		}
 		cur = append(cur, r)
-		prevLower = unicode.IsLower(r)
 	}
 	flush()
 	return words

@@ -217,6 +217,7 @@ func TestComputeLoopMakesInfo(t *testing.T) {
 func TestIsWarmup(t *testing.T) {
 	for name, want := range map[string]bool{
 		"warmup": true, "warm_up": true, "warmUpGpu": true, "gpuWarmup": true, "WarmupKernel": true, "warmup2": true,
+		"GPUWarmup": true, "CUDAWarmUp": true, "warmupKernel2": true,
 		"warmstart": false, "swarmup": false, "reduceNeighbored": false, "warm": false, "upwarm": false,
 	} {
 		if got := isWarmup(name); got != want {

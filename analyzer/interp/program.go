@@ -125,7 +125,7 @@ func (p *Program) hostLaunches(in *interp, f *parser.File, fn *parser.Func) []*L
 		// parameter's value is unknown (a dim3& is not (1,1,1)).
 		if t := in.resolve(param.Type); t.Kind == ctype.TPointer {
 			in.vars[param.Name] = in.zeroValue(t, param.Name, Local)
-		} else if i == 0 && fn.Name == "main" {
+		} else if i == 0 && fn.Name == "main" && !exitsOnArgCount(fn.Body, param.Name) {
 			// argc: unknown while host code runs (a usage check may
 			// exit), 1 where a launch's values depend on it (ArgCount).
 			in.vars[param.Name] = intValue(in.unknown(symbolic.CauseArgCount, param.Name, fn.P, param.Name, symbolic.Data))
@@ -138,6 +138,50 @@ func (p *Program) hostLaunches(in *interp, f *parser.File, fn *parser.Func) []*L
 	}
 	in.block(fn.Body)
 	return in.launches
+}
+
+// exitsOnArgCount: main's body leaves early on a test of its argument
+// count (if (argc < 3) { usage(); return 1; }): the program does not
+// run without arguments, so no launch value may take the bare run's.
+func exitsOnArgCount(body *parser.Block, argc string) bool {
+	found := false
+	parser.Inspect(body, func(n parser.Node) bool {
+		if s, ok := n.(*parser.If); ok && !found && mentionsName(s.Cond, argc) && (exitsMain(s.Then) || exitsMain(s.Else)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func mentionsName(e parser.Expr, name string) bool {
+	found := false
+	parser.WalkExpr(e, func(x parser.Expr) {
+		if id, ok := x.(*parser.Ident); ok && id.Name == name {
+			found = true
+		}
+	})
+	return found
+}
+
+// exitsMain: s returns, or calls exit or abort.
+func exitsMain(s parser.Stmt) bool {
+	if s == nil {
+		return false
+	}
+	found := false
+	parser.Inspect(s, func(n parser.Node) bool {
+		switch x := n.(type) {
+		case *parser.Return:
+			found = true
+		case *parser.Call:
+			if id, ok := x.Fun.(*parser.Ident); ok && (id.Name == "exit" || id.Name == "abort" || id.Name == "_exit") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // Run is what interpreting a kernel gives.

@@ -114,13 +114,13 @@ int main(int argc, char** argv) {
   if (argc >= 3) { bx = atoi(argv[1]); n = atoi(argv[2]); }
   k<<<(4096 + bx - 1) / bx, bx>>>(a, n);
 }`, []string{"launch 8 512 n=2,"}},
-		{"a usage check that exits without arguments hides no launch", `
+		{"a usage check that exits without arguments hides no launch, and no value takes the bare run", `
 int main(int argc, char** argv) {
   float* a;
   if (argc < 2) { return 1; }
   int bs = atoi(argv[1]);
   k<<<100, 64>>>(a, argc > 2 ? bs : 4);
-}`, []string{"launch 64 100 n=4,"}},
+}`, []string{"launch 64 100 "}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ package deepkey
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"sort"
 	"strings"
@@ -15,10 +16,17 @@ import (
 // the same object while it is unchanged) is written by its address
 // instead; a pointer met again by its first place; maps in sorted order.
 func Write(b *strings.Builder, v reflect.Value, identity func(reflect.Type) bool) {
-	write(b, v, identity, map[uintptr]int{})
+	write(b, v, identity, map[place]int{})
 }
 
-func write(b *strings.Builder, v reflect.Value, identity func(reflect.Type) bool, seen map[uintptr]int) {
+// place is a pointer met before: its address and type (a struct and its
+// first field share the address, not the content).
+type place struct {
+	addr uintptr
+	typ  reflect.Type
+}
+
+func write(b *strings.Builder, v reflect.Value, identity func(reflect.Type) bool, seen map[place]int) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
@@ -29,11 +37,12 @@ func write(b *strings.Builder, v reflect.Value, identity func(reflect.Type) bool
 			fmt.Fprintf(b, "@%x", v.Pointer())
 			return
 		}
-		if i, ok := seen[v.Pointer()]; ok {
+		at := place{v.Pointer(), v.Type()}
+		if i, ok := seen[at]; ok {
 			fmt.Fprintf(b, "^%d", i)
 			return
 		}
-		seen[v.Pointer()] = len(seen)
+		seen[at] = len(seen)
 		b.WriteByte('&')
 		write(b, v.Elem(), identity, seen)
 	case reflect.Interface:
@@ -61,10 +70,14 @@ func write(b *strings.Builder, v reflect.Value, identity func(reflect.Type) bool
 		keys := v.MapKeys()
 		parts := make([]string, len(keys))
 		for i, k := range keys {
+			// Each entry numbers the pointers it meets afresh: the
+			// entries are written before they are sorted, and their
+			// order must not change the key.
+			entry := maps.Clone(seen)
 			var kb strings.Builder
-			write(&kb, k, identity, seen)
+			write(&kb, k, identity, entry)
 			kb.WriteByte(':')
-			write(&kb, v.MapIndex(k), identity, seen)
+			write(&kb, v.MapIndex(k), identity, entry)
 			parts[i] = kb.String()
 		}
 		sort.Strings(parts)

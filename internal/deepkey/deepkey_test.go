@@ -42,3 +42,28 @@ func TestWrite(t *testing.T) {
 		t.Errorf("identity: %q %q; content: %q %q", key(x, isItem), key(y, isItem), key(x, nil), key(y, nil))
 	}
 }
+
+type pair struct {
+	A struct{ N int }
+	B *struct{ N int }
+}
+
+// A struct and its first field share an address: meeting one after the
+// other is not a back reference; and a map's entries are numbered alike
+// whatever order the map iterates in.
+func TestWritePlaces(t *testing.T) {
+	p := &pair{}
+	p.B = &p.A
+	q := &pair{B: &struct{ N int }{}}
+	if key(p, nil) != key(q, nil) {
+		t.Errorf("a pointer to the first field is its own content: %q vs %q", key(p, nil), key(q, nil))
+	}
+	shared := &item{1}
+	m := map[string]*item{"a": shared, "b": shared, "c": {2}}
+	first := key(m, nil)
+	for i := 0; i < 20; i++ {
+		if k := key(m, nil); k != first {
+			t.Fatalf("a map's key changed between writes: %q vs %q", first, k)
+		}
+	}
+}

@@ -21,55 +21,94 @@ func LaneStrideBytes(p *analyzer.Prediction) int64 {
 }
 
 // SparseLanes is the step between the lanes of the first request that
-// perform p, when its guards leave gaps between them (every 2nd lane: 2),
-// the smallest such gap; 1 when the lanes on are one run, 0 when fewer
-// than two are.
+// perform p when its guards leave regular gaps between them (every 2nd
+// lane: 2); 1 when the lanes on are one run, or their gaps are not
+// regular; 0 when fewer than two are on. LanesGapped tells the last two
+// apart.
 func SparseLanes(p *analyzer.Prediction) int {
-	last, gap, on := -1, 0, 0
-	for lane, a := range p.Warp {
-		if a < 0 {
-			continue
-		}
-		on++
-		if last >= 0 {
-			if d := lane - last; gap == 0 || d < gap {
-				gap = d
-			}
-		}
-		last = lane
-	}
-	if on < 2 {
+	on, span, gap := laneRun(p.Warp)
+	switch {
+	case on < 2:
 		return 0
-	}
-	if span := last - firstOn(p.Warp) + 1; span == on {
+	case span == on || gap < 0:
 		return 1
 	}
 	return gap
 }
 
-func firstOn(warp []int64) int {
+// LanesGapped: the first request's lanes on are not one run (a guard
+// leaves lanes off between them).
+func LanesGapped(p *analyzer.Prediction) bool {
+	on, span, _ := laneRun(p.Warp)
+	return on >= 2 && span != on
+}
+
+// laneRun counts the lanes on in warp, the span from the first to the
+// last, and the step between them when it is the same everywhere (-1
+// when not).
+func laneRun(warp []int64) (on, span, gap int) {
+	first, last := -1, -1
+	gap = 0
 	for lane, a := range warp {
-		if a >= 0 {
-			return lane
+		if a < 0 {
+			continue
 		}
+		on++
+		if last >= 0 {
+			switch d := lane - last; {
+			case gap == 0:
+				gap = d
+			case d != gap:
+				gap = -1
+			}
+		} else {
+			first = lane
+		}
+		last = lane
 	}
-	return -1
+	if on == 0 {
+		return 0, 0, 0
+	}
+	return on, last - first + 1, gap
 }
 
 // SpreadByGuard: p's guards leave gaps between the lanes that perform
 // it: the first request shows them, or a guard tests the remainder of
-// the thread's index along lane.
+// the thread's index along lane for equality (tid % (2 * stride) == 0,
+// (tid & 1) != 0), which picks lanes apart rather than a run of them.
 func SpreadByGuard(p *analyzer.Prediction, lane symbolic.SymID) bool {
-	return SparseLanes(p) > 1 || GuardSpreadsLanes(p, lane)
+	return LanesGapped(p) || GuardSpreadsLanes(p, lane)
 }
 
-// GuardSpreadsLanes: a guard of p tests the remainder of the thread's
-// index (tid % (2 * stride) == 0, (tid & 3) == 0), which leaves gaps
-// between the lanes that pass, however the first request's lanes fall.
+// GuardSpreadsLanes: a guard of p compares the remainder of the thread's
+// index along lane for equality.
 func GuardSpreadsLanes(p *analyzer.Prediction, lane symbolic.SymID) bool {
 	for _, g := range p.Access.Guards {
-		if laneRemainder(g, lane) {
+		if remainderTest(g, lane) {
 			return true
+		}
+	}
+	return false
+}
+
+// remainderTest: e holds an == or != one side of which takes the
+// remainder (% or &) of the lane's index.
+func remainderTest(e symbolic.Expr, lane symbolic.SymID) bool {
+	switch x := e.(type) {
+	case *symbolic.Op:
+		if (x.Kind == symbolic.OpEq || x.Kind == symbolic.OpNe) && (laneRemainder(x.X, lane) || laneRemainder(x.Y, lane)) {
+			return true
+		}
+		return remainderTest(x.X, lane) || remainderTest(x.Y, lane)
+	case *symbolic.Select:
+		return remainderTest(x.Cond, lane) || remainderTest(x.Then, lane) || remainderTest(x.Else, lane)
+	case *symbolic.Poly:
+		for _, t := range x.Terms {
+			for _, a := range t.Atoms {
+				if remainderTest(a, lane) {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
@@ -98,7 +99,7 @@ func advice(p *analyzer.Prediction) string {
 	row := min(p.Config.Block[0], 32)
 	collide := row > 32/gcd(abs(w), 32)
 	switch {
-	case collide && (p.Merged != nil || accesses.ElemBytes(a) > 4):
+	case collide && (p.Merged != nil || a.Type != nil && a.Type.Kind == ctype.TVector):
 		return fallbackAdvice(a) // already a vector per lane: the step is not what collides
 	case collide && a.Subscripts >= 2 && !withinRow(p, w):
 		return "pad the array's rows by one element (as in [32][33])"

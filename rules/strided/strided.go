@@ -81,7 +81,20 @@ func unknownElement(p *analyzer.Prediction) bool {
 		return false // a step resting on a size the code does not give
 	}
 	elem := accesses.ElemBytes(a)
-	return elem > 0 && abs(*p.LaneStride)%elem == 0 && abs(*p.LaneStride)/elem >= warp.SectorBytes
+	return elem > 0 && abs(*p.LaneStride)%elem == 0 && abs(*p.LaneStride)/elem >= minColumnElems &&
+		laneAxisSpansWarp(p) && p.Sectors >= 2*p.Ideal
+}
+
+// minColumnElems is the lane step, in elements, that puts every lane in
+// a sector of its own whatever the element's size (one byte or more).
+const minColumnElems = warp.SectorBytes
+
+// laneAxisSpansWarp: the warp's 32 lanes all step along the axis the
+// lane step is taken on (a block 32 or more wide, or one thread wide and
+// 32 tall), so that the step says how every lane of the warp falls.
+func laneAxisSpansWarp(p *analyzer.Prediction) bool {
+	b := p.Config.Block
+	return b[0] >= 32 || b[0] == 1 && b[1] >= 32
 }
 
 func isTemplateParam(fn *parser.Func, name string) bool {
@@ -149,7 +162,7 @@ func describe(p *analyzer.Prediction) string {
 			abs(*p.LaneStride)/accesses.ElemBytes(p.Access), p.Access.Type, p.Access.Type, advice(p), accesses.ElemBytes(p.Access), wording.Figures(p))
 	}
 	if p.LaneStride == nil {
-		return fmt.Sprintf("the distance between neighbouring lanes grows with the loop, %s, so %s; %s: %s",
+		return fmt.Sprintf("the distance between neighbouring lanes changes with the loop, %s, so %s; %s: %s",
 			wording.Distance(p.Access, growingStride(p)), impact.Cost(p), neighbourAdvice, wording.Figures(p))
 	}
 	if abs(*p.LaneStride) == accesses.ElemBytes(p.Access) {

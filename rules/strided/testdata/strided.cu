@@ -20,7 +20,7 @@ __global__ void tree(int* g) {
     int* d = g + blockIdx.x * blockDim.x;
     for (int stride = 1; stride < blockDim.x; stride *= 2) {
         int index = 2 * stride * threadIdx.x;
-        if (index < blockDim.x) d[index] += d[index + stride]; // want "load d\[index\]: the distance between neighbouring lanes grows with the loop, 2\^\(i\+1\) ints \(i counts the iterations of the loop at line 21\).*sequential addressing" "load d\[index \+ stride\]: the distance" "store d\[index\]: the distance"
+        if (index < blockDim.x) d[index] += d[index + stride]; // want "load d\[index\]: the distance between neighbouring lanes changes with the loop, 2\^\(i\+1\) ints \(i counts the iterations of the loop at line 21\).*sequential addressing" "load d\[index \+ stride\]: the distance" "store d\[index\]: the distance"
         __syncthreads();
     }
 }
