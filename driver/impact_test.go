@@ -246,3 +246,34 @@ void h(float* a) { warmup<<<64, 256>>>(a); reduce<<<64, 256>>>(a); }
 		t.Errorf("severities %v, want warmup info, reduce warning", got)
 	}
 }
+
+// A transpose's loads of one array at one stride (an unrolled column
+// read, four rows a thread) are one cause: one finding, priced together,
+// naming the other three.
+func TestTransposeFoldsOneStride(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"k.cu": `__global__ void t4(float* a, float* b, int nx, int ny) {
+    int ix = threadIdx.x + blockDim.x * blockIdx.x * 4;
+    int iy = threadIdx.y + blockDim.y * blockIdx.y;
+    int row = ix + iy * nx, col = ix * ny + iy;
+    b[row] = a[col];
+    b[row + 1 * blockDim.x] = a[col + ny * 1 * blockDim.x];
+    b[row + 2 * blockDim.x] = a[col + ny * 2 * blockDim.x];
+    b[row + 3 * blockDim.x] = a[col + ny * 3 * blockDim.x];
+}
+void h(float* a, float* b) { t4<<<dim3(32, 128), dim3(32, 32)>>>(a, b, 4096, 4096); }
+`})
+	rep := Run(Options{Paths: []string{dir}})
+	var got []*lint.Finding
+	for _, f := range rep.Findings {
+		if f.Rule.ID == "uncoalesced-transpose" {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0].Message, "3 more accesses to a with the same lane stride") {
+		for _, f := range rep.Findings {
+			t.Log(f.Rule.ID, f.Message)
+		}
+		t.Fatalf("%d uncoalesced-transpose findings, want 1 naming the other 3 loads", len(got))
+	}
+}
