@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"sort"
 	"strings"
@@ -109,16 +110,8 @@ func (x *memoIndex) end() {
 	m := x.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for k, e := range m.runs {
-		if e.used < m.gen-memoKeep {
-			delete(m.runs, k)
-		}
-	}
-	for k, e := range m.preds {
-		if e.used < m.gen-memoKeep {
-			delete(m.preds, k)
-		}
-	}
+	maps.DeleteFunc(m.runs, func(_ string, e *memoRun) bool { return e.used < m.gen-memoKeep })
+	maps.DeleteFunc(m.preds, func(_ string, e *memoPreds) bool { return e.used < m.gen-memoKeep })
 	x.stats.HostsReused, x.stats.HostsInterpreted = m.hosts.Last()
 	m.last = x.stats
 }

@@ -87,6 +87,26 @@ func Symbols(e Expr, f func(*Var)) {
 	}
 }
 
+// AnyOp reports whether f holds for some non-polynomial operator in e,
+// outermost first.
+func AnyOp(e Expr, f func(*Op) bool) bool {
+	switch x := e.(type) {
+	case *Op:
+		return f(x) || AnyOp(x.X, f) || AnyOp(x.Y, f)
+	case *Select:
+		return AnyOp(x.Cond, f) || AnyOp(x.Then, f) || AnyOp(x.Else, f)
+	case *Poly:
+		for _, t := range x.Terms {
+			for _, a := range t.Atoms {
+				if AnyOp(a, f) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // Mentions reports whether e mentions the symbol id.
 func Mentions(e Expr, id SymID) bool {
 	found := false

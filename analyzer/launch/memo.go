@@ -2,6 +2,7 @@ package launch
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"sort"
 	"strings"
@@ -142,16 +143,8 @@ func (x *Index) End() {
 	m := x.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for k, e := range m.hosts {
-		if e.used < m.gen-memoKeep {
-			delete(m.hosts, k)
-		}
-	}
-	for k, e := range m.mentions {
-		if e.used < m.gen-memoKeep {
-			delete(m.mentions, k)
-		}
-	}
+	maps.DeleteFunc(m.hosts, func(_ string, e *hostRun) bool { return e.used < m.gen-memoKeep })
+	maps.DeleteFunc(m.mentions, func(_ any, e *mentions) bool { return e.used < m.gen-memoKeep })
 	m.last = x.stats
 }
 

@@ -94,45 +94,16 @@ func GuardSpreadsLanes(p *analyzer.Prediction, lane symbolic.SymID) bool {
 // remainderTest: e holds an == or != one side of which takes the
 // remainder (% or &) of the lane's index.
 func remainderTest(e symbolic.Expr, lane symbolic.SymID) bool {
-	switch x := e.(type) {
-	case *symbolic.Op:
-		if (x.Kind == symbolic.OpEq || x.Kind == symbolic.OpNe) && (laneRemainder(x.X, lane) || laneRemainder(x.Y, lane)) {
-			return true
-		}
-		return remainderTest(x.X, lane) || remainderTest(x.Y, lane)
-	case *symbolic.Select:
-		return remainderTest(x.Cond, lane) || remainderTest(x.Then, lane) || remainderTest(x.Else, lane)
-	case *symbolic.Poly:
-		for _, t := range x.Terms {
-			for _, a := range t.Atoms {
-				if remainderTest(a, lane) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return symbolic.AnyOp(e, func(x *symbolic.Op) bool {
+		return (x.Kind == symbolic.OpEq || x.Kind == symbolic.OpNe) && (laneRemainder(x.X, lane) || laneRemainder(x.Y, lane))
+	})
 }
 
+// laneRemainder: e takes the remainder (% or &) of the lane's index.
 func laneRemainder(e symbolic.Expr, lane symbolic.SymID) bool {
-	switch x := e.(type) {
-	case *symbolic.Op:
-		if (x.Kind == symbolic.OpRem || x.Kind == symbolic.OpAnd) && symbolic.Mentions(x.X, lane) {
-			return true
-		}
-		return laneRemainder(x.X, lane) || laneRemainder(x.Y, lane)
-	case *symbolic.Select:
-		return laneRemainder(x.Cond, lane) || laneRemainder(x.Then, lane) || laneRemainder(x.Else, lane)
-	case *symbolic.Poly:
-		for _, t := range x.Terms {
-			for _, a := range t.Atoms {
-				if laneRemainder(a, lane) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return symbolic.AnyOp(e, func(x *symbolic.Op) bool {
+		return (x.Kind == symbolic.OpRem || x.Kind == symbolic.OpAnd) && symbolic.Mentions(x.X, lane)
+	})
 }
 
 // ElemBytes is the width of the access's first piece: the element a lane

@@ -97,22 +97,22 @@ func advice(p *analyzer.Prediction) string {
 		return fallbackAdvice(a)
 	}
 	row := min(p.Config.Block[0], 32)
-	collide := row > 32/gcd(abs(w), 32)
+	collide := row > 32/gcd(accesses.Abs(w), 32)
 	switch {
 	case collide && (p.Merged != nil || a.Type != nil && a.Type.Kind == ctype.TVector):
 		return fallbackAdvice(a) // already a vector per lane: the step is not what collides
 	case collide && a.Subscripts >= 2 && !withinRow(p, w):
 		return "pad the array's rows by one element (as in [32][33])"
 	case collide:
-		every := wording.Ordinal(int(32 / gcd(abs(w), 32)))
+		every := wording.Ordinal(int(32 / gcd(accesses.Abs(w), 32)))
 		cure := "have neighbouring lanes use neighbouring words, or pad one word every 32 (index + index/32)"
-		if abs(w) <= 4 {
-			cure = fmt.Sprintf("have neighbouring lanes use neighbouring words (a lane's %d adjacent words as one vector)", abs(w))
+		if accesses.Abs(w) <= 4 {
+			cure = fmt.Sprintf("have neighbouring lanes use neighbouring words (a lane's %d adjacent words as one vector)", accesses.Abs(w))
 		}
 		if a.Subscripts >= 2 {
-			return fmt.Sprintf("neighbouring lanes are %d words apart along a row, so every %s lane meets on one bank, which padding the rows does not change: %s", abs(w), every, cure)
+			return fmt.Sprintf("neighbouring lanes are %d words apart along a row, so every %s lane meets on one bank, which padding the rows does not change: %s", accesses.Abs(w), every, cure)
 		}
-		return fmt.Sprintf("neighbouring lanes are %d words apart, so every %s lane meets on one bank: %s", abs(w), every, cure)
+		return fmt.Sprintf("neighbouring lanes are %d words apart, so every %s lane meets on one bank: %s", accesses.Abs(w), every, cure)
 	case row < 32:
 		return fmt.Sprintf("the lanes of each row of %d threads use distinct banks, but the warp's rows start on the same ones: make the rows start on different banks (pad them), or the block 32 threads wide", row)
 	}
@@ -126,7 +126,7 @@ func advice(p *analyzer.Prediction) string {
 // array's lanes that collide are taken to walk its column.
 func withinRow(p *analyzer.Prediction, w int64) bool {
 	r, ok := laneWords(p, symbolic.Y)
-	return ok && r != 0 && abs(w) < abs(r)
+	return ok && r != 0 && accesses.Abs(w) < accesses.Abs(r)
 }
 
 // fallbackAdvice is the usual cure where the lane step says nothing:
@@ -159,11 +159,4 @@ func gcd(a, b int64) int64 {
 		a, b = b, a%b
 	}
 	return a
-}
-
-func abs(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
