@@ -31,7 +31,7 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 // Severity grades by cost.
 func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
 
-func describe(p *analyzer.Prediction) string {
+func describe(_ *accesses.Result, p *analyzer.Prediction) string {
 	a := p.Access
 	if a.Struct.Kind == ctype.TVector {
 		return fmt.Sprintf("each lane uses %d of the %d bytes of its %s (component %s); load the whole %s once, or keep the components in separate arrays: %s",

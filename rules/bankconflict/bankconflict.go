@@ -44,7 +44,7 @@ func Severity(p *analyzer.Prediction) lint.Severity {
 	return lint.Info
 }
 
-func describe(p *analyzer.Prediction) string {
+func describe(_ *accesses.Result, p *analyzer.Prediction) string {
 	return fmt.Sprintf("lanes hit the same bank at different words; %s: %s%s",
 		advice(p), wording.Figures(p), merged(p))
 }

@@ -32,7 +32,7 @@ func Detect(_ *accesses.Result, p *analyzer.Prediction) bool {
 // Severity: the cost depends on the data, so it is information.
 func Severity(*analyzer.Prediction) lint.Severity { return lint.Info }
 
-func describe(p *analyzer.Prediction) string {
+func describe(_ *accesses.Result, p *analyzer.Prediction) string {
 	return fmt.Sprintf("%s; sort or bucket the indices so neighbouring lanes read neighbouring elements: 1 to 32 sectors/request depending on the data (32 for random indices), ideal %s; %s",
 		p.Reason(), idealFor(p), p.Config.Describe())
 }

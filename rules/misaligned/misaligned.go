@@ -28,7 +28,7 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 // Severity grades by cost.
 func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
 
-func describe(p *analyzer.Prediction) string {
+func describe(_ *accesses.Result, p *analyzer.Prediction) string {
 	return fmt.Sprintf("lanes are contiguous but %s: %s", why(p), wording.Figures(p))
 }
 

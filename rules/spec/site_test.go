@@ -72,7 +72,7 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }
 				t.Fatalf("no prediction of %s", tt.expr)
 			}
 			d := NewRule(Spec{Rule: lint.Rule{ID: "test"}, Name: "test", Grade: func(*analyzer.Prediction) lint.Severity { return lint.Info },
-				Describe: wording.Subject, Fix: editAt(tt.atSite)}).finding(res, impact.Of(res), p)
+				Describe: func(_ *accesses.Result, p *analyzer.Prediction) string { return wording.Subject(p) }, Fix: editAt(tt.atSite)}).finding(res, impact.Of(res), p)
 			if line := fset.Position(d.Pos).Line; line != tt.line {
 				t.Errorf("marked at line %d, want %d", line, tt.line)
 			}

@@ -28,7 +28,7 @@ type Grade func(p *analyzer.Prediction) lint.Severity
 
 // Describe writes a rule's part of the message for one prediction: what
 // follows the access it names ("load in[i * 2]: ...").
-type Describe func(p *analyzer.Prediction) string
+type Describe func(res *accesses.Result, p *analyzer.Prediction) string
 
 // Fix proposes edits for one prediction, or none and why not: a reason
 // is appended to the finding's message ("--fix leaves it: ..."), so that a user
@@ -96,7 +96,7 @@ func (s *Spec) run(pass *analysis.Pass) (any, error) {
 // what fixing it is worth to its kernel (costs: the pass's kernels').
 func (s *Spec) finding(res *accesses.Result, costs *impact.Costs, p *analyzer.Prediction) *lint.Finding {
 	start, end := res.SiteRange(p.Access)
-	f := &lint.Finding{Rule: &s.Rule, Severity: s.Grade(p), Prediction: p, Detail: s.Describe(p), Figures: accesses.FiguresOf(p)}
+	f := &lint.Finding{Rule: &s.Rule, Severity: s.Grade(p), Prediction: p, Detail: s.Describe(res, p), Figures: accesses.FiguresOf(p)}
 	f.Diagnostic = analysis.Diagnostic{Pos: start, End: end, Category: s.ID, URL: lint.DocsURL(s.ID), Related: res.Related(p)}
 	if s.Cause != nil {
 		f.Cause = s.Cause(p)

@@ -44,7 +44,7 @@ func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
 // Severity grades by cost.
 func Severity(p *analyzer.Prediction) lint.Severity { return policy.CostSeverity(p) }
 
-func describe(p *analyzer.Prediction) string {
+func describe(_ *accesses.Result, p *analyzer.Prediction) string {
 	return fmt.Sprintf("threadIdx.x steps along rows while threadIdx.y walks the contiguous dimension; let threadIdx.x drive the column: %s",
 		wording.Figures(p))
 }

@@ -62,7 +62,7 @@ func otherSide(p, q *analyzer.Prediction, cy int64) bool {
 
 func abs(x int64) int64 { return accesses.Abs(x) }
 
-func describe(p *analyzer.Prediction) string {
+func describe(_ *accesses.Result, p *analyzer.Prediction) string {
 	other := "reads"
 	if p.Access.Op == interp.Load {
 		other = "writes"

@@ -40,7 +40,7 @@ func Severity(p *analyzer.Prediction) lint.Severity {
 	return lint.Error
 }
 
-func describe(p *analyzer.Prediction) string {
+func describe(_ *accesses.Result, p *analyzer.Prediction) string {
 	width := ctype.Pieces(p.Access.Type)[0][1]
 	if why := uncertainties(p); len(why) > 0 {
 		return fmt.Sprintf("%d-byte %s access at an address that is not %d-byte aligned in %.0f%% of requests %s: for such values the GPU raises a misaligned address error; offset the pointer by a multiple of %d bytes, or give the values the code runs with: %s",

@@ -173,7 +173,7 @@ func aligned(p *analyzer.Prediction, addr symbolic.Expr, width int64) bool {
 	return symbolic.Divisor(addr, accesses.DivisorFacts(p.Config)) >= width
 }
 
-func describe(p *analyzer.Prediction) string {
+func describe(_ *accesses.Result, p *analyzer.Prediction) string {
 	s, _ := shapeOf(p)
 	a := p.Access
 	loop := vectorLoop(p, s)
