@@ -165,6 +165,15 @@ func TestPairEstimates(t *testing.T) {
 		// A row per thread: 32 sectors in 32 lines each iteration, DRAM
 		// one sector per lane per 8 iterations; the store once per 64.
 		"rowwalk_slow": r(32*4.0/32+st/64.0, 32+stLine/64.0, 4+st/64.0, 1+stLine/64.0),
+		// Nine loads of a 36-byte record: 32 sectors in 9 lines each, DRAM
+		// the record's 36 sectors once over the nine; the store once.
+		"record_slow": r(9*4+st, 9*9+stLine, 9*4+st, 9*1+stLine),
+		// A coalesced load, then three stores of a 12-byte record: 12
+		// sectors in 3 lines each, which the L2 merges: DRAM 12 once.
+		"triple_slow": r(4+12, 1+3*3, 4+12, 1+3*1),
+		// 256 broadcast loads (a sector and a line each, DRAM at their
+		// ideal), then a store 128 bytes a lane: 32 sectors in 32 lines.
+		"compute_slow": r(256+32, 256+32, 256+4, 256+1),
 	}
 	got := estimatedSpeedups(t)
 	for kernel, w := range want {

@@ -75,6 +75,8 @@ type Result struct {
 	// vector components the compiler loads together with a sibling.
 	kernel map[*analyzer.Prediction][]*analyzer.Prediction
 	merged map[*analyzer.Prediction]bool
+	// records are the records each thread reads or writes whole.
+	records map[*analyzer.Prediction]*Record
 }
 
 // Load models the CUDA files of pass.OtherFiles under opts.

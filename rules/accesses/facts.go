@@ -254,11 +254,14 @@ func ptr[T any](v T) *T { return &v }
 func round(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 // computeFacts groups the predictions by kernel and marks, once, the
-// vector components the compiler merges with a sibling.
+// vector components the compiler merges with a sibling and the records
+// threads read or write whole.
 func (r *Result) computeFacts() {
 	r.kernel = map[*analyzer.Prediction][]*analyzer.Prediction{}
 	r.merged = map[*analyzer.Prediction]bool{}
+	r.records = map[*analyzer.Prediction]*Record{}
 	for _, kernel := range byKernel(r.Analysis.Predictions) {
+		findRecords(kernel, r.records)
 		for _, p := range kernel {
 			r.kernel[p] = kernel
 		}

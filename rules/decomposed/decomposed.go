@@ -62,10 +62,10 @@ func Severity(p *analyzer.Prediction) lint.Severity {
 	return policy.CostSeverity(p)
 }
 
-func describe(p *analyzer.Prediction) string {
+func describe(res *accesses.Result, p *analyzer.Prediction) string {
 	c, _ := culprit(p)
 	return fmt.Sprintf("%s, so %s; %s: %s%s",
-		c.describe(p), impact.Cost(p), advice(p), wording.Figures(p), assumed(p, c))
+		c.describe(p), impact.Cost(res, p), advice(p), wording.Figures(p), assumed(p, c))
 }
 
 // assumed says which sizes the step was evaluated at, when no launch

@@ -117,7 +117,7 @@ var Analyzer = &analysis.Analyzer{
 // Of sums every kernel's cost per launch configuration, once for the
 // pass's predictions.
 func Of(res *accesses.Result) *Costs {
-	c := &Costs{res: res, kernels: map[costKey]*KernelCost{}, repeats: l1Repeats(res.Analysis.Predictions),
+	c := &Costs{res: res, kernels: map[costKey]*KernelCost{}, repeats: l1Repeats(res, res.Analysis.Predictions),
 		group: map[*analyzer.Prediction][]*analyzer.Prediction{}}
 	for q, p := range c.repeats {
 		c.group[p] = append(c.group[p], q)
@@ -167,13 +167,21 @@ func (c *Costs) traffic(p *analyzer.Prediction) float64 {
 // dram is what DRAM moves for global access p per launch: its traffic,
 // less the sectors of a lane's own that the L1 serves again.
 func (c *Costs) dram(p *analyzer.Prediction) float64 {
-	if c.repeats[p] != nil {
+	if c.repeats[p] != nil || c.mergedStore(p) {
 		return 0
 	}
 	if !p.Known {
 		return p.Ideal * c.requests(p)
 	}
 	return dramPerRequest(p) * c.requests(p)
+}
+
+// mergedStore: p is a store of a record each thread writes whole, not
+// its lead: the L2 merges its bytes with the others' into the sectors
+// the lead's request wrote, and DRAM moves each once.
+func (c *Costs) mergedStore(p *analyzer.Prediction) bool {
+	rec := c.res.Record(p)
+	return rec != nil && rec.Lead != p && p.Access.Op == interp.Store
 }
 
 // l1 is the L1 wavefronts global access p takes per launch: one per line
@@ -229,6 +237,15 @@ func (c *Costs) Impact(p *analyzer.Prediction, covered ...*analyzer.Prediction) 
 	// they move as they are (an L1 repeat moves nothing) less that. The
 	// loads that repeat p's sectors come with it: p's bytes cannot drop
 	// below what they all use.
+	// A record each thread reads or writes whole is fixed as one: its
+	// lead carries the record's excess, its other accesses none of their
+	// own (so that folded findings of one record count it once).
+	if rec := c.res.Record(p); rec != nil {
+		if rec.Lead != p {
+			return New(k, Excess{}, k.Assumed), true
+		}
+		covered = append(covered, rec.Members...)
+	}
 	var sectors, wavefronts, dram, l1 float64
 	seen := map[*analyzer.Prediction]bool{}
 	for _, q := range append(append([]*analyzer.Prediction{p}, covered...), c.group[p]...) {

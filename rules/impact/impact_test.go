@@ -229,3 +229,36 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 		t.Errorf("kernel %+v, one load %+v, all four %+v; want 10240 sectors and %.3fx", k, one, all, want)
 	}
 }
+
+// DRAM moves once the sectors a thread's accesses of one record share:
+// a float3 loaded in three 4-byte pieces at a 36-byte lane stride (each
+// piece's request touches 32 sectors, the three together 36), and a
+// record written whole in three stores (triple_slow of
+// testdata/truth/timing, measured within 1% of its planar twin). Worked
+// by hand: a warp's 36 sectors, 12 per piece, or 12 for the three stores'
+// 12-byte records; the kernel's DRAM per launch, 64 blocks x 8 warps.
+func TestRecordDRAM(t *testing.T) {
+	const launch = "\nvoid h(float3* in, float* out) { k<<<64, 256>>>(in, out); }\n"
+	tests := []struct {
+		name, src string
+		dram      float64 // DRAM sectors per launch, of the kernel's global accesses
+		tolerance float64
+	}{
+		{"float3 pieces", "__global__ void k(const float3* in, float* out) { int i = blockIdx.x * 256 + threadIdx.x; float3 v = in[3 * i]; out[i] = v.x + v.y + v.z; }" + launch,
+			512 * (3*12 + 4), 512 * 1.5},
+		{"three stores of a record", "__global__ void k(const float3* in, float* out) { int i = blockIdx.x * 256 + threadIdx.x; out[3 * i] = 0; out[3 * i + 1] = 1; out[3 * i + 2] = 2; }" + launch,
+			512 * 12, 512 * 0.5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, c := loadSource(t, tt.src)
+			k, ok := c.Kernel(res.Analysis.Predictions[0])
+			if !ok {
+				t.Fatal("no kernel cost")
+			}
+			if math.Abs(k.DRAM-tt.dram) > tt.tolerance {
+				t.Errorf("DRAM %.0f sectors per launch, want %.0f ± %.0f", k.DRAM, tt.dram, tt.tolerance)
+			}
+		})
+	}
+}

@@ -20,8 +20,11 @@ import (
 // after an earlier one that stays inside the part of a sector that load's
 // lane owns (sameSectors), with the same cost.
 //
+// The loads of a record each thread reads whole (accesses.Record) are
+// repeats of its lead too.
+//
 // It maps each repeat to the load whose sectors it reads again.
-func l1Repeats(ps []*analyzer.Prediction) map[*analyzer.Prediction]*analyzer.Prediction {
+func l1Repeats(res *accesses.Result, ps []*analyzer.Prediction) map[*analyzer.Prediction]*analyzer.Prediction {
 	type group struct {
 		kernel any
 		config *analyzer.LaunchConfig
@@ -38,10 +41,15 @@ func l1Repeats(ps []*analyzer.Prediction) map[*analyzer.Prediction]*analyzer.Pre
 		byGroup[g] = append(byGroup[g], p)
 	}
 	out := map[*analyzer.Prediction]*analyzer.Prediction{}
+	for _, p := range ps {
+		if rec := res.Record(p); rec != nil && rec.Lead != p && p.Access.Op == interp.Load {
+			out[p] = rec.Lead // one of a record's loads: the lead's request brought its sectors
+		}
+	}
 	for g, members := range byGroup {
 		for i, q := range members {
 			for _, p := range members[:i] {
-				if out[p] == nil && sameSectors(p, q, g.stride) {
+				if out[p] == nil && out[q] == nil && sameSectors(p, q, g.stride) {
 					out[q] = p
 					break
 				}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/rules/accesses"
@@ -32,7 +33,41 @@ func dramPerRequest(p *analyzer.Prediction) float64 {
 	if step := ownSectorStep(a); step > 0 {
 		factor = math.Min(factor, loopReuse(p, step))
 	}
+	factor = math.Min(factor, pieceReuse(p))
 	return math.Max(p.Ideal, p.Sectors*factor)
+}
+
+// pieceReuse is the part of the sectors a request of one piece of a
+// value loaded in pieces (a float3 as three 4-byte loads) touches that
+// the value's earlier pieces did not: a record of 36 bytes a lane loaded
+// 4 bytes at a time touches the same 36 sectors with each piece, and DRAM
+// moves them once. Measured on the first request's lanes; 1 for a value
+// of one piece.
+func pieceReuse(p *analyzer.Prediction) float64 {
+	pieces := ctype.Pieces(p.Access.Type)
+	if len(pieces) < 2 {
+		return 1
+	}
+	union := map[int64]bool{}
+	sum := 0
+	for _, pc := range pieces {
+		own := map[int64]bool{}
+		for _, addr := range p.Warp {
+			if addr < 0 {
+				continue
+			}
+			x := addr + pc[0]
+			for s := warp.FloorDiv(x, warp.SectorBytes); s <= warp.FloorDiv(x+pc[1]-1, warp.SectorBytes); s++ {
+				own[s] = true
+				union[s] = true
+			}
+		}
+		sum += len(own)
+	}
+	if sum == 0 {
+		return 1
+	}
+	return math.Min(1, float64(len(union))/float64(sum))
 }
 
 // reuseIterations is how many iterations loopReuse follows the first
@@ -78,12 +113,22 @@ func L1Serves(p *analyzer.Prediction) bool {
 // moves 8.0x the bytes it uses", or where the L1 serves the rest, "each
 // request touches 8.0x the sectors it uses, the rest of which the L1
 // serves to later iterations or other warps (L1 time more than DRAM
-// bytes)".
-func Cost(p *analyzer.Prediction) string {
-	if L1Serves(p) {
-		return fmt.Sprintf("each request touches %.1fx the sectors it uses, the rest of which the L1 serves to later iterations or other warps (L1 time more than DRAM bytes)", p.Sectors/p.Ideal)
+// bytes)", or for a record each thread reads or writes whole, that its
+// other accesses use the rest.
+func Cost(res *accesses.Result, p *analyzer.Prediction) string {
+	ratio := p.Sectors / p.Ideal
+	if rec := res.Record(p); rec != nil {
+		verb, serves := "reads", "the L1 serves the rest"
+		if p.Access.Op == interp.Store {
+			verb, serves = "writes", "the L2 merges the writes"
+		}
+		return fmt.Sprintf("each request touches %.1fx the sectors it uses, but each thread %s its whole %d-byte record in %d accesses, so %s and DRAM moves each sector once (more requests, not more DRAM bytes)",
+			ratio, verb, rec.Bytes, rec.Accesses, serves)
 	}
-	return fmt.Sprintf("each request moves %.1fx the bytes it uses", p.Sectors/p.Ideal)
+	if L1Serves(p) {
+		return fmt.Sprintf("each request touches %.1fx the sectors it uses, the rest of which the L1 serves to later iterations or other warps (L1 time more than DRAM bytes)", ratio)
+	}
+	return fmt.Sprintf("each request moves %.1fx the bytes it uses", ratio)
 }
 
 // ownSectorStep is the smallest step, in bytes, by which an enclosing

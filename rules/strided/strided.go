@@ -155,7 +155,7 @@ func Severity(p *analyzer.Prediction) lint.Severity {
 	return policy.CostSeverity(p)
 }
 
-func describe(p *analyzer.Prediction) string {
+func describe(res *accesses.Result, p *analyzer.Prediction) string {
 	if unknownElement(p) {
 		return fmt.Sprintf("neighbouring lanes are %d %s elements apart, a sector or more at any size of it, so each lane takes a sector of its own; "+
 			"no file cudalint read defines %s (give the folder of its header with -I DIR or include-dirs: in .cudalint.yaml); %s; the figures take it as %d bytes: %s",
@@ -163,17 +163,17 @@ func describe(p *analyzer.Prediction) string {
 	}
 	if p.LaneStride == nil {
 		return fmt.Sprintf("the distance between neighbouring lanes changes with the loop, %s, so %s; %s: %s",
-			wording.Distance(p.Access, growingStride(p)), impact.Cost(p), neighbourAdvice, wording.Figures(p))
+			wording.Distance(p.Access, growingStride(p)), impact.Cost(res, p), neighbourAdvice, wording.Figures(p))
 	}
 	if abs(*p.LaneStride) == accesses.ElemBytes(p.Access) {
 		which := "a guard on the remainder of the thread's index lets only some lanes through"
 		if k := accesses.SparseLanes(p); k > 1 {
 			which = fmt.Sprintf("only every %s lane passes the guards (in the first request)", wording.Ordinal(k))
 		}
-		return fmt.Sprintf("lanes are contiguous but %s, so %s; %s: %s", which, impact.Cost(p), neighbourAdvice, wording.Figures(p))
+		return fmt.Sprintf("lanes are contiguous but %s, so %s; %s: %s", which, impact.Cost(res, p), neighbourAdvice, wording.Figures(p))
 	}
 	return fmt.Sprintf("neighbouring lanes are %d bytes apart, so %s; %s: %s",
-		abs(*p.LaneStride), impact.Cost(p), advice(p), wording.Figures(p))
+		abs(*p.LaneStride), impact.Cost(res, p), advice(p), wording.Figures(p))
 }
 
 // neighbourAdvice is the cure where the work, not the layout, spreads the

@@ -195,6 +195,78 @@ __global__ void rowwalk_fast(const float* in, float* out) {
     if (lane == 0) out[row] = s;
 }
 
+// ---- a record per thread, read whole: nine floats, 36 bytes a lane ----
+// Each request of record_slow touches 32 sectors, but the thread's nine
+// loads together read every byte of its record: does the L1 serve the
+// other eight, DRAM moving each sector once? Its twin stores the nine
+// fields as nine planes (SoA).
+#define RECORD 9
+#define RECORDS (N / 8)
+__global__ void record_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < RECORD; j++) s += in[i * RECORD + j];
+    out[i] = s;
+}
+
+__global__ void record_fast(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < RECORD; j++) s += in[j * (long long)RECORDS + i];
+    out[i] = s;
+}
+
+// ---- a record per thread, written whole: three floats, 12 bytes ----
+// Three stores per thread at a 12-byte lane stride write every byte of
+// the lanes' records: the L2 merges them before DRAM? Twin: three planes.
+#define TRIPLES (N / 4)
+__global__ void triple_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[3 * i + 0] = v;
+    out[3 * i + 1] = v * 2.0f;
+    out[3 * i + 2] = v * 3.0f;
+}
+
+__global__ void triple_fast(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[i] = v;
+    out[TRIPLES + i] = v * 2.0f;
+    out[2LL * TRIPLES + i] = v * 3.0f;
+}
+
+// ---- arithmetic, then one strided store per thread ----
+// Each thread runs 256 iterations of arithmetic on values every lane
+// reads alike (a broadcast), then stores one float 128 bytes from its
+// neighbour's: is the kernel bound by its instructions, so that
+// coalescing the store saves nothing? Twin: the store coalesced.
+#define STEPS 256
+#define COMPUTED (N / 32)
+__global__ void compute_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float acc = (float)i, x = (float)(i & 7);
+    for (int f = 0; f < STEPS; f++) {
+        float v = in[f];
+        acc = acc * 0.999f + v * x;
+        x = x * 1.0001f - v;
+    }
+    out[i * 32] = acc + x;
+}
+
+__global__ void compute_fast(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float acc = (float)i, x = (float)(i & 7);
+    for (int f = 0; f < STEPS; f++) {
+        float v = in[f];
+        acc = acc * 0.999f + v * x;
+        x = x * 1.0001f - v;
+    }
+    out[i] = acc + x;
+}
+
 // ---- launchers: one launch of each kernel, every size a constant ----
 typedef void (*Launcher)(float* in, float* out);
 
@@ -235,6 +307,13 @@ static void launch_heads_slow(float* in, float* out) { heads_slow<<<N / THREADS,
 
 static void launch_rowwalk_slow(float* in, float* out) { rowwalk_slow<<<N / ROW / THREADS, THREADS>>>(in, out); }
 static void launch_rowwalk_fast(float* in, float* out) { rowwalk_fast<<<N / ROW * 32 / THREADS, THREADS>>>(in, out); }
+
+static void launch_record_slow(float* in, float* out) { record_slow<<<RECORDS / THREADS, THREADS>>>(in, out); }
+static void launch_record_fast(float* in, float* out) { record_fast<<<RECORDS / THREADS, THREADS>>>(in, out); }
+static void launch_triple_slow(float* in, float* out) { triple_slow<<<TRIPLES / THREADS, THREADS>>>(in, out); }
+static void launch_triple_fast(float* in, float* out) { triple_fast<<<TRIPLES / THREADS, THREADS>>>(in, out); }
+static void launch_compute_slow(float* in, float* out) { compute_slow<<<COMPUTED / THREADS, THREADS>>>(in, out); }
+static void launch_compute_fast(float* in, float* out) { compute_fast<<<COMPUTED / THREADS, THREADS>>>(in, out); }
 
 static void launch_vector_slow(float* in, float* out) { vector_slow<<<N / THREADS, THREADS>>>(in, out); }
 
@@ -310,6 +389,9 @@ int main() {
     time_pair("reshape", "reshape_slow", launch_reshape_slow, "transpose_fast", launch_transpose_fast, in, out);
     time_pair("heads", "heads_slow", launch_heads_slow, "copy_fast", launch_copy_fast, in, out);
     time_pair("rowwalk", "rowwalk_slow", launch_rowwalk_slow, "rowwalk_fast", launch_rowwalk_fast, in, out);
+    time_pair("record", "record_slow", launch_record_slow, "record_fast", launch_record_fast, in, out);
+    time_pair("triple", "triple_slow", launch_triple_slow, "triple_fast", launch_triple_fast, in, out);
+    time_pair("compute", "compute_slow", launch_compute_slow, "compute_fast", launch_compute_fast, in, out);
 
     CHECK(cudaEventDestroy(start_event));
     CHECK(cudaEventDestroy(stop_event));

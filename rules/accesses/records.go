@@ -1,0 +1,107 @@
+package accesses
+
+import (
+	"sort"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/analyzer/warp"
+	"github.com/cudalint/cudalint/symbolic"
+)
+
+// Record is a record each thread reads or writes whole: loads (or
+// stores) of one allocation at one lane stride, under the same guards and
+// loops, at constant distances inside one lane's |stride| bytes, whose
+// bytes together leave no gap of a sector between one lane's and the
+// next's (faces[3*f + j] over int64 ids; the nine floats of a face's
+// three vertices, 36 bytes a face; out[3*i + c] for c = 0, 1, 2). Each
+// request touches sectors it does not use, but the thread's others use
+// them: the L1 (for loads) or the L2 (for stores, merging the writes)
+// serves the rest, and DRAM moves each sector once. Measured on an H200
+// (record and triple of testdata/truth/timing): within 1% of the twin
+// that reads and writes the same fields as planes.
+type Record struct {
+	// Lead is the access at the record's lowest address: its request
+	// touches, with the others, every sector of the warp's span, and the
+	// figures count DRAM's traffic on it.
+	Lead *analyzer.Prediction
+	// Bytes is the record's size, one lane's |stride|.
+	Bytes int64
+	// Accesses is how many of the thread's accesses make it up.
+	Accesses int
+	// Members are those accesses, the lead first.
+	Members []*analyzer.Prediction
+}
+
+// Record is the record p belongs to, nil when none.
+func (r *Result) Record(p *analyzer.Prediction) *Record { return r.records[p] }
+
+// findRecords marks the records among one kernel's predictions.
+func findRecords(kernel []*analyzer.Prediction, out map[*analyzer.Prediction]*Record) {
+	type group struct {
+		config *analyzer.LaunchConfig
+		base   interp.Alloc
+		stride int64
+		op     interp.Op
+	}
+	byGroup := map[group][]*analyzer.Prediction{}
+	var order []group
+	for _, p := range kernel {
+		a := p.Access
+		if !p.Known || p.NoLane || p.LaneStride == nil || a.Space != interp.Global || a.Type == nil || (a.Op != interp.Load && a.Op != interp.Store) {
+			continue
+		}
+		g := group{p.Config, a.Base, *p.LaneStride, a.Op}
+		if byGroup[g] == nil {
+			order = append(order, g)
+		}
+		byGroup[g] = append(byGroup[g], p)
+	}
+	for _, g := range order {
+		recordsOf(byGroup[g], g.stride, out)
+	}
+}
+
+// recordsOf finds the records among members, accesses of one group.
+func recordsOf(members []*analyzer.Prediction, stride int64, out map[*analyzer.Prediction]*Record) {
+	span := Abs(stride)
+	type piece struct {
+		p        *analyzer.Prediction
+		off, end int64
+	}
+	for _, lead := range members {
+		if out[lead] != nil {
+			continue
+		}
+		pieces := []piece{{lead, 0, lead.Access.Type.Size}}
+		for _, q := range members {
+			if q == lead || out[q] != nil || !lead.Access.SameConditions(q.Access) {
+				continue
+			}
+			if d, ok := symbolic.IsConst(symbolic.Sub(q.Access.Addr, lead.Access.Addr)); ok && d > -span && d < span {
+				pieces = append(pieces, piece{q, d, d + q.Access.Type.Size})
+			}
+		}
+		if len(pieces) < 2 {
+			continue
+		}
+		sort.SliceStable(pieces, func(i, j int) bool { return pieces[i].off < pieces[j].off })
+		if pieces[len(pieces)-1].end-pieces[0].off > span {
+			continue // the accesses reach past one lane's record
+		}
+		covered, gap := pieces[0].off, int64(0)
+		for _, pc := range pieces {
+			gap = max(gap, pc.off-covered)
+			covered = max(covered, pc.end)
+		}
+		gap = max(gap, pieces[0].off+span-covered) // to the next lane's first byte
+		if gap >= warp.SectorBytes {
+			continue
+		}
+		rec := &Record{Lead: pieces[0].p, Bytes: span, Accesses: len(pieces)}
+		for _, pc := range pieces {
+			out[pc.p] = rec
+			rec.Members = append(rec.Members, pc.p)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package accesses
+
+import (
+	"testing"
+
+	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/parser"
+)
+
+// Records each thread reads or writes whole: which accesses make one up,
+// its lead (the lowest address) and its size.
+func TestRecords(t *testing.T) {
+	const launch = "\nvoid h(float* in, float* out) { k<<<64, 256>>>(in, out); }\n"
+	tests := []struct {
+		name, body string
+		lead       string // the lead's expression, "" for no record
+		bytes      int64
+		accesses   int
+	}{
+		{"three stores of a 12-byte record", "int i = blockIdx.x * 256 + threadIdx.x; out[3*i+1] = 1; out[3*i] = 0; out[3*i+2] = 2;", "out[3*i]", 12, 3},
+		{"two of three floats: no sector-wide gap", "int i = blockIdx.x * 256 + threadIdx.x; out[3*i] = 0; out[3*i+1] = 1;", "out[3*i]", 12, 2},
+		{"nine loads of a 36-byte record", "int i = blockIdx.x * 256 + threadIdx.x; float s = 0; for (int j = 0; j < 9; j++) s += in[9*i+j]; out[i] = s;", "", 0, 0},
+		{"three loads of a 36-byte record", "int i = blockIdx.x * 256 + threadIdx.x; out[i] = in[9*i] + in[9*i+4] + in[9*i+8];", "in[9*i]", 36, 3},
+		{"fields a sector apart: no record", "int i = blockIdx.x * 256 + threadIdx.x; out[i] = in[16*i] + in[16*i+15];", "", 0, 0},
+		{"one field of a wide record: no record", "int i = blockIdx.x * 256 + threadIdx.x; out[i] = in[64*i] + in[64*i+1];", "", 0, 0},
+		{"a store under another guard is no member", "int i = blockIdx.x * 256 + threadIdx.x; out[3*i] = 0; if (i & 1) out[3*i+1] = 1; out[3*i+2] = 2;", "out[3*i]", 12, 2},
+		{"past the lane's record: no record", "int i = blockIdx.x * 256 + threadIdx.x; out[2*i] = 0; out[2*i+2] = 1;", "", 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "__global__ void k(const float* in, float* out) { " + tt.body + " }" + launch
+			f := parser.Parse("k.cu", []byte(src), parser.Config{})
+			r := &Result{Analysis: analyzer.Analyze([]*parser.File{f}, analyzer.Options{})}
+			r.computeFacts()
+			var rec *Record
+			for _, p := range r.Analysis.Predictions {
+				if got := r.Record(p); got != nil {
+					if rec != nil && got != rec {
+						t.Fatalf("two records")
+					}
+					rec = got
+				}
+			}
+			if tt.lead == "" {
+				if rec != nil {
+					t.Fatalf("record led by %s, want none", rec.Lead.Access.Expr)
+				}
+				return
+			}
+			if rec == nil {
+				t.Fatalf("no record, want one led by %s", tt.lead)
+			}
+			if got := rec.Lead.Access.Expr; got != tt.lead || rec.Bytes != tt.bytes || rec.Accesses != tt.accesses || len(rec.Members) != tt.accesses {
+				t.Errorf("record led by %s, %d bytes, %d accesses (%d members); want %s, %d, %d", got, rec.Bytes, rec.Accesses, len(rec.Members), tt.lead, tt.bytes, tt.accesses)
+			}
+		})
+	}
+}
