@@ -99,6 +99,8 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 			return r, end
 		case "break", "continue", "goto":
 			return &Jump{P: t.Pos, Kind: jumpKinds[t.Text]}, u.skipStatement(i, to)
+		case "try":
+			return u.tryStmt(i, to, host)
 		case "static_assert":
 			return &Empty{P: t.Pos}, u.skipStatement(i, to)
 		case "asm", "__asm__", "__asm":
@@ -493,4 +495,29 @@ func (u *unit) rangeVars(from, to int) []string {
 
 func (u *unit) isIdent(i int) bool {
 	return i >= 0 && i < len(u.toks) && u.toks[i].Kind == lex.KIdent
+}
+
+// tryStmt parses try { ... } catch (...) { ... } ...: the try block, which
+// a run without exceptions executes whole (host code's launches often sit
+// in main's try, as tiny-cuda-nn's samples do). The handlers run only
+// when something throws, which the model does not follow, as it does not
+// follow the error arm of a CUDA call's check: they are parsed, so that
+// their tokens are consumed, and left out.
+func (u *unit) tryStmt(i, to int, host bool) (Stmt, int) {
+	if !u.isPunct(i+1, "{") {
+		return u.bad(i, u.skipStatement(i, to), host, "try without a block"), u.skipStatement(i, to)
+	}
+	end := u.skipGroup(i+1, to)
+	body := u.block(i+1, end-1, host)
+	for end < to && u.text(end) == "catch" {
+		if !u.isPunct(end+1, "(") {
+			return u.bad(i, end, host, "catch without its declaration"), end
+		}
+		after := u.skipGroup(end+1, to)
+		if !u.isPunct(after, "{") {
+			return u.bad(i, after, host, "catch without a block"), after
+		}
+		end = u.skipGroup(after, to)
+	}
+	return body, end
 }

@@ -54,3 +54,36 @@ func TestUnreadHostLaunchIsNoted(t *testing.T) {
 	}
 	t.Errorf("notes %v, want one naming the launch of k at line 2", f.Notes)
 }
+
+// A try block is the code a run without exceptions executes: the launch
+// in main's try is found (tiny-cuda-nn's samples launch from there), and
+// its handlers, which run only when something throws, are consumed and
+// left out, whatever they hold.
+func TestTryBlock(t *testing.T) {
+	tests := []struct {
+		name, body string
+		launches   int // launches of k found in the try block
+	}{
+		{"one handler", "try { k<<<8, 128>>>(r); } catch (std::exception& e) { return 1; }", 1},
+		{"two handlers, one launching", "try { k<<<8, 128>>>(r); k<<<4, 64>>>(r); } catch (const E& e) { } catch (...) { k<<<1, 1>>>(r); }", 2},
+		{"nested", "try { try { k<<<8, 128>>>(r); } catch (...) { } } catch (...) { }", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := parse(t, "int main() {\n    float* r;\n    "+tt.body+"\n    return 0;\n}\n")
+			if len(f.Notes) != 0 {
+				t.Fatalf("notes %v", f.Notes)
+			}
+			n := 0
+			Inspect(f.Funcs[0].Body, func(x Node) bool {
+				if _, ok := x.(*Launch); ok {
+					n++
+				}
+				return true
+			})
+			if n != tt.launches {
+				t.Errorf("%d launches found, want %d", n, tt.launches)
+			}
+		})
+	}
+}
