@@ -235,3 +235,33 @@ void h(float* a, float* b, int* s) { k<<<4096, 256>>>(a, b, s, ` + launch + `); 
 		{"off = off * 3 + threadIdx.x % 2: lane-varying, unknown", loop("off = off * 3 + threadIdx.x % 2;", "8, 0"), "in[off + i]", interp.Load, -1, "changes across loop iterations"},
 	})
 }
+
+// TestLoopNeverEntered: a loop whose bound the launch fixes and whose
+// first test fails (tiny-cuda-nn's eval_image<3>: for (i = 3; i <
+// stride; ++i) pads channels past the three it writes) runs for no
+// thread, so its access is performed by no lane; the same loop at
+// stride 4 runs once and is priced.
+func TestLoopNeverEntered(t *testing.T) {
+	src := func(stride string) string {
+		return `
+template <unsigned stride>
+__global__ void k(unsigned n, float* r) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (unsigned j = 3; j < stride; ++j) r[i * stride + j] = 1.0f;
+}
+void h(float* r) { k<` + stride + `><<<64, 128>>>(8192, r); }`
+	}
+	for _, tt := range []struct {
+		stride string
+		noLane bool
+	}{{"3", true}, {"4", false}} {
+		r := analyze(t, src(tt.stride), Options{})
+		if len(r.Predictions) != 1 {
+			t.Fatalf("stride %s: %d predictions", tt.stride, len(r.Predictions))
+		}
+		p := r.Predictions[0]
+		if p.NoLane != tt.noLane || p.Known == tt.noLane {
+			t.Errorf("stride %s: no lane %v, known %v; want no lane %v", tt.stride, p.NoLane, p.Known, tt.noLane)
+		}
+	}
+}

@@ -408,6 +408,12 @@ func predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]boo
 	for i := range guards {
 		guards[i] = tails.give(guards[i])
 	}
+	if neverEntered(a, loops) {
+		// A loop whose bound the launch fixes and whose first test fails
+		// (for (j = 3; j < stride; ++j) in k<3>): no thread runs its body.
+		p.Unknown, p.NoLane = Unknown{Cause: symbolic.CauseNoLane}, true
+		return p
+	}
 	p.LaneStride = laneStride(addr, cfg.Block)
 	p.Facts = factsOf(a, addr)
 	p.Assumptions = append(p.Assumptions, dataGuardNotes(guards)...)
@@ -1376,4 +1382,19 @@ func (m *warpModel) sectors(pc [2]int64) (int, int, int) {
 	}
 	ncuIdeal := min(distinct, int((int64(nspan)*pc[1]+SectorBytes-1)/SectorBytes))
 	return distinct, int((bytes + SectorBytes - 1) / SectorBytes), ncuIdeal
+}
+
+// neverEntered: one of a's loops has a condition the same for every
+// thread that fails at its first iteration.
+func neverEntered(a *interp.Access, loops []symbolic.Expr) bool {
+	for i, c := range loops {
+		if c == nil || mentionsThreadOrBlock(c) {
+			continue
+		}
+		first := symbolic.Subst(c, map[symbolic.SymID]symbolic.Expr{a.Loops[i].Iter: symbolic.Const(0)})
+		if v, ok := symbolic.IsConst(first); ok && v == 0 {
+			return true
+		}
+	}
+	return false
 }
