@@ -108,3 +108,34 @@ func TestTailGuards(t *testing.T) {
 		})
 	}
 }
+
+// A float computed from values the same in every lane, and a math
+// function of such floats, are the same in every lane: a guard on them
+// admits a warp whole or not at all, so the figures are exact for the
+// requests that run, not an upper bound (apex's per-thread row counts,
+// max((int)ceilf((float)rows / blockDim.x), 1)). One from the thread's
+// index stays a guard on data.
+func TestUniformFloatGuard(t *testing.T) {
+	tests := []struct {
+		name, guard string
+		dataGuard   bool
+	}{
+		{"ceilf of a uniform quotient", "(int)ceilf((float)n / (float)blockDim.x) > 1", false},
+		{"uniform float arithmetic", "(float)n * 0.5f > 2.0f", false},
+		{"a float of the thread's index", "(float)threadIdx.x * 0.5f > 2.0f", true},
+		{"sqrtf of the thread's index", "(int)sqrtf((float)threadIdx.x) > 1", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "__global__ void k(float* a, int n) { if (" + tt.guard + ") a[threadIdx.x * 2] = 0; }\nvoid h(float* a) { k<<<64, 256>>>(a, 4096); }\n"
+			r := analyze(t, src, Options{})
+			if len(r.Predictions) != 1 {
+				t.Fatalf("%d predictions", len(r.Predictions))
+			}
+			got := slices.ContainsFunc(r.Predictions[0].Assumptions, func(a warp.Assumption) bool { return a.Kind == warp.DataGuard })
+			if got != tt.dataGuard {
+				t.Errorf("guard on data %v, want %v (assumptions %v)", got, tt.dataGuard, r.Predictions[0].Assumptions)
+			}
+		})
+	}
+}

@@ -204,8 +204,37 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 		t, _ := ctype.Builtin("size_t")
 		return byteAddress(args[0], t)
 	}
+	if pureMath[name] && allUniform(args) {
+		// ceilf((float)rows / blockDim.x): a math function of values the
+		// same in every lane is the same in every lane, though its value
+		// is not known (apex's per-thread row counts).
+		return intValue(in.unknown(symbolic.CauseCallResult, name+"()", parser.Pos{}, unknownName(symbolic.CauseCallResult, name+"()"), symbolic.Uniform))
+	}
 	in.notFollowed(e, name, args)
 	return in.dataValue(symbolic.CauseCallResult, name+"()")
+}
+
+// pureMath are the CUDA math library's functions whose result depends on
+// their arguments alone: no memory, no lane.
+var pureMath = map[string]bool{}
+
+func init() {
+	for _, f := range []string{"ceil", "floor", "round", "trunc", "rint", "sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1",
+		"log", "log2", "log10", "log1p", "pow", "sin", "cos", "tan", "tanh", "fabs", "fmin", "fmax", "fmod", "abs", "min", "max"} {
+		pureMath[f] = true
+		pureMath[f+"f"] = true
+		pureMath["std::"+f] = true
+	}
+}
+
+// allUniform: every argument is a number the same in every lane.
+func allUniform(args []value) bool {
+	for _, a := range args {
+		if a.kind != vInt || a.x == nil || symbolic.ClassOf(a.x) != symbolic.Uniform {
+			return false
+		}
+	}
+	return len(args) > 0
 }
 
 // makeVector is make_int2(x, y), make_float4(...) and the other make_*

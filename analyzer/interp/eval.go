@@ -43,7 +43,12 @@ func (in *interp) eval(e parser.Expr) value {
 	switch e := e.(type) {
 	case *parser.IntLit:
 		return intValue(symbolic.Const(e.Value))
-	case *parser.FloatLit, *parser.StringLit, *parser.InitList:
+	case *parser.FloatLit:
+		// A number the model does not follow, but the same in every lane.
+		v := intValue(in.unknown(symbolic.CauseFloatValue, "literal", parser.Pos{}, unknownName(symbolic.CauseFloatValue, "literal"), symbolic.Uniform))
+		v.typ = literalType(e.Text)
+		return v
+	case *parser.StringLit, *parser.InitList:
 		if l, ok := e.(*parser.InitList); ok {
 			for _, x := range l.Elems {
 				in.eval(x)
@@ -383,6 +388,11 @@ func (in *interp) arith(op parser.Op, a, b value) value {
 		return in.dataValue(symbolic.CauseFloatValue, "arithmetic on a non-integer")
 	}
 	if isFloat(a.typ) || isFloat(b.typ) {
+		if allUniform([]value{a, b}) {
+			// (float)rows / blockDim.x: not known, but the same in every
+			// lane, as its operands are.
+			return floatValue(intValue(in.unknown(symbolic.CauseFloatValue, "float arithmetic", parser.Pos{}, unknownName(symbolic.CauseFloatValue, "float arithmetic"), symbolic.Uniform)), a, b)
+		}
 		return in.dataValue(symbolic.CauseFloatValue, "float arithmetic")
 	}
 	x, y := a.x, b.x
@@ -792,4 +802,26 @@ func (in *interp) notAPointer(x parser.Expr, v value) {
 	what := parser.Format(x)
 	in.note(lex.NoteNotAPointer, what, x.Start(), "an access through %s, which cudalint does not know as a pointer; not modelled", what)
 	in.unresolved++
+}
+
+// floatValue gives v the floating type of the operands a and b, so that
+// what follows treats it as the float it is.
+func floatValue(v value, a, b value) value {
+	if isFloat(a.typ) {
+		v.typ = a.typ
+	} else {
+		v.typ = b.typ
+	}
+	return v
+}
+
+// literalType is a floating literal's type: float with an f suffix,
+// double without.
+func literalType(text string) *ctype.Type {
+	name := "double"
+	if strings.HasSuffix(text, "f") || strings.HasSuffix(text, "F") {
+		name = "float"
+	}
+	t, _ := ctype.Builtin(name)
+	return t
 }

@@ -529,6 +529,11 @@ func (in *interp) convert(v value, t *ctype.Type) value {
 	case ctype.TFloat:
 		if v.kind == vInt && symbolic.ClassOf(v.x) != symbolic.Data {
 			w := in.dataValue(symbolic.CauseFloatValue, "float")
+			if symbolic.ClassOf(v.x) == symbolic.Uniform {
+				// (float)rows: not followed as a number, but the same in
+				// every lane, as rows is.
+				w = intValue(in.unknown(symbolic.CauseFloatValue, "float", parser.Pos{}, unknownName(symbolic.CauseFloatValue, "float"), symbolic.Uniform))
+			}
 			w.typ = t
 			return w
 		}
