@@ -11,7 +11,8 @@ import "github.com/cudalint/cudalint/symbolic"
 type lanes struct {
 	env   *symbolic.VecEnv
 	conds []symbolic.VecFunc
-	addr  symbolic.VecFunc // nil for an affine address: its lanes are offsets
+	addr  symbolic.VecFunc   // nil for an affine address: its lanes are offsets
+	preds []symbolic.VecFunc // a predicated guard's conditions (predlanes.go)
 	// threads is each warp's thread index (x, y, z) lane by lane, filled
 	// in when the warp is first evaluated; scratch is for warps past
 	// maxKeptWarps.
@@ -32,6 +33,7 @@ func (m *warpModel) stageLanes() *lanes {
 	if !m.affine {
 		l.addr = l.env.Compile(m.addrExpr)
 	}
+	m.stagePredConds(l)
 	m.vals.Grow(m.env)
 	return l
 }

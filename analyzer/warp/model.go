@@ -553,6 +553,7 @@ type warpModel struct {
 	// warp whose lanes pass laneConds and none of these still issues the
 	// instruction (predication.go).
 	predConds []symbolic.Func
+	predExprs []symbolic.Expr // the conditions behind predConds
 	reach     uint32          // the lanes of the request that pass laneConds
 	laneExprs []symbolic.Expr // the conditions behind laneConds
 	addrExpr  symbolic.Expr
@@ -671,6 +672,7 @@ func (m *warpModel) addGuards(a *interp.Access, guards []symbolic.Expr, predKey 
 		case predKey != "" && symbolic.Key(g) == predKey && mentionsThread(g):
 			m.conds = append(m.conds, g)
 			m.predConds = append(m.predConds, m.compile(g))
+			m.predExprs = append(m.predExprs, g)
 		default:
 			m.addCond(g, m.compile(g))
 		}
@@ -1028,7 +1030,7 @@ func (m *warpModel) request(b, w int64, iters []int64) bool {
 		return ok
 	}
 	if len(m.predConds) > 0 {
-		return m.predicatedLanes(w)
+		return m.predicatedVecLanes(w)
 	}
 	if m.affine && len(m.laneConds) == 0 {
 		m.mask = m.validMask(w) // lanes are filled in only when the memo misses
