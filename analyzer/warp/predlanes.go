@@ -29,10 +29,14 @@ func (m *warpModel) predicatedVecLanes(w int64) bool {
 	l.env.SetLanes(w, m.warpThreads(l, w))
 	valid := m.validMask(w)
 	defer m.setLastThread(w, valid)
-	reach := passVec(l.conds, m.vals, valid)
-	m.reach = reach
-	mask := passVec(l.preds, m.vals, reach)
-	m.mask = mask
+	var reach, mask uint32
+	if !decided(l.condsOff, m.vals) {
+		reach = passVec(l.conds, m.vals, valid)
+	}
+	if reach != 0 && !decided(l.predsOff, m.vals) {
+		mask = passVec(l.preds, m.vals, reach)
+	}
+	m.reach, m.mask = reach, mask
 	if l.addr == nil || mask == 0 {
 		return true
 	}
