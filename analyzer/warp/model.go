@@ -557,9 +557,10 @@ type warpModel struct {
 	reach     uint32          // the lanes of the request that pass laneConds
 	laneExprs []symbolic.Expr // the conditions behind laneConds
 	addrExpr  symbolic.Expr
-	staged    *lanes          // laneExprs and addrExpr staged, from the first request
-	conds     []symbolic.Expr // the conditions behind uniformConds and laneConds
-	loops     []symbolic.Func // nil entries: unknown condition (for trip counts)
+	staged    *lanes                 // laneExprs and addrExpr staged, from the first request
+	slotOf    map[symbolic.SymID]int // env's slots by symbol (blockoff.go)
+	conds     []symbolic.Expr        // the conditions behind uniformConds and laneConds
+	loops     []symbolic.Func        // nil entries: unknown condition (for trip counts)
 	// For an address affine in the thread index with constant
 	// coefficients: the address is base (the uniform part) plus a fixed
 	// offset per lane, and a request's cost depends only on the warp, the

@@ -40,18 +40,26 @@ func TestPredicatedVecLanesMatchLaneByLane(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			grid := launch.Dim3{3, 2, 1}
-			a := inLoop(access(typ(t, "float"), tt.addr), it, lt(it, c(9)), 9, 0)
+			a := inLoop(access(typ(t, "float"), tt.addr), it, lt(it, c(20)), 20, 0)
 			guards := append(append([]symbolic.Expr{}, tt.lane...), tt.pred)
-			vec := newWarpModel(a, tt.block, grid, tt.addr, nil, []symbolic.Expr{lt(it, c(9))}, nil)
+			vec := newWarpModel(a, tt.block, grid, tt.addr, nil, []symbolic.Expr{lt(it, c(20))}, nil)
 			vec.addGuards(a, guards, symbolic.Key(tt.pred))
-			one := newWarpModel(a, tt.block, grid, tt.addr, nil, []symbolic.Expr{lt(it, c(9))}, nil)
+			one := newWarpModel(a, tt.block, grid, tt.addr, nil, []symbolic.Expr{lt(it, c(20))}, nil)
 			one.addGuards(a, guards, symbolic.Key(tt.pred))
 			if len(vec.predConds) != 1 {
 				t.Fatalf("the predicated guard was not kept: %d predicated conditions", len(vec.predConds))
 			}
-			ran, evaluated, failed := 0, 0, 0
+			off := newWarpModel(a, tt.block, grid, tt.addr, nil, []symbolic.Expr{lt(it, c(20))}, nil)
+			off.addGuards(a, guards, symbolic.Key(tt.pred))
+			ran, evaluated, failed, blocksOff := 0, 0, 0, 0
 			for b := int64(0); b < grid.Threads(); b++ {
-				for i := int64(0); i < 9; i++ {
+				for i := int64(0); i < 20; i++ {
+					// blockOff, when it says so, is what the warps say:
+					// none of them runs the access.
+					isOff := off.blockOff(b, []int64{i})
+					if isOff {
+						blocksOff++
+					}
 					for w := int64(0); w < vec.warps(); w++ {
 						iters := []int64{i}
 						// request sets the block up, then the lanes: warp
@@ -76,6 +84,9 @@ func TestPredicatedVecLanesMatchLaneByLane(t *testing.T) {
 						}
 						if vec.mask != 0 {
 							ran++
+							if isOff {
+								t.Fatalf("block %d iteration %d: off by its bounds, but warp %d runs lanes %#x", b, i, w, vec.mask)
+							}
 						}
 						for lane := 0; lane < 32; lane++ {
 							if vec.mask>>lane&1 != 0 && !vec.affine && vec.lanes[lane] != one.lanes[lane] {
@@ -89,6 +100,9 @@ func TestPredicatedVecLanesMatchLaneByLane(t *testing.T) {
 						}
 					}
 				}
+			}
+			if tt.name == "hotspot range" && blocksOff == 0 {
+				t.Errorf("no block shown off by its bounds (iterations past 14 run nothing)")
 			}
 			if (failed > 0) != (tt.name == "unevaluable address") || ran == 0 {
 				t.Errorf("%d requests ran, %d could not be evaluated: the case tests nothing", ran, failed)
