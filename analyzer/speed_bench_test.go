@@ -87,3 +87,78 @@ int main() {
 func BenchmarkLaneConditions(b *testing.B) {
 	benchPipeline(b, "softmax.cu", []byte(laneCondSrc))
 }
+
+// hotspotSrc is Rodinia's hotspot shape: a short store under a guard
+// that differs by lane (nvcc predicates it) inside a loop of an unknown
+// number of iterations, whose bounds shrink with the iteration. Each
+// sampled request that no lane runs asks whether any warp of its block
+// does.
+const hotspotSrc = `#define B 16
+__global__ void calc(int iteration, float *src, float *dst, int cols) {
+  __shared__ float t_on[B][B];
+  __shared__ float t_t[B][B];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int index = cols * (blockIdx.y * B + ty) + blockIdx.x * B + tx;
+  t_on[ty][tx] = src[index];
+  __syncthreads();
+  bool computed;
+  for (int i = 0; i < iteration; i++) {
+    computed = false;
+    if (tx >= i + 1 && tx <= B - i - 2 && ty >= i + 1 && ty <= B - i - 2) {
+      computed = true;
+      t_t[ty][tx] = t_on[ty][tx] * 0.5f;
+    }
+    __syncthreads();
+    if (computed) t_on[ty][tx] = t_t[ty][tx];
+    __syncthreads();
+  }
+  if (computed) dst[index] = t_t[ty][tx];
+}
+int main(int argc, char **argv) {
+  int cols = 1024, iters = atoi(argv[1]);
+  float *src, *dst;
+  cudaMalloc(&src, cols * cols * 4); cudaMalloc(&dst, cols * cols * 4);
+  dim3 block(B, B), grid(cols / B, cols / B);
+  calc<<<grid, block>>>(iters, src, dst, cols);
+  return 0;
+}
+`
+
+// BenchmarkPredicatedHotspot is hotspotSrc.
+func BenchmarkPredicatedHotspot(b *testing.B) {
+	benchPipeline(b, "hotspot.cu", []byte(hotspotSrc))
+}
+
+// blockGuardSrc is apex group_norm's shape: after the main work, one row
+// of blocks writes the per-channel results, behind a guard that mixes
+// the block index with a lane's channel ('return' unless blockIdx.y == 0
+// and the channel is in range), under many block sizes. Most sampled
+// requests fall in blocks the guard turns off as a whole.
+const blockGuardSrc = `
+__global__ void finish(float *red, float *dgamma, int c, int n) {
+  int ci = blockIdx.x * blockDim.x + threadIdx.x;
+  if (blockIdx.y > 0 || blockIdx.z > 0 || ci >= c) return;
+  float *p = &red[n * 2];
+  if (ci < c) {
+    float g0 = p[0 * c + ci];
+    float g1 = p[1 * c + ci];
+    dgamma[ci] = g0 + g1;
+  }
+}
+int main(int argc, char **argv) {
+  int c = atoi(argv[1]), n = atoi(argv[2]);
+  float *red, *dg;
+  cudaMalloc(&red, 1 << 24); cudaMalloc(&dg, 1 << 20);
+  int sizes[] = {64, 96, 128, 160, 192, 256, 320, 384, 448, 512};
+  for (int j = 0; j < 10; j++) {
+    dim3 grid(c / sizes[j], 64, 4);
+    finish<<<grid, sizes[j]>>>(red, dg, c, n);
+  }
+  return 0;
+}
+`
+
+// BenchmarkBlockDecidedGuard is blockGuardSrc.
+func BenchmarkBlockDecidedGuard(b *testing.B) {
+	benchPipeline(b, "finish.cu", []byte(blockGuardSrc))
+}

@@ -81,22 +81,34 @@ func (p *Program) KernelsNamed(name string) []*parser.Func { return p.kernelsNam
 
 func (p *Program) findLaunches(memo *Index) {
 	tmpl := newHostTemplates()
+	var work []hostWork
 	for _, f := range p.Files {
 		for _, fn := range hostCandidates(f) {
 			if !fn.Host || fn.Global || fn.Body == nil || !(hasLaunch(fn.Body) || p.LaunchesKernel(fn) || p.callsHostTemplate(fn)) {
 				continue
 			}
-			if interp.IsHostTemplate(fn) {
-				tmpl.add(f, fn) // launched once per instantiation, below
-				continue
-			}
-			launches, insts := memo.hostRun(f, fn, func() ([]*interp.Launch, []interp.Instantiation) {
-				return p.HostRun(f, fn, interp.Instantiation{Func: fn})
-			})
-			tmpl.made(insts)
-			for _, l := range launches {
-				p.Launches = append(p.Launches, &Site{Launch: *l, targets: p.launchTargets(f, l.Kernel)})
-			}
+			work = append(work, hostWork{f: f, fn: fn, tmpl: interp.IsHostTemplate(fn)})
+		}
+	}
+	// The host functions are interpreted on every core, each on its own
+	// interpreter; what they give is taken in file order, as if one by one.
+	parallel(len(work), func(i int) {
+		w := &work[i]
+		if w.tmpl {
+			return
+		}
+		w.launches, w.insts = memo.hostRun(w.f, w.fn, func() ([]*interp.Launch, []interp.Instantiation) {
+			return p.HostRun(w.f, w.fn, interp.Instantiation{Func: w.fn})
+		})
+	})
+	for _, w := range work {
+		if w.tmpl {
+			tmpl.add(w.f, w.fn) // launched once per instantiation, below
+			continue
+		}
+		tmpl.made(w.insts)
+		for _, l := range w.launches {
+			p.Launches = append(p.Launches, &Site{Launch: *l, targets: p.launchTargets(w.f, l.Kernel)})
 		}
 	}
 	p.instantiate(tmpl)

@@ -23,8 +23,9 @@ type recurrence struct {
 	iter        symbolic.SymID   // its iteration symbol
 	keys        []symbolic.SymID // the carried symbols
 	entry, next []symbolic.Expr
-	// seq[t] holds the values at iteration t, computed as needed.
-	seq   [][]int64
+	// seq[t*len(keys):][:len(keys)] holds the values at iteration t,
+	// computed as needed, back to back.
+	seq   []int64
 	env   *symbolic.Env
 	vals  *symbolic.Values
 	nextF []symbolic.Func
@@ -124,34 +125,37 @@ func (r *recurrence) at(t int64) ([]int64, bool) {
 	if t < 0 || t >= maxCarriedIters {
 		return nil, false
 	}
+	n := int64(len(r.keys))
+	if n == 0 {
+		return []int64{}, true
+	}
 	if len(r.seq) == 0 {
-		first := make([]int64, len(r.keys))
-		for i, e := range r.entry {
+		for _, e := range r.entry {
 			v, ok := symbolic.IsConst(e)
 			if !ok {
+				r.seq = r.seq[:0]
 				return nil, false
 			}
-			first[i] = v
+			r.seq = append(r.seq, v)
 		}
-		r.seq = append(r.seq, first)
 	}
-	for int64(len(r.seq)) <= t {
-		prev := r.seq[len(r.seq)-1]
+	for int64(len(r.seq)) <= t*n {
+		done := int64(len(r.seq)) / n
+		prev := r.seq[(done-1)*n : done*n]
 		for i, s := range r.slots {
 			r.vals.Set(s, prev[i])
 		}
-		r.vals.Set(r.iterS, int64(len(r.seq)-1))
-		cur := make([]int64, len(r.keys))
-		for i, f := range r.nextF {
+		r.vals.Set(r.iterS, done-1)
+		for _, f := range r.nextF {
 			v, ok := f(r.vals)
 			if !ok {
+				r.seq = r.seq[:done*n]
 				return nil, false
 			}
-			cur[i] = v
+			r.seq = append(r.seq, v)
 		}
-		r.seq = append(r.seq, cur)
 	}
-	return r.seq[t], true
+	return r.seq[t*n : (t+1)*n : (t+1)*n], true
 }
 
 // valuesAt binds the carried symbols of recurrences rs at iteration t of

@@ -1,6 +1,10 @@
 package warp
 
-import "github.com/cudalint/cudalint/symbolic"
+import (
+	"slices"
+
+	"github.com/cudalint/cudalint/symbolic"
+)
 
 // lanes holds the lane conditions and the address compiled for
 // evaluation over a warp's lanes at once (symbolic.VecEnv): what depends
@@ -11,7 +15,10 @@ import "github.com/cudalint/cudalint/symbolic"
 type lanes struct {
 	env   *symbolic.VecEnv
 	conds []symbolic.VecFunc
-	addr  symbolic.VecFunc // nil for an affine address: its lanes are offsets
+	addr  symbolic.VecFunc   // nil for an affine address: its lanes are offsets
+	preds []symbolic.VecFunc // a predicated guard's conditions (predlanes.go)
+	// condsOff and predsOff are the deciders of conds and preds.
+	condsOff, predsOff []decider
 	// threads is each warp's thread index (x, y, z) lane by lane, filled
 	// in when the warp is first evaluated; scratch is for warps past
 	// maxKeptWarps.
@@ -32,6 +39,8 @@ func (m *warpModel) stageLanes() *lanes {
 	if !m.affine {
 		l.addr = l.env.Compile(m.addrExpr)
 	}
+	m.stagePredConds(l)
+	l.condsOff, l.predsOff = m.deciders(m.laneExprs), m.deciders(m.predExprs)
 	m.vals.Grow(m.env)
 	return l
 }
@@ -75,6 +84,10 @@ func (m *warpModel) evalLanes(w int64) bool {
 		m.staged = m.stageLanes()
 	}
 	l := m.staged
+	if decided(l.condsOff, m.vals) {
+		m.mask = 0
+		return true
+	}
 	l.env.SetLanes(w, m.warpThreads(l, w))
 	mask := m.validMask(w)
 	for _, c := range l.conds {
@@ -102,4 +115,34 @@ func (m *warpModel) evalLanes(w int64) bool {
 		}
 	}
 	return true
+}
+
+// A decider is a lane-free part of a lane condition that turns every
+// lane off when it evaluates to when (symbolic.FalseWhen): evaluated once
+// per request, before the lanes.
+type decider struct {
+	f    symbolic.Func
+	when bool
+}
+
+// deciders compiles the deciders of conds.
+func (m *warpModel) deciders(conds []symbolic.Expr) []decider {
+	var out []decider
+	lane := func(id symbolic.SymID) bool { return slices.Contains(threadSyms[:], id) }
+	for _, c := range conds {
+		for _, d := range symbolic.FalseWhen(c, lane) {
+			out = append(out, decider{f: symbolic.Compile(d.Part, m.env), when: d.When})
+		}
+	}
+	return out
+}
+
+// decided reports whether one of ds turns every lane of the request off.
+func decided(ds []decider, vals *symbolic.Values) bool {
+	for _, d := range ds {
+		if v, ok := d.f(vals); ok && (v != 0) == d.when {
+			return true
+		}
+	}
+	return false
 }

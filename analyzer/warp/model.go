@@ -559,12 +559,14 @@ type warpModel struct {
 	// warp whose lanes pass laneConds and none of these still issues the
 	// instruction (predication.go).
 	predConds []symbolic.Func
+	predExprs []symbolic.Expr // the conditions behind predConds
 	reach     uint32          // the lanes of the request that pass laneConds
 	laneExprs []symbolic.Expr // the conditions behind laneConds
 	addrExpr  symbolic.Expr
-	staged    *lanes          // laneExprs and addrExpr staged, from the first request
-	conds     []symbolic.Expr // the conditions behind uniformConds and laneConds
-	loops     []symbolic.Func // nil entries: unknown condition (for trip counts)
+	staged    *lanes                 // laneExprs and addrExpr staged, from the first request
+	slotOf    map[symbolic.SymID]int // env's slots by symbol (blockoff.go)
+	conds     []symbolic.Expr        // the conditions behind uniformConds and laneConds
+	loops     []symbolic.Func        // nil entries: unknown condition (for trip counts)
 	// For an address affine in the thread index with constant
 	// coefficients: the address is base (the uniform part) plus a fixed
 	// offset per lane, and a request's cost depends only on the warp, the
@@ -677,6 +679,7 @@ func (m *warpModel) addGuards(a *interp.Access, guards []symbolic.Expr, predKey 
 		case predKey != "" && symbolic.Key(g) == predKey && mentionsThread(g):
 			m.conds = append(m.conds, g)
 			m.predConds = append(m.predConds, m.compile(g))
+			m.predExprs = append(m.predExprs, g)
 		default:
 			m.addCond(g, m.compile(g))
 		}
@@ -1034,7 +1037,7 @@ func (m *warpModel) request(b, w int64, iters []int64) bool {
 		return ok
 	}
 	if len(m.predConds) > 0 {
-		return m.predicatedLanes(w)
+		return m.predicatedVecLanes(w)
 	}
 	if m.affine && len(m.laneConds) == 0 {
 		m.mask = m.validMask(w) // lanes are filled in only when the memo misses

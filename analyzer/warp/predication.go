@@ -210,6 +210,9 @@ func holds(st parser.Stmt, pos parser.Pos) bool {
 // count where it does (a grid assumed larger than the code's sizes would
 // otherwise add blocks whose warps all fail a tail guard).
 func (m *warpModel) blockRuns(b int64, iters []int64) bool {
+	if m.blockOff(b, iters) {
+		return false
+	}
 	for w := int64(0); w < m.warps(); w++ {
 		if m.request(b, w, iters) && m.anyActive() {
 			return true
