@@ -297,6 +297,10 @@ func (s *Server) fresh(ctx context.Context, uri string) *document {
 	return d
 }
 
+// focusAnalyses restricts each analysis to what its document can
+// report (analyzer.Memo.Focus); tests turn it off to compare.
+var focusAnalyses = true
+
 // readDisk reads a file the analysis needs that no buffer holds; tests
 // watch what it reads.
 var readDisk = sources.ReadFile
@@ -331,6 +335,13 @@ func (s *Server) analyze(d *document) *result {
 	}
 	if s.runs++; s.runs > cacheRuns {
 		s.resetCaches()
+	}
+	// Only d's findings are published: the memo spares the analysis
+	// the kernels and host functions whose findings are not d's.
+	if focusAnalyses {
+		s.memo.Focus([]string{absPath(d.path)})
+	} else {
+		s.memo.Focus(nil)
 	}
 	start := time.Now()
 	rep := driver.Run(opts)

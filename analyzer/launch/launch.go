@@ -81,9 +81,10 @@ func (p *Program) KernelsNamed(name string) []*parser.Func { return p.kernelsNam
 
 func (p *Program) findLaunches(memo *Index) {
 	tmpl := newHostTemplates()
+	skip := p.unreported(memo)
 	for _, f := range p.Files {
 		for _, fn := range hostCandidates(f) {
-			if !fn.Host || fn.Global || fn.Body == nil || !(hasLaunch(fn.Body) || p.LaunchesKernel(fn) || p.callsHostTemplate(fn)) {
+			if !fn.Host || fn.Global || fn.Body == nil || skip(fn) || !(hasLaunch(fn.Body) || p.LaunchesKernel(fn) || p.callsHostTemplate(fn)) {
 				continue
 			}
 			if interp.IsHostTemplate(fn) {

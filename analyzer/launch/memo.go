@@ -36,6 +36,10 @@ type Memo struct {
 	hosts    map[string]*hostRun
 	closures map[closureKey]*closureRun
 	last     [2]int // host runs reused, interpreted
+	// focus holds the files the analyses report, absolute (see Focus);
+	// inFocus says whether a position's file is one, by its spelling.
+	focus   map[string]bool
+	inFocus map[string]bool
 }
 
 // closureKey names one closure: its root and whether it follows host
@@ -61,8 +65,10 @@ type closureRun struct {
 
 type mentions struct {
 	names []string
-	named bool   // names is known
-	sig   string // a kernel's signature, when asked for (see signature)
+	named bool     // names is known
+	sig   string   // a kernel's signature, when asked for (see signature)
+	files []string // the files of its positions
+	filed bool     // files is known
 	used  int
 }
 
@@ -101,6 +107,10 @@ type Index struct {
 	mu          sync.Mutex
 	units       map[*parser.File]map[any]bool
 	stats       [2]int
+	// focus is the memo's focus for this analysis; reportable what
+	// Reportable said of each kernel.
+	focus      map[string]bool
+	reportable map[*parser.Func]bool
 }
 
 // Begin starts an analysis of files; nil for a nil memo.
@@ -110,8 +120,9 @@ func (m *Memo) Begin(files []*parser.File) *Index {
 	}
 	m.mu.Lock()
 	m.gen++
+	focus := m.focus
 	m.mu.Unlock()
-	x := &Index{m: m, device: map[string][]any{}, all: map[string][]any{}, units: map[*parser.File]map[any]bool{}}
+	x := &Index{m: m, device: map[string][]any{}, all: map[string][]any{}, units: map[*parser.File]map[any]bool{}, focus: focus, reportable: map[*parser.Func]bool{}}
 	seen := map[any]bool{}
 	add := func(name string, item any, device bool) {
 		x.all[name] = append(x.all[name], item)
