@@ -116,6 +116,12 @@ func includeName(toks []lex.Token, i int, line int32) (string, bool) {
 	return "", false
 }
 
+// IncludesBase reports whether src #includes a file of the base name
+// given, as its tokens say (a name in a comment or string is none).
+func IncludesBase(src []byte, base string) bool {
+	return scanContext(src).includes[base]
+}
+
 // launchesAnyOf reports whether the file launches one of kernels.
 func (c *contextFacts) launchesAnyOf(kernels map[string]bool) bool {
 	for k := range kernels {
