@@ -67,7 +67,7 @@ func contextFiles(root string, named, files []string, read func(string) ([]byte,
 		if err != nil {
 			continue
 		}
-		for _, k := range scanContext(src).kernels {
+		for _, k := range cache.named(f, src).kernels {
 			kernels[k] = true
 		}
 		bases[filepath.Base(f)] = true
@@ -217,8 +217,10 @@ func inNamed(named map[string]bool, file string) bool {
 type ContextCache struct {
 	mu    sync.Mutex
 	files map[string]cachedText
-	// scanned holds each file's context facts (contextindex.go).
+	// scanned holds each file's context facts (contextindex.go), and
+	// buffers those of the named files' texts.
 	scanned map[string]cachedFacts
+	buffers map[string]bufferFacts
 }
 
 type cachedText struct {
@@ -229,7 +231,7 @@ type cachedText struct {
 
 // NewContextCache makes an empty cache.
 func NewContextCache() *ContextCache {
-	return &ContextCache{files: map[string]cachedText{}, scanned: map[string]cachedFacts{}}
+	return &ContextCache{files: map[string]cachedText{}, scanned: map[string]cachedFacts{}, buffers: map[string]bufferFacts{}}
 }
 
 // Forget drops what the cache holds for path.

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,6 +141,31 @@ func (c *contextFacts) includesAnyOf(bases map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// named are the facts of a named file, whose text the run's ReadFile
+// serves (an editor's buffer): kept while the text is the same.
+func (c *ContextCache) named(path string, src []byte) *contextFacts {
+	if c == nil {
+		return scanContext(src)
+	}
+	key := absPath(path)
+	c.mu.Lock()
+	e, ok := c.buffers[key]
+	c.mu.Unlock()
+	if ok && bytes.Equal(e.src, src) {
+		return e.facts
+	}
+	f := scanContext(src)
+	c.mu.Lock()
+	c.buffers[key] = bufferFacts{src, f}
+	c.mu.Unlock()
+	return f
+}
+
+type bufferFacts struct {
+	src   []byte
+	facts *contextFacts
 }
 
 type cachedFacts struct {

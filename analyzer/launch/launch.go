@@ -84,7 +84,7 @@ func (p *Program) findLaunches(memo *Index) {
 	skip := p.unreported(memo)
 	for _, f := range p.Files {
 		for _, fn := range hostCandidates(f) {
-			if !fn.Host || fn.Global || fn.Body == nil || skip(fn) || !(hasLaunch(fn.Body) || p.LaunchesKernel(fn) || p.callsHostTemplate(fn)) {
+			if !fn.Host || fn.Global || fn.Body == nil || !(hasLaunch(fn.Body) || p.LaunchesKernel(fn) || p.callsHostTemplate(fn)) || skip(fn) {
 				continue
 			}
 			if interp.IsHostTemplate(fn) {
