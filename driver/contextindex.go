@@ -31,6 +31,15 @@ type contextFacts struct {
 	includes map[string]bool
 }
 
+// kernelsOnly reads src's kernels alone: none, unread, where the text
+// holds no __global__ that a line splice could not hide either.
+func kernelsOnly(src []byte) *contextFacts {
+	if !bytes.Contains(src, []byte("__global__")) && !bytes.Contains(src, []byte("\\\n")) && !bytes.Contains(src, []byte("\\\r\n")) {
+		return &contextFacts{}
+	}
+	return scanContext(src)
+}
+
 // scanContext reads src's facts.
 func scanContext(src []byte) *contextFacts {
 	var notes lex.Notes
@@ -143,11 +152,11 @@ func (c *contextFacts) includesAnyOf(bases map[string]bool) bool {
 	return false
 }
 
-// named are the facts of a named file, whose text the run's ReadFile
+// named are the kernels of a named file, whose text the run's ReadFile
 // serves (an editor's buffer): kept while the text is the same.
 func (c *ContextCache) named(path string, src []byte) *contextFacts {
 	if c == nil {
-		return scanContext(src)
+		return kernelsOnly(src)
 	}
 	key := absPath(path)
 	c.mu.Lock()
@@ -156,7 +165,7 @@ func (c *ContextCache) named(path string, src []byte) *contextFacts {
 	if ok && bytes.Equal(e.src, src) {
 		return e.facts
 	}
-	f := scanContext(src)
+	f := kernelsOnly(src)
 	c.mu.Lock()
 	c.buffers[key] = bufferFacts{src, f}
 	c.mu.Unlock()

@@ -121,3 +121,22 @@ func TestContextFilesBySyntax(t *testing.T) {
 		t.Errorf("after an edit, comment.cu read %d times, want 2", reads["comment.cu"])
 	}
 }
+
+// A named file's kernels, read without lexing where no __global__ can be
+// written, as the tokens say otherwise.
+func TestKernelsOnly(t *testing.T) {
+	for _, src := range []string{
+		"void host() {}\n",
+		"__global__ void k(float* a) {}\n",
+		"__glo\\\nbal__ void spliced(float* a) {}\n",
+		"// __global__ void old(float* a)\n",
+		"#define X \\\n  1\n__global__ void after(int) {}\n",
+	} {
+		if got, want := kernelsOnly([]byte(src)).kernels, scanContext([]byte(src)).kernels; !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: kernels %q, want %q", src, got, want)
+		}
+	}
+	if got := scanContext([]byte("__glo\\\nbal__ void spliced(float* a) {}\n")).kernels; len(got) != 1 {
+		t.Errorf("a spliced __global__: kernels %q, want spliced", got)
+	}
+}
