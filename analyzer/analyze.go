@@ -156,6 +156,9 @@ func Analyze(files []*parser.File, opts Options) *Result {
 				continue
 			}
 			seen[fn.P] = true
+			if !memo.reportable(fn) {
+				continue // under the memo's focus, findings no one reads
+			}
 			// A template kernel is analyzed once per distinct set of type
 			// arguments its launches use (and generically without any).
 			for _, inst := range prog.Instances(fn) {

@@ -93,6 +93,23 @@ func (m *Memo) begin(files []*parser.File) *memoIndex {
 	return &memoIndex{m: m, items: m.hosts.Begin(files)}
 }
 
+// reportable reports whether kernel fn's findings can be reported
+// under the memo's focus (launch.Index.Reportable); true without one.
+func (x *memoIndex) reportable(fn *parser.Func) bool {
+	return x == nil || x.items.Reportable(fn)
+}
+
+// Focus restricts the analyses after it to what can be reported in
+// files: the kernels whose findings can land there and the host
+// functions that can launch them (see launch.Memo.Focus). An editor
+// reports the findings of the file open, and analyzes the rest of its
+// program only for what it tells of that file.
+func (m *Memo) Focus(files []string) {
+	if m != nil {
+		m.hosts.Focus(files)
+	}
+}
+
 // hostIndex is what launch discovery takes from the memo.
 func (x *memoIndex) hostIndex() *launch.Index {
 	if x == nil {

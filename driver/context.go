@@ -47,8 +47,9 @@ func namedFiles(paths, files []string) []string {
 
 // contextFiles returns the CUDA files under root, other than those of
 // the run already, that launch a kernel defined in a named file or
-// include a named file (or, in turn, a file so included): a text
-// prefilter, read-only, that parses nothing. The files are spelled
+// include a named file (or, in turn, a file so included), as their
+// tokens say (contextindex.go): read-only, it preprocesses and parses
+// nothing. The files are spelled
 // as the named files are (relative to the working folder, or absolute),
 // so that an include resolves to the same name.
 func contextFiles(root string, named, files []string, read func(string) ([]byte, error), cache *ContextCache) []string {
@@ -59,15 +60,17 @@ func contextFiles(root string, named, files []string, read func(string) ([]byte,
 	for _, f := range files {
 		have[absPath(f)] = true
 	}
-	var kernels [][]byte
-	var bases []string
+	kernels := map[string]bool{}
+	bases := map[string]bool{}
 	for _, f := range named {
 		src, err := read(f)
 		if err != nil {
 			continue
 		}
-		kernels = append(kernels, kernelNames(src)...)
-		bases = append(bases, filepath.Base(f))
+		for _, k := range cache.named(f, src).kernels {
+			kernels[k] = true
+		}
+		bases[filepath.Base(f)] = true
 	}
 	walkRoot := root
 	if cwd, err := os.Getwd(); err == nil && !allAbs(named) {
@@ -76,17 +79,17 @@ func contextFiles(root string, named, files []string, read func(string) ([]byte,
 		}
 	}
 	all, _ := sources.Find([]string{walkRoot})
-	texts := map[string][]byte{}
+	facts := map[string]*contextFacts{}
 	var candidates []string
 	for _, f := range all {
 		if have[absPath(f)] {
 			continue
 		}
-		src, err := cache.text(f, read)
+		c, err := cache.facts(f, read)
 		if err != nil {
 			continue
 		}
-		texts[f] = src
+		facts[f] = c
 		candidates = append(candidates, f)
 	}
 	var out []string
@@ -94,12 +97,12 @@ func contextFiles(root string, named, files []string, read func(string) ([]byte,
 	for {
 		added := false
 		for _, f := range candidates {
-			if taken[f] || !(launchesAny(texts[f], kernels) || includesAny(texts[f], bases)) {
+			if taken[f] || !(facts[f].launchesAnyOf(kernels) || facts[f].includesAnyOf(bases)) {
 				continue
 			}
 			taken[f] = true
 			out = append(out, f)
-			bases = append(bases, filepath.Base(f))
+			bases[filepath.Base(f)] = true
 			added = true
 		}
 		if !added {
@@ -201,76 +204,6 @@ func isIdent(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// launchesAny reports whether src launches one of the kernels: the name,
-// as a word, in the statement before a <<<.
-func launchesAny(src []byte, kernels [][]byte) bool {
-	if len(kernels) == 0 {
-		return false
-	}
-	for i := 0; ; {
-		j := bytes.Index(src[i:], []byte("<<<"))
-		if j < 0 {
-			return false
-		}
-		at := i + j
-		start := max(bytes.LastIndexAny(src[:at], ";{}"), -1) + 1
-		stmt := src[start:at]
-		for _, k := range kernels {
-			if containsWord(stmt, k) {
-				return true
-			}
-		}
-		i = at + 3
-	}
-}
-
-func containsWord(s, w []byte) bool {
-	for i := 0; ; {
-		j := bytes.Index(s[i:], w)
-		if j < 0 {
-			return false
-		}
-		a, b := i+j, i+j+len(w)
-		if (a == 0 || !isIdent(s[a-1])) && (b == len(s) || !isIdent(s[b])) {
-			return true
-		}
-		i = b
-	}
-}
-
-// includesAny reports whether src has an #include whose name ends in one
-// of the base names.
-func includesAny(src []byte, bases []string) bool {
-	if len(bases) == 0 || !bytes.Contains(src, []byte("include")) {
-		return false
-	}
-	for _, line := range bytes.Split(src, []byte("\n")) {
-		t := bytes.TrimSpace(line)
-		if !bytes.HasPrefix(t, []byte("#")) {
-			continue
-		}
-		t = bytes.TrimSpace(t[1:])
-		if !bytes.HasPrefix(t, []byte("include")) {
-			continue
-		}
-		t = bytes.TrimSpace(t[len("include"):])
-		if len(t) < 2 {
-			continue
-		}
-		end := bytes.IndexAny(t[1:], "\">")
-		if end < 0 {
-			continue
-		}
-		name := filepath.Base(string(t[1 : 1+end]))
-		for _, b := range bases {
-			if name == b {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // inNamed reports whether a finding's file is one of the named files.
 func inNamed(named map[string]bool, file string) bool {
 	return named[absPath(file)]
@@ -284,6 +217,10 @@ func inNamed(named map[string]bool, file string) bool {
 type ContextCache struct {
 	mu    sync.Mutex
 	files map[string]cachedText
+	// scanned holds each file's context facts (contextindex.go), and
+	// buffers those of the named files' texts.
+	scanned map[string]cachedFacts
+	buffers map[string]bufferFacts
 }
 
 type cachedText struct {
@@ -293,7 +230,9 @@ type cachedText struct {
 }
 
 // NewContextCache makes an empty cache.
-func NewContextCache() *ContextCache { return &ContextCache{files: map[string]cachedText{}} }
+func NewContextCache() *ContextCache {
+	return &ContextCache{files: map[string]cachedText{}, scanned: map[string]cachedFacts{}, buffers: map[string]bufferFacts{}}
+}
 
 // Forget drops what the cache holds for path.
 func (c *ContextCache) Forget(path string) {
@@ -302,6 +241,7 @@ func (c *ContextCache) Forget(path string) {
 	}
 	c.mu.Lock()
 	delete(c.files, absPath(path))
+	delete(c.scanned, absPath(path))
 	c.mu.Unlock()
 }
 

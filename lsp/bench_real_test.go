@@ -110,6 +110,14 @@ func BenchmarkEditLLMc(b *testing.B) {
 	for _, name := range []string{"comment", "host", "launch"} {
 		b.Run(name, func(b *testing.B) { benchRealEdits(b, path, edits[name]) })
 	}
+	// train_gpt2.cu defines no kernel of its own (they are in llmc/):
+	// an edit inside a kernel is one of a header open in the editor,
+	// analyzed under train_gpt2.cu's launches and the other includers'.
+	b.Run("kernel", func(b *testing.B) {
+		benchRealEdits(b, "/work/proj/llm.c/llmc/layernorm.cuh", func(src string, i int) string {
+			return replaceOnce(b, src, "const floatX* x = inp + idx * C;", fmt.Sprintf("const floatX* x = inp + idx * C + %d;", i))
+		})
+	})
 }
 
 func BenchmarkEditGGML(b *testing.B) {

@@ -42,6 +42,9 @@ type result struct {
 	// shifts map the offsets of the analyzed text of path to text's,
 	// after edits inside comments (see commentEdit).
 	shifts []shift
+	// nested: another header of the analysis includes path (see
+	// includedByHeader).
+	nested bool
 }
 
 // cacheRuns is how many analyses share one pair of parser caches: the
@@ -57,6 +60,14 @@ func (s *Server) didOpen(ctx context.Context, p *DidOpenTextDocumentParams) erro
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := &document{uri: p.TextDocument.URI, path: path, version: p.TextDocument.Version, src: []byte(p.TextDocument.Text)}
+	// A recording of a header that includes this file holds what an
+	// analysis read of it: replayed, it would hide a buffer unlike that.
+	for _, o := range s.docs {
+		if seen, ok := o.res.seenOf(d.path); ok && !bytes.Equal(seen, d.src) {
+			s.headersChanged()
+			break
+		}
+	}
 	s.docs[d.uri] = d
 	s.context.Forget(d.path) // the buffer stands for the file now
 	s.lint(ctx, d)
@@ -199,6 +210,9 @@ func (s *Server) didClose(ctx context.Context, p *DidCloseTextDocumentParams) er
 	}
 	delete(s.docs, d.uri)
 	s.context.Forget(d.path)
+	// Recordings of headers that include it hold its buffer; the disk
+	// stands for it now.
+	s.headersChanged()
 	s.publish(ctx, &PublishDiagnosticsParams{URI: d.uri, Diagnostics: []Diagnostic{}})
 	// Files including it read the disk again.
 	s.relintDependents(ctx, d.path)
@@ -297,12 +311,22 @@ func (s *Server) fresh(ctx context.Context, uri string) *document {
 	return d
 }
 
+// focusAnalyses restricts each analysis to what its document can
+// report (analyzer.Memo.Focus); tests turn it off to compare.
+var focusAnalyses = true
+
 // readDisk reads a file the analysis needs that no buffer holds; tests
 // watch what it reads.
 var readDisk = sources.ReadFile
 
 // analyze runs the driver over d, open buffers standing for their files.
 func (s *Server) analyze(d *document) *result {
+	// A header another header includes is replayed inside that header's
+	// recording, which is checked against its own text only: once d's
+	// text is not what such a recording holds, none is replayed.
+	if prev := d.res; prev != nil && prev.nested && !bytes.Equal(prev.seen[absPath(d.path)], d.src) {
+		s.headersChanged()
+	}
 	overlay := map[string][]byte{}
 	for _, o := range s.docs {
 		overlay[absPath(o.path)] = o.src
@@ -332,6 +356,13 @@ func (s *Server) analyze(d *document) *result {
 	if s.runs++; s.runs > cacheRuns {
 		s.resetCaches()
 	}
+	// Only d's findings are published: the memo spares the analysis
+	// the kernels and host functions whose findings are not d's.
+	if focusAnalyses {
+		s.memo.Focus([]string{absPath(d.path)})
+	} else {
+		s.memo.Focus(nil)
+	}
 	start := time.Now()
 	rep := driver.Run(opts)
 	res := &result{version: d.version, text: newText(d.src), rep: rep, deps: map[string]bool{}, seen: map[string][]byte{}, path: d.path}
@@ -343,6 +374,7 @@ func (s *Server) analyze(d *document) *result {
 			}
 		}
 	}
+	res.nested = includedByHeader(res, absPath(d.path))
 	res.diags, res.findings = s.diagnostics(d, res)
 	d.cost = time.Since(start)
 	st := s.memo.Last()
@@ -350,6 +382,39 @@ func (s *Server) analyze(d *document) *result {
 		d.path, d.version, len(res.diags), time.Since(start).Round(time.Microsecond),
 		st.HostsInterpreted, st.HostsReused, st.RunsComputed, st.RunsReused, st.PredsComputed, st.PredsReused)
 	return res
+}
+
+// seenOf is what the analysis read of path, if it read it.
+func (r *result) seenOf(path string) ([]byte, bool) {
+	if r == nil {
+		return nil, false
+	}
+	src, ok := r.seen[absPath(path)]
+	return src, ok
+}
+
+// includedByHeader reports whether a file the analysis read, other than
+// the main file of a translation unit, includes path: the #include
+// written in its tokens (a name in a comment is none), matched by base
+// name as the context is.
+func includedByHeader(res *result, path string) bool {
+	if res.rep.Result == nil {
+		return false
+	}
+	base := filepath.Base(path)
+	mains := map[string]bool{}
+	for _, f := range res.rep.Result.Analysis.Program.Files {
+		mains[absPath(f.Path)] = true
+	}
+	for p, src := range res.seen {
+		if p == path || mains[p] || !bytes.Contains(src, []byte(base)) {
+			continue
+		}
+		if driver.IncludesBase(src, base) {
+			return true
+		}
+	}
+	return false
 }
 
 // lint analyzes d and publishes its diagnostics.

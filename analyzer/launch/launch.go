@@ -82,9 +82,10 @@ func (p *Program) KernelsNamed(name string) []*parser.Func { return p.kernelsNam
 func (p *Program) findLaunches(memo *Index) {
 	tmpl := newHostTemplates()
 	var work []hostWork
+	skip := p.unreported(memo)
 	for _, f := range p.Files {
 		for _, fn := range hostCandidates(f) {
-			if !fn.Host || fn.Global || fn.Body == nil || !(hasLaunch(fn.Body) || p.LaunchesKernel(fn) || p.callsHostTemplate(fn)) {
+			if !fn.Host || fn.Global || fn.Body == nil || !(hasLaunch(fn.Body) || p.LaunchesKernel(fn) || p.callsHostTemplate(fn)) || skip(fn) {
 				continue
 			}
 			work = append(work, hostWork{f: f, fn: fn, tmpl: interp.IsHostTemplate(fn)})

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -33,13 +34,41 @@ type Memo struct {
 	gen      int
 	mentions map[any]*mentions
 	hosts    map[string]*hostRun
+	closures map[closureKey]*closureRun
 	last     [2]int // host runs reused, interpreted
+	// focus holds the files the analyses report, absolute (see Focus);
+	// inFocus says whether a position's file is one, by its spelling.
+	focus   map[string]bool
+	inFocus map[string]bool
+}
+
+// closureKey names one closure: its root and whether it follows host
+// code (opaque kernels) or device code only.
+type closureKey struct {
+	root   any
+	opaque bool
+}
+
+// closureRun is a closure as an earlier analysis computed it, with what
+// it read of that analysis's index: the names it looked up, in order,
+// and the items each named then. The closure is the same while every
+// one of those names gives the same items (the items' names are theirs
+// for good: see names), so an analysis checks those lookups instead of
+// walking the items again.
+type closureRun struct {
+	names   []string
+	lookups [][]any
+	always  []any
+	out     []any
+	used    int
 }
 
 type mentions struct {
 	names []string
-	named bool   // names is known
-	sig   string // a kernel's signature, when asked for (see signature)
+	named bool     // names is known
+	sig   string   // a kernel's signature, when asked for (see signature)
+	files []string // the files of its positions
+	filed bool     // files is known
 	used  int
 }
 
@@ -55,7 +84,7 @@ const memoKeep = 8
 
 // NewMemo makes an empty memo.
 func NewMemo() *Memo {
-	return &Memo{mentions: map[any]*mentions{}, hosts: map[string]*hostRun{}}
+	return &Memo{mentions: map[any]*mentions{}, hosts: map[string]*hostRun{}, closures: map[closureKey]*closureRun{}}
 }
 
 // Last says how many host functions the latest analysis took from the
@@ -78,6 +107,10 @@ type Index struct {
 	mu          sync.Mutex
 	units       map[*parser.File]map[any]bool
 	stats       [2]int
+	// focus is the memo's focus for this analysis; reportable what
+	// Reportable said of each kernel.
+	focus      map[string]bool
+	reportable map[*parser.Func]bool
 }
 
 // Begin starts an analysis of files; nil for a nil memo.
@@ -87,8 +120,9 @@ func (m *Memo) Begin(files []*parser.File) *Index {
 	}
 	m.mu.Lock()
 	m.gen++
+	focus := m.focus
 	m.mu.Unlock()
-	x := &Index{m: m, device: map[string][]any{}, all: map[string][]any{}, units: map[*parser.File]map[any]bool{}}
+	x := &Index{m: m, device: map[string][]any{}, all: map[string][]any{}, units: map[*parser.File]map[any]bool{}, focus: focus, reportable: map[*parser.Func]bool{}}
 	seen := map[any]bool{}
 	add := func(name string, item any, device bool) {
 		x.all[name] = append(x.all[name], item)
@@ -145,6 +179,7 @@ func (x *Index) End() {
 	defer m.mu.Unlock()
 	maps.DeleteFunc(m.hosts, func(_ string, e *hostRun) bool { return e.used < m.gen-memoKeep })
 	maps.DeleteFunc(m.mentions, func(_ any, e *mentions) bool { return e.used < m.gen-memoKeep })
+	maps.DeleteFunc(m.closures, func(_ closureKey, e *closureRun) bool { return e.used < m.gen-memoKeep })
 	m.last = x.stats
 }
 
@@ -295,6 +330,54 @@ func addIdents(s string, set map[string]bool) {
 // kernel other than root is reached but not followed when opaque is set
 // (host code reads a kernel's signature, never its body).
 func (x *Index) closure(root any, index map[string][]any, always []any, opaque bool) []any {
+	m := x.m
+	k := closureKey{root, opaque}
+	m.mu.Lock()
+	e, ok := m.closures[k]
+	m.mu.Unlock()
+	if ok && e.valid(index, always) {
+		m.mu.Lock()
+		e.used = m.gen
+		m.mu.Unlock()
+		return e.out
+	}
+	e = &closureRun{always: always}
+	e.out = x.walkClosure(root, index, always, opaque, e)
+	m.mu.Lock()
+	e.used = m.gen
+	m.closures[k] = e
+	m.mu.Unlock()
+	return e.out
+}
+
+// valid reports whether the closure e recorded is the one index gives.
+func (e *closureRun) valid(index map[string][]any, always []any) bool {
+	if !sameItems(e.always, always) {
+		return false
+	}
+	for i, n := range e.names {
+		if !sameItems(e.lookups[i], index[n]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameItems(a, b []any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// walkClosure computes the closure, recording in rec the lookups it
+// makes of index.
+func (x *Index) walkClosure(root any, index map[string][]any, always []any, opaque bool, rec *closureRun) []any {
 	seen := map[any]bool{root: true}
 	named := map[string]bool{}
 	out := append([]any(nil), always...)
@@ -310,6 +393,8 @@ func (x *Index) closure(root any, index map[string][]any, always []any, opaque b
 				continue
 			}
 			named[n] = true
+			rec.names = append(rec.names, n)
+			rec.lookups = append(rec.lookups, index[n])
 			for _, d := range index[n] {
 				if !seen[d] {
 					seen[d] = true
@@ -347,10 +432,21 @@ func (x *Index) WriteKey(b *strings.Builder, f *parser.File, root *parser.Func, 
 		if !deviceOnly && isKernel(d) {
 			// What host code reads of a kernel: an edit of its body
 			// leaves the host functions that launch it.
-			fmt.Fprintf(b, "k%q.%d,", x.signature(d.(*parser.Func)), in)
+			// Length-prefixed rather than quoted: the same key, unescaped.
+			sig := x.signature(d.(*parser.Func))
+			b.WriteByte('k')
+			b.WriteString(strconv.Itoa(len(sig)))
+			b.WriteByte(':')
+			b.WriteString(sig)
+			b.WriteByte('.')
+			b.WriteByte(byte('0' + in))
+			b.WriteByte(',')
 			continue
 		}
-		fmt.Fprintf(b, "%p.%d,", d, in)
+		b.WriteString(strconv.FormatUint(uint64(reflect.ValueOf(d).Pointer()), 16))
+		b.WriteByte('.')
+		b.WriteByte(byte('0' + in))
+		b.WriteByte(',')
 	}
 	b.WriteByte('|')
 	for _, u := range f.UnitDecls().Usings {
