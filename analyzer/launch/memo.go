@@ -249,13 +249,13 @@ func isKernel(item any) bool {
 func (x *Index) signature(fn *parser.Func) string {
 	m := x.m
 	m.mu.Lock()
-	e, ok := m.mentions[fn]
-	if ok {
-		e.used = m.gen
+	var known string
+	if e, ok := m.mentions[fn]; ok {
+		e.used, known = m.gen, e.sig // read under the lock: host functions run in parallel
 	}
 	m.mu.Unlock()
-	if ok && e.sig != "" {
-		return e.sig
+	if known != "" {
+		return known
 	}
 	var b strings.Builder
 	deepkey.Write(&b, reflect.ValueOf(struct {
