@@ -113,6 +113,8 @@ func (in *interp) call(e *parser.Call) value {
 			in.access(p.ptr.at(p.ptr.offset, p.ptr.elem), Store, e)
 		}
 		return intValue(symbolic.Const(0))
+	case in.host && deviceAllocs[name] && len(e.Args) >= 1:
+		in.allocated(e.Args[0])
 	case name == "__mul24" || name == "__umul24":
 		if len(e.Args) == 2 {
 			return in.arith(parser.Mul, in.eval(e.Args[0]), in.eval(e.Args[1]))
@@ -136,6 +138,38 @@ func (in *interp) call(e *parser.Call) value {
 	v := in.callWith(e, name, args, lvs)
 	in.afterClosures(passed, e)
 	return v
+}
+
+// deviceAllocs are the runtime's calls that set the pointer their first
+// argument points to to a new device allocation.
+var deviceAllocs = map[string]bool{"cudaMalloc": true, "cudaMallocManaged": true, "cudaMallocAsync": true, "cudaMallocPitch": true}
+
+// allocated makes the host pointer variable that cudaMalloc(&p, ...) (or
+// (void **)&p) sets an allocation of its own, at offset 0: whatever it
+// held before (float *p = 0, the usual way to declare it), it now points
+// to the start of a new allocation, and p + k passed to a launch is an
+// offset of k elements into it (FDTD3d's bufferIn + padding).
+func (in *interp) allocated(arg parser.Expr) {
+	for {
+		c, ok := arg.(*parser.Cast)
+		if !ok {
+			break
+		}
+		arg = c.X
+	}
+	u, ok := arg.(*parser.Unary)
+	if !ok || u.Op != parser.AddrOf {
+		return
+	}
+	id, ok := u.X.(*parser.Ident)
+	if !ok {
+		return
+	}
+	v, ok := in.vars[id.Name]
+	if !ok || v.typ == nil || v.typ.Kind != ctype.TPointer || v.inMemory {
+		return
+	}
+	in.vars[id.Name] = value{kind: vPtr, typ: v.typ, ptr: &pointer{space: Global, base: Alloc{Kind: AllocVar, Name: id.Name}, offset: zero, elem: v.typ.Elem}}
 }
 
 // callWith runs a call whose arguments are evaluated: a host template, a

@@ -30,6 +30,9 @@ type Prediction struct {
 	Block                  Dim3     `json:"block"`
 	Grid                   *Dim3    `json:"grid"` // nil when the launch does not give it
 	BlockSource            string   `json:"blockSource"`
+	// BlockFrom is the launch the configuration came from, "" where no
+	// launch reaches the kernel (a header analyzed as a file of its own).
+	BlockFrom string `json:"blockFrom"`
 	Unknown                string   `json:"unknownReason,omitempty"`
 	// MergedInto is set on an access whose element another access's
 	// instruction reads or writes: it has no instruction of its own.
@@ -125,8 +128,9 @@ func Compare(rows []Row, preds []Prediction) []Pair {
 // predictionsFor picks the predictions for one measured launch: its
 // kernel (a template's, whatever the instance), its block, and of the
 // predictions of one access for several instances those whose element
-// size is the instance's; of those for several launches with this block,
-// those of the launches with the measured grid, where some have it (the
+// size is the instance's; those a launch reaches over those no launch
+// does; and of those for several launches with this block, those of the
+// launches with the measured grid, where some have it (the
 // program's first launch of a kernel is the one measured, and the
 // others, at other sizes, may cost otherwise).
 func predictionsFor(preds []Prediction, g groupKey) []Prediction {
@@ -172,6 +176,20 @@ func predictionsFor(preds []Prediction, g groupKey) []Prediction {
 			}
 			if len(same) > 0 {
 				ps = same
+			}
+		}
+		if len(ps) > 1 {
+			// A kernel's header analyzed as a file of its own as well as
+			// through the file that includes and launches it: the
+			// launched one is the one measured.
+			var launched []Prediction
+			for _, p := range ps {
+				if p.BlockFrom != "" {
+					launched = append(launched, p)
+				}
+			}
+			if len(launched) > 0 {
+				ps = launched
 			}
 		}
 		if len(ps) > 1 {
