@@ -33,7 +33,7 @@ type Prediction struct {
 	// BlockFrom is the launch the configuration came from, "" where no
 	// launch reaches the kernel (a header analyzed as a file of its own).
 	BlockFrom string `json:"blockFrom"`
-	Unknown                string   `json:"unknownReason,omitempty"`
+	Unknown   string `json:"unknownReason,omitempty"`
 	// MergedInto is set on an access whose element another access's
 	// instruction reads or writes: it has no instruction of its own.
 	MergedInto *struct {
