@@ -418,6 +418,7 @@ func predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]boo
 	guards, loops = dropUnknown(guards), dropUnknownLoops(loops)
 	m := newWarpModel(a, cfg.Block, grid, addr, nil, loops, recs)
 	m.sampling = s
+	m.gridKnown = cfg.GridKnown == [3]bool{true, true, true}
 	if plan := blockTripPlan(loops, m.trips); len(plan) > 0 {
 		return predictBlockTrips(a, cfg, params, plan, recs, s)
 	}
@@ -594,6 +595,12 @@ type warpModel struct {
 	usesBlock bool // the address or a condition depends on the block index
 	lanes     [32]int64
 	sampling  sampling
+	// gridKnown is set where the launch gives the whole grid: a block
+	// whose warps all leave a predicated access's lanes off still issues
+	// it (convolutionSeparable's first column of blocks, measured), where
+	// under a grid assumed larger than the code's sizes such a block may
+	// not exist.
+	gridKnown bool
 }
 
 func newWarpModel(a *interp.Access, block, grid launch.Dim3, addr symbolic.Expr, guards, loops []symbolic.Expr, recs []*recurrence) *warpModel {
@@ -954,7 +961,7 @@ func (m *warpModel) run(p *Prediction) {
 						blockEmpty += len(m.pieces)
 					}
 				}
-				if requests > before {
+				if requests > before || blockEmpty > 0 && m.emptyBlockIssues(blocks, iters) {
 					empty += blockEmpty
 				}
 			}
@@ -978,7 +985,7 @@ func (m *warpModel) run(p *Prediction) {
 			if !visit(b, w, iters) {
 				return
 			}
-			if emptyHere && m.blockRuns(b, iters) {
+			if emptyHere && (m.blockRuns(b, iters) || m.emptyBlockIssues(blocks, iters)) {
 				empty += len(m.pieces)
 			}
 			if requests > reqBefore {

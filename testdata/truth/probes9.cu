@@ -1,0 +1,105 @@
+// probes9.cu: what host code does to a pointer before a launch, and
+// loads under a conditional expression. Each probe pairs both sides of
+// the condition the model rests on:
+//   q_alloc_al / q_alloc_mis: a pointer declared null, set by cudaMalloc,
+//     advanced 28 (or 27) floats on the host; the kernel reads 4 floats
+//     on, so the first is 128-byte aligned and the second is not.
+//   q_swap: a double buffer advanced 28 floats and swapped in a host loop
+//     of a run-time trip count: every launch reads at the same offset.
+//   q_check: the offset 32 - r with r read at run time, after a usage
+//     check that exits unless r == 4.
+//   q_tern_head / q_tern_lane: a load under c ? x : 0 whose condition
+//     leaves every lane of block 0 off, or one lane in two of every warp.
+//   q_if_head: the same head condition as an if with code after it.
+#include <cstdio>
+#include <cstdlib>
+
+__global__ void q_alloc_al(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i + 4] = in[i + 4];
+}
+
+__global__ void q_alloc_mis(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i + 4] = in[i + 4];
+}
+
+__global__ void q_swap(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i + 4] = in[i + 4];
+}
+
+__global__ void q_check(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i + 4] = in[i + 4];
+}
+
+__global__ void q_tern_head(float *out, const float *in) {
+  __shared__ float s[64];
+  const int x = (blockIdx.x - 1) * 64 + threadIdx.x;
+  s[threadIdx.x] = (x >= 0) ? in[x] : 0;
+  __syncthreads();
+  out[blockIdx.x * 64 + threadIdx.x] = s[63 - threadIdx.x];
+}
+
+__global__ void q_tern_lane(float *out, const float *in) {
+  __shared__ float s[64];
+  const int x = blockIdx.x * 64 + threadIdx.x;
+  s[threadIdx.x] = (threadIdx.x % 2 == 0) ? in[x] : 0;
+  __syncthreads();
+  out[x] = s[63 - threadIdx.x];
+}
+
+__global__ void q_if_head(float *out, const float *in) {
+  __shared__ float s[64];
+  const int x = (blockIdx.x - 1) * 64 + threadIdx.x;
+  s[threadIdx.x] = 0;
+  if (x >= 0)
+    s[threadIdx.x] = in[x];
+  __syncthreads();
+  out[blockIdx.x * 64 + threadIdx.x] = s[63 - threadIdx.x];
+}
+
+static void check(int r, int steps) {
+  const int n = 1 << 20;
+  float *a = 0, *b = 0;
+  const int padding = 32 - r;
+  if (r != 4) {
+    printf("r must be 4\n");
+    exit(1);
+  }
+  cudaMalloc((void **)&a, (n + 64) * sizeof(float));
+  cudaMalloc((void **)&b, (n + 64) * sizeof(float));
+  q_check<<<n / 256, 256>>>(b + padding, a + padding);
+  float *src = a + 28;
+  float *dst = b + 28;
+  for (int t = 0; t < steps; t++) {
+    q_swap<<<n / 256, 256>>>(dst, src);
+    float *tmp = dst;
+    dst = src;
+    src = tmp;
+  }
+  cudaFree(a);
+  cudaFree(b);
+}
+
+int main(int argc, char **argv) {
+  const int n = 1 << 20;
+  float *a = 0, *b = 0;
+  cudaMalloc((void **)&a, (n + 64) * sizeof(float));
+  cudaMalloc((void **)&b, (n + 64) * sizeof(float));
+  cudaMemset(a, 0, (n + 64) * sizeof(float));
+  q_alloc_al<<<n / 256, 256>>>(b + 28, a + 28);
+  q_alloc_mis<<<n / 256, 256>>>(b + 27, a + 27);
+  q_tern_head<<<24, 64>>>(b, a);
+  q_tern_lane<<<24, 64>>>(b, a);
+  q_if_head<<<24, 64>>>(b, a);
+  const char *r = getenv("PROBES9_R");
+  const char *s = getenv("PROBES9_STEPS");
+  check(atoi(r ? r : "4"), atoi(s ? s : "2"));
+  cudaDeviceSynchronize();
+  cudaFree(a);
+  cudaFree(b);
+  printf("done\n");
+  return 0;
+}
