@@ -116,6 +116,10 @@ type Prediction struct {
 	// the figures per instruction issued, which Nsight Compute reports;
 	// the figures above are per request that runs.
 	PerInstruction *PerInstruction
+	// Hoisted is set where nvcc loads the value once before the access's
+	// innermost loop (hoist.go): the instruction runs once, not once per
+	// iteration, and Nsight may show it on another line.
+	Hoisted bool
 	// issued is the instructions issued per launch, those with every lane
 	// off too, where PerInstruction is set.
 	issued float64
@@ -246,7 +250,9 @@ func PredictIn(a *interp.Access, kernel []*interp.Access, cfg *launch.Config, pa
 	}
 	wide, members := adjacentGroup(a, kernel, templateValues(a, cfg))
 	if wide == nil {
-		return predict(a, cfg, params, s)
+		p := predict(a, cfg, params, s)
+		p.Hoisted = hoistedLoad(a, kernel)
+		return p
 	}
 	p := predict(wide, cfg, params, s)
 	if p.Misaligned > 0 {

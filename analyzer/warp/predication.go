@@ -39,7 +39,8 @@ type PerInstruction struct {
 // the condition (@P EXIT) and warps with no lane left issue nothing:
 // measured, an if (threadIdx.x == 0) store at a kernel's end costs 1 per
 // instruction, the same store followed by __syncthreads() 1/16 under 512
-// threads.
+// threads. An access in an arm of a conditional expression (c ? x[i] :
+// 0), c differing by lane, is predicated whatever surrounds it.
 func predicatedGuard(a *interp.Access, kernel []*interp.Access) bool {
 	n := len(a.Guards)
 	if n == 0 || !mentionsThread(a.Guards[n-1]) || a.Kernel == nil {
@@ -64,7 +65,9 @@ func predicatedGuard(a *interp.Access, kernel []*interp.Access) bool {
 		// c ? in[i] : 0: a select, whatever surrounds it; every warp
 		// reaching the expression issues the load, lanes on or off by c
 		// (measured: convolutionSeparable's halo loads, 3.83 sectors per
-		// instruction where a request that runs costs 4).
+		// instruction where a request that runs costs 4). A condition
+		// the same for the whole block is a branch (probes9's q_tern_uni:
+		// @!P0 BRA around the load), which the test above leaves out.
 		return true
 	}
 	// The innermost statement that decides whether the access runs must

@@ -30,6 +30,9 @@ type Prediction struct {
 	Block                  Dim3     `json:"block"`
 	Grid                   *Dim3    `json:"grid"` // nil when the launch does not give it
 	BlockSource            string   `json:"blockSource"`
+	// Hoisted is set on a load nvcc moves before its loop: Nsight puts
+	// it on another line.
+	Hoisted bool `json:"hoisted"`
 	// BlockFrom is the launch the configuration came from, "" where no
 	// launch reaches the kernel (a header analyzed as a file of its own).
 	BlockFrom string `json:"blockFrom"`
@@ -214,6 +217,11 @@ func compareLaunch(rows []*Row, preds []Prediction) []Pair {
 	byLine := map[lineKey][]Prediction{}
 	for _, p := range preds {
 		k := lineKey{filepath.Base(p.File), p.Line, p.Op}
+		if p.Hoisted {
+			// Not on its own line: compared as a moved row, with the
+			// measured row no prediction's line holds.
+			k.line = -p.Line
+		}
 		if _, ok := byLine[k]; !ok {
 			keys = append(keys, k)
 		}

@@ -11,6 +11,8 @@
 //   q_tern_head / q_tern_lane: a load under c ? x : 0 whose condition
 //     leaves every lane of block 0 off, or one lane in two of every warp.
 //   q_if_head: the same head condition as an if with code after it.
+//   q_hoist / q_nohoist: a loop-invariant load, the loop storing nothing
+//     or storing; q_tern_uni: c ? x : 0 with c the same for a block.
 #include <cstdio>
 #include <cstdlib>
 
@@ -60,6 +62,50 @@ __global__ void q_if_head(float *out, const float *in) {
   out[blockIdx.x * 64 + threadIdx.x] = s[63 - threadIdx.x];
 }
 
+// A load no iteration changes, in a loop the compiler keeps: loaded once
+// before the loop where the loop stores nothing (q_hoist), once per
+// iteration where a store in the loop may change it (q_nohoist).
+__global__ void q_init(float *cdf, float *u) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  cdf[i] = (float)i;
+  u[i] = (float)((i / 32) % 64); // a warp leaves the loops below together
+}
+
+__global__ void q_hoist(int *idx, const float *cdf, const float *u, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int k = -1;
+  for (int x = 0; x < n; x++) {
+    float v = u[i];
+    if (cdf[x] >= v) {
+      k = x;
+      break;
+    }
+  }
+  idx[i] = k;
+}
+
+__global__ void q_nohoist(int *idx, float *cdf, const float *u, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int k = -1;
+  for (int x = 0; x < n; x++) {
+    float v = u[i];
+    if (cdf[x] >= v) {
+      k = x;
+      break;
+    }
+    cdf[n + i] = v;
+  }
+  idx[i] = k;
+}
+
+// A conditional expression whose condition is the same for the whole
+// block: a select every warp issues, or a branch around the load?
+__global__ void q_tern_uni(float *out, const float *in) {
+  const int x = blockIdx.x * 64 + threadIdx.x;
+  float v = (blockIdx.x % 4 != 3) ? in[x] : 0;
+  out[x] = v;
+}
+
 static void check(int r, int steps) {
   const int n = 1 << 20;
   float *a = 0, *b = 0;
@@ -94,6 +140,15 @@ int main(int argc, char **argv) {
   q_tern_head<<<24, 64>>>(b, a);
   q_tern_lane<<<24, 64>>>(b, a);
   q_if_head<<<24, 64>>>(b, a);
+  q_tern_uni<<<24, 64>>>(b, a);
+  float *cdf = 0, *u = 0;
+  int *idx = 0;
+  cudaMalloc((void **)&cdf, (1 << 16) * sizeof(float));
+  cudaMalloc((void **)&u, (1 << 16) * sizeof(float));
+  cudaMalloc((void **)&idx, (1 << 14) * sizeof(int));
+  q_init<<<(1 << 16) / 256, 256>>>(cdf, u);
+  q_hoist<<<64, 256>>>(idx, cdf, u, 64);
+  q_nohoist<<<64, 256>>>(idx, cdf, u, 64);
   const char *r = getenv("PROBES9_R");
   const char *s = getenv("PROBES9_STEPS");
   check(atoi(r ? r : "4"), atoi(s ? s : "2"));
