@@ -161,15 +161,32 @@ func (in *interp) allocated(arg parser.Expr) {
 	if !ok || u.Op != parser.AddrOf {
 		return
 	}
-	id, ok := u.X.(*parser.Ident)
-	if !ok {
-		return
+	fresh := func(t *ctype.Type, name string) value {
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: Alloc{Kind: AllocVar, Name: name}, offset: zero, elem: t.Elem}}
 	}
-	v, ok := in.vars[id.Name]
-	if !ok || v.typ == nil || v.typ.Kind != ctype.TPointer || v.inMemory {
-		return
+	switch x := u.X.(type) {
+	case *parser.Ident:
+		v, ok := in.vars[x.Name]
+		if !ok || v.typ == nil || v.typ.Kind != ctype.TPointer || v.inMemory {
+			return
+		}
+		in.vars[x.Name] = fresh(v.typ, x.Name)
+	case *parser.Member:
+		// cudaMalloc(&input.g_b_raw, ...): a member of a local struct.
+		id, ok := x.X.(*parser.Ident)
+		if !ok || x.Arrow {
+			return
+		}
+		s, ok := in.vars[id.Name]
+		if !ok || s.kind != vStruct || s.typ == nil {
+			return
+		}
+		f, ok := s.typ.Field(x.Name)
+		if !ok || f.Type == nil || f.Type.Kind != ctype.TPointer {
+			return
+		}
+		in.vars[id.Name] = setField(s, []string{x.Name}, fresh(f.Type, id.Name+"."+x.Name))
 	}
-	in.vars[id.Name] = value{kind: vPtr, typ: v.typ, ptr: &pointer{space: Global, base: Alloc{Kind: AllocVar, Name: id.Name}, offset: zero, elem: v.typ.Elem}}
 }
 
 // callWith runs a call whose arguments are evaluated: a host template, a

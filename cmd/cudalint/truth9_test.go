@@ -17,15 +17,15 @@ const (
 // launch gives. Not: q_tern_lane, predicated but with lanes on in every
 // warp, so that its figures are the same either way.
 var predicated9 = map[string]bool{
-	"q_tern_head:42:load:global": true,
-	"q_if_head:60:load:global":   true, "q_if_head:60:store:shared": true,
+	"q_tern_head:44:load:global": true,
+	"q_if_head:62:load:global":   true, "q_if_head:62:store:shared": true,
 }
 
 // hoisted9 are the probes9 loads nvcc hoists out of their loop (sass9.txt:
 // q_hoist's LDG of u[i] before the loop, q_nohoist's inside it, after a
 // store that may change it): the measured line runs once per warp, 512
 // warps (64 blocks of 256 threads), where the other runs every iteration.
-var hoisted9 = map[string]bool{"q_hoist:78:load:global": true, "q_nohoist:91:load:global": false}
+var hoisted9 = map[string]bool{"q_hoist:80:load:global": true, "q_nohoist:93:load:global": false}
 
 // TestMeasuredHostOffsets compares the access table for probes9.cu
 // (pointers host code advances before a launch: null-declared and set

@@ -13,6 +13,8 @@
 //   q_if_head: the same head condition as an if with code after it.
 //   q_hoist / q_nohoist: a loop-invariant load, the loop storing nothing
 //     or storing; q_tern_uni: c ? x : 0 with c the same for a block.
+//   q_ref_al / q_ref_mis: a pointer a host function sets through a
+//     reference, one float into its allocation (aligned for in[i - 1]) or two.
 #include <cstdio>
 #include <cstdlib>
 
@@ -106,6 +108,29 @@ __global__ void q_tern_uni(float *out, const float *in) {
   out[x] = v;
 }
 
+// Pointers a host function sets through a reference to its caller's
+// struct (void init(Bufs &s) { cudaMalloc(&(s.raw), ...); s.b = s.raw +
+// off; }): off = 1 makes in[i - 1] aligned (q_ref_al), off = 2 not.
+struct Bufs {
+  float *raw;
+  float *b;
+};
+
+__global__ void q_ref_al(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i - 1];
+}
+
+__global__ void q_ref_mis(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i - 1];
+}
+
+void initBufs(Bufs &s, int n, int off) {
+  cudaMalloc((void **)&(s.raw), (n + 64) * sizeof(float));
+  s.b = s.raw + off;
+}
+
 static void check(int r, int steps) {
   const int n = 1 << 20;
   float *a = 0, *b = 0;
@@ -149,6 +174,11 @@ int main(int argc, char **argv) {
   q_init<<<(1 << 16) / 256, 256>>>(cdf, u);
   q_hoist<<<64, 256>>>(idx, cdf, u, 64);
   q_nohoist<<<64, 256>>>(idx, cdf, u, 64);
+  Bufs s1, s2;
+  initBufs(s1, n, 1);
+  initBufs(s2, n, 2);
+  q_ref_al<<<n / 256, 256>>>(b, s1.b);
+  q_ref_mis<<<n / 256, 256>>>(b, s2.b);
   const char *r = getenv("PROBES9_R");
   const char *s = getenv("PROBES9_STEPS");
   check(atoi(r ? r : "4"), atoi(s ? s : "2"));
