@@ -20,7 +20,9 @@ import (
 // hoistedLoad reports whether nvcc hoists load a out of its innermost
 // loop; kernel is the kernel's accesses in program order.
 func hoistedLoad(a *interp.Access, kernel []*interp.Access) bool {
-	if a.Op != interp.Load || a.Space != interp.Global || len(a.Loops) == 0 {
+	if a.Op != interp.Load || a.Space != interp.Global || len(a.Loops) == 0 || a.Guessed || a.Type == nil || !a.Type.LayoutKnown() {
+		// (A layout the model guessed may hide the loop's stores: they
+		// are accesses only where the types are known.)
 		return false
 	}
 	l := a.Loops[len(a.Loops)-1]
