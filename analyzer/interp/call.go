@@ -113,6 +113,8 @@ func (in *interp) call(e *parser.Call) value {
 			in.access(p.ptr.at(p.ptr.offset, p.ptr.elem), Store, e)
 		}
 		return intValue(symbolic.Const(0))
+	case in.host && deviceAllocs[name] && len(e.Args) >= 1:
+		in.allocated(e.Args[0])
 	case name == "__mul24" || name == "__umul24":
 		if len(e.Args) == 2 {
 			return in.arith(parser.Mul, in.eval(e.Args[0]), in.eval(e.Args[1]))
@@ -136,6 +138,55 @@ func (in *interp) call(e *parser.Call) value {
 	v := in.callWith(e, name, args, lvs)
 	in.afterClosures(passed, e)
 	return v
+}
+
+// deviceAllocs are the runtime's calls that set the pointer their first
+// argument points to to a new device allocation.
+var deviceAllocs = map[string]bool{"cudaMalloc": true, "cudaMallocManaged": true, "cudaMallocAsync": true, "cudaMallocPitch": true}
+
+// allocated makes the host pointer variable that cudaMalloc(&p, ...) (or
+// (void **)&p) sets an allocation of its own, at offset 0: whatever it
+// held before (float *p = 0, the usual way to declare it), it now points
+// to the start of a new allocation, and p + k passed to a launch is an
+// offset of k elements into it (FDTD3d's bufferIn + padding).
+func (in *interp) allocated(arg parser.Expr) {
+	for {
+		c, ok := arg.(*parser.Cast)
+		if !ok {
+			break
+		}
+		arg = c.X
+	}
+	u, ok := arg.(*parser.Unary)
+	if !ok || u.Op != parser.AddrOf {
+		return
+	}
+	fresh := func(t *ctype.Type, name string) value {
+		return value{kind: vPtr, typ: t, ptr: &pointer{space: Global, base: Alloc{Kind: AllocVar, Name: name}, offset: zero, elem: t.Elem}}
+	}
+	switch x := u.X.(type) {
+	case *parser.Ident:
+		v, ok := in.vars[x.Name]
+		if !ok || v.typ == nil || v.typ.Kind != ctype.TPointer || v.inMemory {
+			return
+		}
+		in.vars[x.Name] = fresh(v.typ, x.Name)
+	case *parser.Member:
+		// cudaMalloc(&input.g_b_raw, ...): a member of a local struct.
+		id, ok := x.X.(*parser.Ident)
+		if !ok || x.Arrow {
+			return
+		}
+		s, ok := in.vars[id.Name]
+		if !ok || s.kind != vStruct || s.typ == nil {
+			return
+		}
+		f, ok := s.typ.Field(x.Name)
+		if !ok || f.Type == nil || f.Type.Kind != ctype.TPointer {
+			return
+		}
+		in.vars[id.Name] = setField(s, []string{x.Name}, fresh(f.Type, id.Name+"."+x.Name))
+	}
 }
 
 // callWith runs a call whose arguments are evaluated: a host template, a

@@ -151,13 +151,34 @@ func (in *interp) hostFunc(name string, n int) *parser.Func {
 		if f.Global || f.Body == nil || !f.Host || len(f.Params) != n || (hasTypeParams(f) && (!smallHelper(f) || in.prog.LaunchesKernel(f))) {
 			continue
 		}
-		if f.Result != nil && (len(f.Result.Words) != 1 || f.Result.Words[0] != "void" || f.Result.Ptr > 0) || in.prog.LaunchesKernel(f) {
+		if f.Result != nil && (len(f.Result.Words) != 1 || f.Result.Words[0] != "void" || f.Result.Ptr > 0) || in.prog.LaunchesKernel(f) || allocatesThroughRef(f) {
 			if pick == nil || (in.kernel != nil && f.P.File == in.kernel.P.File) {
 				pick = f
 			}
 		}
 	}
 	return pick
+}
+
+// allocatesThroughRef reports whether void host function f sets device
+// pointers its caller sees: it takes a mutable reference and calls
+// cudaMalloc (eigenvalues' initInputData(InputData &input, ...), whose
+// input.g_b = input.g_b_raw + 1 the launches are given).
+func allocatesThroughRef(f *parser.Func) bool {
+	ref := false
+	for _, p := range f.Params {
+		ref = ref || isMutableRef(p)
+	}
+	if !ref || f.Body == nil {
+		return false
+	}
+	found := false
+	parser.WalkStmt(f.Body, func(e parser.Expr) {
+		if c, ok := e.(*parser.Call); ok && deviceAllocs[calleeName(c.Fun)] {
+			found = true
+		}
+	})
+	return found
 }
 
 // smallHelper reports whether f's body is a few statements with no loop:
@@ -280,13 +301,47 @@ func (in *interp) hostCall(f *parser.Func, args []value, site *parser.Call) valu
 	in.calls = in.calls[:len(in.calls)-1]
 	in.typeArgs, in.hostFuncArgs = savedTypes, savedFuncs
 	result := in.returnValue(nguards)
+	written := in.refsWritten(f, site, savedVars)
 	in.vars, in.rets, in.guards = savedVars, savedRets, in.guards[:nguards]
+	for name, v := range written {
+		in.vars[name] = v
+	}
 	if f.Result != nil {
 		if t := in.resolve(f.Result); t.Kind != ctype.TUnknown {
 			result = in.convert(result, t)
 		}
 	}
 	return result
+}
+
+// refsWritten are the values a host function leaves in its mutable
+// reference parameters bound to the caller's variables (caller: the
+// caller's variables): void init(InputData &in) { cudaMalloc(&in.raw,
+// ...); in.b = in.raw + 1; } sets the caller's in.b.
+func (in *interp) refsWritten(f *parser.Func, site *parser.Call, caller map[string]value) map[string]value {
+	if site == nil {
+		return nil
+	}
+	var out map[string]value
+	for i, p := range f.Params {
+		if i >= len(site.Args) || p.Name == "" || !isMutableRef(p) {
+			continue
+		}
+		id, ok := site.Args[i].(*parser.Ident)
+		if !ok {
+			continue
+		}
+		before, ok := caller[id.Name]
+		v, set := in.vars[p.Name]
+		if !ok || !set || v.kind != before.kind || before.constant || before.inMemory {
+			continue
+		}
+		if out == nil {
+			out = map[string]value{}
+		}
+		out[id.Name] = v
+	}
+	return out
 }
 
 // kernelNamed reports whether name is a kernel of the unit, else of the

@@ -593,7 +593,7 @@ func (in *interp) ifStmt(s *parser.If) {
 	in.stmt(s.Then)
 	in.guards = in.guards[:len(in.guards)-1]
 	thenVars := in.vars
-	thenExits := exits(s.Then)
+	thenExits := exits(s.Then) || in.host && endsProgram(s.Then)
 
 	// Without an else the other branch leaves before as it is: no one
 	// else holds it (each branch, loop pass and call works on a map of
@@ -614,6 +614,9 @@ func (in *interp) ifStmt(s *parser.If) {
 		// if (c) return; ...: the rest of the block runs only where !c.
 		in.vars = elseVars
 		in.guards = append(in.guards, symbolic.Not(c))
+		if in.host && s.Else == nil {
+			in.narrowNotEqual(s.Cond)
+		}
 	case elseExits && !thenExits:
 		in.vars = thenVars
 		in.guards = append(in.guards, c)
@@ -636,6 +639,102 @@ func exits(s parser.Stmt) bool {
 		return s.Else != nil && exits(s.Then) && exits(s.Else)
 	}
 	return false
+}
+
+// endsProgram reports whether a host statement always ends the program:
+// exit(...) or abort() as its last word (a usage check: if (radius !=
+// RADIUS) { printf(...); exit(EXIT_FAILURE); }).
+func endsProgram(s parser.Stmt) bool {
+	switch s := s.(type) {
+	case *parser.Block:
+		return len(s.Stmts) > 0 && endsProgram(s.Stmts[len(s.Stmts)-1])
+	case *parser.ExprStmt:
+		if c, ok := s.X.(*parser.Call); ok {
+			switch calleeName(c.Fun) {
+			case "exit", "abort", "_exit", "quick_exit", "std::exit", "std::abort":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// narrowNotEqual gives x the value k after host code left where x != k
+// (or k != x) held, k a constant: code past if (radius != RADIUS) exit(1);
+// runs with radius equal to RADIUS.
+func (in *interp) narrowNotEqual(cond parser.Expr) {
+	b, ok := cond.(*parser.Binary)
+	if !ok || b.Op != parser.Neq {
+		return
+	}
+	for _, pair := range [2][2]parser.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		id, ok := pair[0].(*parser.Ident)
+		if !ok {
+			continue
+		}
+		v, ok := in.vars[id.Name]
+		if !ok || v.kind != vInt || v.x == nil || v.inMemory {
+			continue
+		}
+		if _, known := symbolic.IsConst(v.x); known {
+			return
+		}
+		k, ok := in.constantOf(pair[1])
+		if !ok {
+			continue
+		}
+		if sym, ok := symbolic.AsVar(v.x); ok {
+			// Values computed from x before the check hold its symbol
+			// (padding = 32 - radius above the if): they learn it too.
+			bind := map[symbolic.SymID]symbolic.Expr{sym.Key(): symbolic.Const(k)}
+			for name, w := range in.vars {
+				in.vars[name] = substValue(w, bind)
+			}
+		}
+		v.x = symbolic.Const(k)
+		in.vars[id.Name] = v
+		return
+	}
+}
+
+// substValue is v with bind's symbols replaced in its integer, its
+// pointer's offset and its members.
+func substValue(v value, bind map[symbolic.SymID]symbolic.Expr) value {
+	switch v.kind {
+	case vInt:
+		if v.x != nil {
+			v.x = symbolic.Subst(v.x, bind)
+		}
+	case vPtr:
+		if v.ptr != nil && v.ptr.offset != nil {
+			p := *v.ptr
+			p.offset = symbolic.Subst(p.offset, bind)
+			v.ptr = &p
+		}
+	case vStruct:
+		if len(v.fields) > 0 {
+			f := make(map[string]value, len(v.fields))
+			for k, w := range v.fields {
+				f[k] = substValue(w, bind)
+			}
+			v.fields = f
+		}
+	}
+	return v
+}
+
+// constantOf is the value of e when it is an integer literal or a
+// constant variable holding one.
+func (in *interp) constantOf(e parser.Expr) (int64, bool) {
+	switch e := e.(type) {
+	case *parser.IntLit:
+		return e.Value, true
+	case *parser.Ident:
+		if v, ok := in.vars[e.Name]; ok && v.kind == vInt && v.x != nil && v.constant {
+			return symbolic.IsConst(v.x)
+		}
+	}
+	return 0, false
 }
 
 func cloneVars(m map[string]value) map[string]value {
@@ -779,6 +878,8 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	for _, name := range names {
 		if v, ok := advanced[name]; ok {
 			in.vars[name] = v
+		} else if in.host && swappedPointer(name, body, entry) {
+			in.vars[name] = entry[name]
 		} else if !uniform[name] {
 			in.vars[name] = in.loopCarried(name, entry[name])
 		}
@@ -983,6 +1084,82 @@ func (in *interp) loopCarried(name string, entry value) value {
 		v = in.dataValue(symbolic.CauseFloatValue, "float")
 	}
 	return v
+}
+
+// swappedPointer reports whether host pointer variable name keeps its
+// offset through a loop: it enters at a constant offset, and the body
+// only assigns it other pointers that entered at that same offset,
+// directly or through a local holding one (the double buffer of
+// tmp = dst; dst = src; src = tmp): whichever allocation it points to in
+// an iteration, a launch is given the same offset into it.
+func swappedPointer(name string, body parser.Stmt, entry map[string]value) bool {
+	offsetOf := func(n string) (int64, bool) {
+		v, ok := entry[n]
+		if !ok || v.kind != vPtr || v.ptr == nil || v.ptr.offset == nil {
+			return 0, false
+		}
+		return symbolic.IsConst(v.ptr.offset)
+	}
+	k, ok := offsetOf(name)
+	if !ok {
+		return false
+	}
+	aliases := map[string]string{} // a local the body declares = another variable
+	var sources []parser.Expr
+	okAll := true
+	parser.EachStmt(body, func(st parser.Stmt) {
+		switch st := st.(type) {
+		case *parser.DeclStmt:
+			for _, dc := range st.Decl.Declarators {
+				if id, ok := dc.Init.(*parser.Ident); ok {
+					aliases[dc.Name] = id.Name
+				} else if dc.Name == name {
+					okAll = false
+				}
+			}
+		case *parser.ExprStmt:
+			parser.WalkExpr(st.X, func(e parser.Expr) {
+				switch e := e.(type) {
+				case *parser.Binary:
+					if id, ok := e.X.(*parser.Ident); ok && id.Name == name && isAssignOp(e.Op) {
+						if e.Op != parser.Assign {
+							okAll = false
+						}
+						sources = append(sources, e.Y)
+					}
+				case *parser.Unary:
+					if id, ok := e.X.(*parser.Ident); ok && id.Name == name && (e.Op == parser.Inc || e.Op == parser.Dec || e.Op == parser.AddrOf) {
+						okAll = false
+					}
+				case *parser.Postfix:
+					if id, ok := e.X.(*parser.Ident); ok && id.Name == name {
+						okAll = false
+					}
+				}
+			})
+		case *parser.If, *parser.For, *parser.While, *parser.Switch:
+			// A loop or branch of its own: its assignments are not one
+			// swap's.
+			okAll = okAll && st == body
+		}
+	})
+	if !okAll || len(sources) == 0 {
+		return false
+	}
+	for _, src := range sources {
+		id, ok := src.(*parser.Ident)
+		if !ok {
+			return false
+		}
+		n := id.Name
+		if a, ok := aliases[n]; ok {
+			n = a
+		}
+		if j, ok := offsetOf(n); !ok || j != k {
+			return false
+		}
+	}
+	return true
 }
 
 // assignedNames lists the variables a loop body and step assign.

@@ -116,6 +116,10 @@ type Prediction struct {
 	// the figures per instruction issued, which Nsight Compute reports;
 	// the figures above are per request that runs.
 	PerInstruction *PerInstruction
+	// Hoisted is set where nvcc loads the value once before the access's
+	// innermost loop (hoist.go): the instruction runs once, not once per
+	// iteration, and Nsight may show it on another line.
+	Hoisted bool
 	// issued is the instructions issued per launch, those with every lane
 	// off too, where PerInstruction is set.
 	issued float64
@@ -246,7 +250,9 @@ func PredictIn(a *interp.Access, kernel []*interp.Access, cfg *launch.Config, pa
 	}
 	wide, members := adjacentGroup(a, kernel, templateValues(a, cfg))
 	if wide == nil {
-		return predict(a, cfg, params, s)
+		p := predict(a, cfg, params, s)
+		p.Hoisted = hoistedLoad(a, kernel)
+		return p
 	}
 	p := predict(wide, cfg, params, s)
 	if p.Misaligned > 0 {
@@ -424,6 +430,7 @@ func predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]boo
 	guards, loops = dropUnknown(guards), dropUnknownLoops(loops)
 	m := newWarpModel(a, cfg.Block, grid, addr, nil, loops, recs)
 	m.sampling = s
+	m.gridKnown = cfg.GridKnown == [3]bool{true, true, true}
 	if plan := blockTripPlan(loops, m.trips); len(plan) > 0 {
 		return predictBlockTrips(a, cfg, params, plan, recs, s)
 	}
@@ -602,6 +609,12 @@ type warpModel struct {
 	usesBlock bool // the address or a condition depends on the block index
 	lanes     [32]int64
 	sampling  sampling
+	// gridKnown is set where the launch gives the whole grid: a block
+	// whose warps all leave a predicated access's lanes off still issues
+	// it (convolutionSeparable's first column of blocks, measured), where
+	// under a grid assumed larger than the code's sizes such a block may
+	// not exist.
+	gridKnown bool
 }
 
 func newWarpModel(a *interp.Access, block, grid launch.Dim3, addr symbolic.Expr, guards, loops []symbolic.Expr, recs []*recurrence) *warpModel {
@@ -963,7 +976,7 @@ func (m *warpModel) run(p *Prediction) {
 						blockEmpty += len(m.pieces)
 					}
 				}
-				if requests > before {
+				if requests > before || blockEmpty > 0 && m.emptyBlockIssues(blocks, iters) {
 					empty += blockEmpty
 				}
 			}
@@ -987,7 +1000,7 @@ func (m *warpModel) run(p *Prediction) {
 			if !visit(b, w, iters) {
 				return
 			}
-			if emptyHere && m.blockRuns(b, iters) {
+			if emptyHere && (m.blockRuns(b, iters) || m.emptyBlockIssues(blocks, iters)) {
 				empty += len(m.pieces)
 			}
 			if requests > reqBefore {

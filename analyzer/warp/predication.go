@@ -39,7 +39,8 @@ type PerInstruction struct {
 // the condition (@P EXIT) and warps with no lane left issue nothing:
 // measured, an if (threadIdx.x == 0) store at a kernel's end costs 1 per
 // instruction, the same store followed by __syncthreads() 1/16 under 512
-// threads.
+// threads. An access in an arm of a conditional expression (c ? x[i] :
+// 0), c differing by lane, is predicated whatever surrounds it.
 func predicatedGuard(a *interp.Access, kernel []*interp.Access) bool {
 	n := len(a.Guards)
 	if n == 0 || !mentionsThread(a.Guards[n-1]) || a.Kernel == nil {
@@ -60,6 +61,15 @@ func predicatedGuard(a *interp.Access, kernel []*interp.Access) bool {
 		}
 	}
 	path := stmtPath(bodies[len(bodies)-1], nil, -1, a.Pos)
+	if len(path) > 0 && inTernaryArm(path[len(path)-1].stmt, a.Pos) {
+		// c ? in[i] : 0: a select, whatever surrounds it; every warp
+		// reaching the expression issues the load, lanes on or off by c
+		// (measured: convolutionSeparable's halo loads, 3.83 sectors per
+		// instruction where a request that runs costs 4). A condition
+		// the same for the whole block is a branch (probes9's q_tern_uni:
+		// @!P0 BRA around the load), which the test above leaves out.
+		return true
+	}
 	// The innermost statement that decides whether the access runs must
 	// be an if, and the access in one of its branches' plain statements.
 	k := len(path) - 1
@@ -114,6 +124,44 @@ func predicatedGuard(a *interp.Access, kernel []*interp.Access) bool {
 		}
 	}
 	return false
+}
+
+// inTernaryArm reports whether the expression starting at pos lies in an
+// arm of a conditional expression of statement st (not in its
+// condition): the access the ternary's condition guards.
+func inTernaryArm(st parser.Stmt, pos parser.Pos) bool {
+	var exprs []parser.Expr
+	switch s := st.(type) {
+	case *parser.ExprStmt:
+		exprs = append(exprs, s.X)
+	case *parser.DeclStmt:
+		for _, dc := range s.Decl.Declarators {
+			if dc.Init != nil {
+				exprs = append(exprs, dc.Init)
+			}
+		}
+	case *parser.Return:
+		if s.X != nil {
+			exprs = append(exprs, s.X)
+		}
+	}
+	found := false
+	for _, x := range exprs {
+		parser.WalkExpr(x, func(e parser.Expr) {
+			t, ok := e.(*parser.Ternary)
+			if !ok || found {
+				return
+			}
+			for _, arm := range []parser.Expr{t.Then, t.Else} {
+				parser.WalkExpr(arm, func(e parser.Expr) {
+					if e.Start() == pos {
+						found = true
+					}
+				})
+			}
+		})
+	}
+	return found
 }
 
 // follows reports whether code runs after path[k]: a statement after it
@@ -219,6 +267,17 @@ func (m *warpModel) blockRuns(b int64, iters []int64) bool {
 		}
 	}
 	return false
+}
+
+// emptyBlockIssues reports whether a block none of whose warps runs a
+// predicated access still counts its warps' issues: where the launch
+// gives the whole grid (every block exists), or where the last of the
+// blocks evaluated runs it (the empty ones are not blocks past the code's
+// sizes that an assumed grid adds, but blocks the guard leaves out:
+// convolutionSeparable's first column, whose halo lies left of the
+// image, measured at 23/24 of a request's sectors per instruction).
+func (m *warpModel) emptyBlockIssues(blocks int64, iters []int64) bool {
+	return m.gridKnown || m.blockRuns(blocks-1, iters)
 }
 
 // perInstruction sets p's per-instruction figures from the sums of run:

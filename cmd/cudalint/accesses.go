@@ -184,22 +184,25 @@ type accessJSON struct {
 	// (Predicated: every warp reaching its guard issues the instruction,
 	// those with no lane on at no cost), where they are lower. Findings
 	// grade the per-request cost, which is what a request that runs pays.
-	SectorsPerInstruction         *float64   `json:"sectorsPerInstruction,omitempty"`
-	NcuIdealPerInstruction        *float64   `json:"ncuIdealSectorsPerInstruction,omitempty"`
-	WavefrontsPerInstruction      *float64   `json:"wavefrontsPerInstruction,omitempty"`
-	IdealWavefrontsPerInstruction *float64   `json:"idealWavefrontsPerInstruction,omitempty"`
-	Predicated                    bool       `json:"predicated,omitempty"`
-	LaneStrideBytes               *int64     `json:"laneStrideBytes"`
-	Block                         [3]int64   `json:"block"`
-	BlockSource                   string     `json:"blockSource"`
-	BlockFrom                     string     `json:"blockFrom,omitempty"`
-	Grid                          *[3]int64  `json:"grid"`
-	Via                           []callJSON `json:"via,omitempty"`
-	CallSite                      *placeJSON `json:"callSite,omitempty"`
-	Exact                         bool       `json:"exact"`
-	Requests                      int        `json:"requestsModelled"`
-	Assumptions                   []string   `json:"assumptions,omitempty"`
-	Unknown                       string     `json:"unknownReason,omitempty"`
+	SectorsPerInstruction         *float64 `json:"sectorsPerInstruction,omitempty"`
+	NcuIdealPerInstruction        *float64 `json:"ncuIdealSectorsPerInstruction,omitempty"`
+	WavefrontsPerInstruction      *float64 `json:"wavefrontsPerInstruction,omitempty"`
+	IdealWavefrontsPerInstruction *float64 `json:"idealWavefrontsPerInstruction,omitempty"`
+	Predicated                    bool     `json:"predicated,omitempty"`
+	// Hoisted: nvcc loads the value once before the innermost loop
+	// rather than once per iteration (Nsight may show it on another line).
+	Hoisted         bool       `json:"hoisted,omitempty"`
+	LaneStrideBytes *int64     `json:"laneStrideBytes"`
+	Block           [3]int64   `json:"block"`
+	BlockSource     string     `json:"blockSource"`
+	BlockFrom       string     `json:"blockFrom,omitempty"`
+	Grid            *[3]int64  `json:"grid"`
+	Via             []callJSON `json:"via,omitempty"`
+	CallSite        *placeJSON `json:"callSite,omitempty"`
+	Exact           bool       `json:"exact"`
+	Requests        int        `json:"requestsModelled"`
+	Assumptions     []string   `json:"assumptions,omitempty"`
+	Unknown         string     `json:"unknownReason,omitempty"`
 	// Unrolled holds the cost of each copy of the body of the loops the
 	// compiler unrolls around the access (one instruction each), whose
 	// average the figures above are.
@@ -335,6 +338,7 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 		g := [3]int64(cfg.Grid)
 		row.Grid = &g
 	}
+	row.Hoisted = p.Hoisted
 	switch {
 	case p.Known && a.Space == interp.Shared:
 		w, i, e := round3(p.Sectors), round3(p.Ideal), round3(p.Efficiency())

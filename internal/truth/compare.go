@@ -30,7 +30,13 @@ type Prediction struct {
 	Block                  Dim3     `json:"block"`
 	Grid                   *Dim3    `json:"grid"` // nil when the launch does not give it
 	BlockSource            string   `json:"blockSource"`
-	Unknown                string   `json:"unknownReason,omitempty"`
+	// Hoisted is set on a load nvcc moves before its loop: Nsight puts
+	// it on another line.
+	Hoisted bool `json:"hoisted"`
+	// BlockFrom is the launch the configuration came from, "" where no
+	// launch reaches the kernel (a header analyzed as a file of its own).
+	BlockFrom string `json:"blockFrom"`
+	Unknown   string `json:"unknownReason,omitempty"`
 	// MergedInto is set on an access whose element another access's
 	// instruction reads or writes: it has no instruction of its own.
 	MergedInto *struct {
@@ -125,8 +131,9 @@ func Compare(rows []Row, preds []Prediction) []Pair {
 // predictionsFor picks the predictions for one measured launch: its
 // kernel (a template's, whatever the instance), its block, and of the
 // predictions of one access for several instances those whose element
-// size is the instance's; of those for several launches with this block,
-// those of the launches with the measured grid, where some have it (the
+// size is the instance's; those a launch reaches over those no launch
+// does; and of those for several launches with this block, those of the
+// launches with the measured grid, where some have it (the
 // program's first launch of a kernel is the one measured, and the
 // others, at other sizes, may cost otherwise).
 func predictionsFor(preds []Prediction, g groupKey) []Prediction {
@@ -175,6 +182,20 @@ func predictionsFor(preds []Prediction, g groupKey) []Prediction {
 			}
 		}
 		if len(ps) > 1 {
+			// A kernel's header analyzed as a file of its own as well as
+			// through the file that includes and launches it: the
+			// launched one is the one measured.
+			var launched []Prediction
+			for _, p := range ps {
+				if p.BlockFrom != "" {
+					launched = append(launched, p)
+				}
+			}
+			if len(launched) > 0 {
+				ps = launched
+			}
+		}
+		if len(ps) > 1 {
 			var same []Prediction
 			for _, p := range ps {
 				if p.Grid != nil && *p.Grid == g.grid {
@@ -196,6 +217,11 @@ func compareLaunch(rows []*Row, preds []Prediction) []Pair {
 	byLine := map[lineKey][]Prediction{}
 	for _, p := range preds {
 		k := lineKey{filepath.Base(p.File), p.Line, p.Op}
+		if p.Hoisted {
+			// Not on its own line: compared as a moved row, with the
+			// measured row no prediction's line holds.
+			k.line = -p.Line
+		}
 		if _, ok := byLine[k]; !ok {
 			keys = append(keys, k)
 		}
