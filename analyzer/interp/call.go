@@ -255,6 +255,11 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 		t, _ := ctype.Builtin("size_t")
 		return byteAddress(args[0], t)
 	}
+	if in.host {
+		if v, ok := in.dispatchLambda(e, name, args); ok {
+			return v
+		}
+	}
 	if pureMath[name] && allUniform(args) {
 		// ceilf((float)rows / blockDim.x): a math function of values the
 		// same in every lane is the same in every lane, though its value
@@ -677,4 +682,27 @@ func (in *interp) callObject(e *parser.Call, name string, args []value) (value, 
 	r := in.inlineIn(f, args, nil, e, fr)
 	in.vars[name] = *fr.this
 	return r, true
+}
+
+// dispatchLambda runs, in host code, the lambda without parameters that a
+// call of a function cudalint does not know is given: a type dispatcher
+// (PyTorch's AT_DISPATCH_FLOATING_TYPES(type, name, [&] { k<scalar_t><<<...>>>(...); }),
+// a macro no file defines when the torch headers are absent) runs it for
+// the types it covers, and its launches are the program's. The lambda
+// runs once; the names the dispatcher binds (scalar_t) stay unknown.
+func (in *interp) dispatchLambda(e *parser.Call, name string, args []value) (value, bool) {
+	if in.hostFunc(name, len(args)) != nil {
+		return value{}, false
+	}
+	ran := false
+	for _, a := range args {
+		if c := a.closure; c != nil && c.lambda != nil && len(c.lambda.Fn.Params) == 0 {
+			in.callClosure(c, nil, e)
+			ran = true
+		}
+	}
+	if !ran {
+		return value{}, false
+	}
+	return in.dataValue(symbolic.CauseCallResult, name+"()"), true
 }

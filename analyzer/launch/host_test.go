@@ -187,3 +187,30 @@ func TestBareRunSaid(t *testing.T) {
 		}
 	}
 }
+
+// A lambda without parameters passed to a function cudalint does not
+// know runs once: a type dispatcher (PyTorch's AT_DISPATCH_FLOATING_TYPES,
+// a macro no file defines without the torch headers) runs it, and its
+// launches are the program's. A lambda that takes arguments is a
+// callback whose arguments are not known, and a known function's lambda
+// is run only as that function calls it.
+func TestDispatchedLambdaLaunches(t *testing.T) {
+	tests := []struct {
+		name, host string
+		want       []string
+	}{
+		{"AT_DISPATCH", `void h(float* a, at::Tensor x) {
+  const int threads = 512;
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "k_cuda", ([&] { k<<<64, threads>>>(a, 3); }));
+}`, []string{"launch 512 64 n=3,"}},
+		{"a lambda with parameters", `void h(float* a) { for_each_shard(4, [&](int s) { k<<<64, 128>>>(a, s); }); }`, []string{"default 256 ? "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := configsOf(t, program(t, kernels+tt.host), "k")
+			if strings.Join(got, "; ") != strings.Join(tt.want, "; ") {
+				t.Errorf("configurations %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
