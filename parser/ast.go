@@ -184,6 +184,10 @@ type TypeRef struct {
 	Const bool
 	Ptr   int  // number of '*'
 	Ref   bool // a trailing '&'
+	// Restrict: the pointer is declared __restrict__ (no other pointer
+	// the function uses reaches what it points to), so the compiler
+	// reuses what it loaded through it across stores elsewhere.
+	Restrict bool
 	// Targs are a class template's arguments: <float> in Packed<float>.
 	Targs []TemplateArg
 }

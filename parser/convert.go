@@ -378,6 +378,8 @@ func applyStars(t *TypeRef, stars []string) {
 			t.Ptr++
 		case "&", "&&":
 			t.Ref = true
+		case "__restrict__", "__restrict", "restrict":
+			t.Restrict = true
 		}
 	}
 }

@@ -77,6 +77,8 @@ type Result struct {
 	merged map[*analyzer.Prediction]bool
 	// records are the records each thread reads or writes whole.
 	records map[*analyzer.Prediction]*Record
+	// reused are the loads whose value nvcc reuses from an earlier one.
+	reused map[*analyzer.Prediction]*analyzer.Prediction
 }
 
 // Load models the CUDA files of pass.OtherFiles under opts.

@@ -260,8 +260,10 @@ func (r *Result) computeFacts() {
 	r.kernel = map[*analyzer.Prediction][]*analyzer.Prediction{}
 	r.merged = map[*analyzer.Prediction]bool{}
 	r.records = map[*analyzer.Prediction]*Record{}
+	r.reused = map[*analyzer.Prediction]*analyzer.Prediction{}
 	for _, kernel := range byKernel(r.Analysis.Predictions) {
-		findRecords(kernel, r.records)
+		findReused(kernel, r.reused)
+		findRecords(kernel, r.reused, r.records)
 		for _, p := range kernel {
 			r.kernel[p] = kernel
 		}

@@ -37,7 +37,7 @@ type Record struct {
 func (r *Result) Record(p *analyzer.Prediction) *Record { return r.records[p] }
 
 // findRecords marks the records among one kernel's predictions.
-func findRecords(kernel []*analyzer.Prediction, out map[*analyzer.Prediction]*Record) {
+func findRecords(kernel []*analyzer.Prediction, reused map[*analyzer.Prediction]*analyzer.Prediction, out map[*analyzer.Prediction]*Record) {
 	type group struct {
 		config *analyzer.LaunchConfig
 		base   interp.Alloc
@@ -48,7 +48,7 @@ func findRecords(kernel []*analyzer.Prediction, out map[*analyzer.Prediction]*Re
 	var order []group
 	for _, p := range kernel {
 		a := p.Access
-		if !p.Known || p.NoLane || p.LaneStride == nil || a.Space != interp.Global || a.Type == nil || (a.Op != interp.Load && a.Op != interp.Store) {
+		if reused[p] != nil || !p.Known || p.NoLane || p.LaneStride == nil || a.Space != interp.Global || a.Type == nil || (a.Op != interp.Load && a.Op != interp.Store) {
 			continue
 		}
 		g := group{p.Config, a.Base, *p.LaneStride, a.Op}

@@ -135,8 +135,8 @@ func Of(res *accesses.Result) *Costs {
 
 // addTerm adds p's traffic per launch to its kernel's cost.
 func (c *Costs) addTerm(k *KernelCost, p *analyzer.Prediction) {
-	if p.NoLane {
-		return
+	if p.NoLane || c.res.Reused(p) != nil {
+		return // no lane runs it, or nvcc reuses an earlier load's value: no instruction
 	}
 	units := c.traffic(p)
 	if p.Access.Space == interp.Shared {
@@ -230,7 +230,7 @@ func (c *Costs) Kernel(p *analyzer.Prediction) (KernelCost, bool) {
 // to) or its kernel moves nothing.
 func (c *Costs) Impact(p *analyzer.Prediction, covered ...*analyzer.Prediction) (lint.Impact, bool) {
 	k, ok := c.Kernel(p)
-	if !ok || !p.Known || p.NoLane || k.Seconds() == 0 {
+	if !ok || !p.Known || p.NoLane || c.res.Reused(p) != nil || k.Seconds() == 0 {
 		return lint.Impact{}, false
 	}
 	// The fix brings the accesses it covers together to their ideal: what
@@ -249,7 +249,7 @@ func (c *Costs) Impact(p *analyzer.Prediction, covered ...*analyzer.Prediction) 
 	var sectors, wavefronts, dram, l1 float64
 	seen := map[*analyzer.Prediction]bool{}
 	for _, q := range append(append([]*analyzer.Prediction{p}, covered...), c.group[p]...) {
-		if seen[q] || keyOf(q) != keyOf(p) || !q.Known || q.NoLane {
+		if seen[q] || keyOf(q) != keyOf(p) || !q.Known || q.NoLane || c.res.Reused(q) != nil {
 			continue
 		}
 		seen[q] = true

@@ -38,9 +38,10 @@ func Wasteful(p *analyzer.Prediction) bool { return p.Sectors > p.Ideal*1.01+0.0
 // Uncoalesced is the precondition of the coalescing rules (transpose,
 // swapped axes, AoS field, stride, misalignment): a known, wasteful,
 // global access that is not a broadcast and that the compiler does not
-// merge with a sibling component (then it costs nothing of its own).
+// merge with a sibling component or replace by an earlier load's value
+// (then it costs nothing of its own).
 func Uncoalesced(res *accesses.Result, p *analyzer.Prediction) bool {
-	return GlobalKnown(p) && !Broadcast(p) && Wasteful(p) && !res.MergedWithSibling(p)
+	return GlobalKnown(p) && !Broadcast(p) && Wasteful(p) && !res.MergedWithSibling(p) && res.Reused(p) == nil
 }
 
 // CostSeverity is the policy of the rules that grade by cost
