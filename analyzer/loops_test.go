@@ -265,3 +265,47 @@ void h(float* r) { k<` + stride + `><<<64, 128>>>(8192, r); }`
 		}
 	}
 }
+
+// TestLocalArrayFilledByALoop: a register array one unrolled loop fills,
+// element by element with no branch of its own, holds what it wrote, so
+// the next loop's addresses through it are priced (mmcv's sparse
+// kernels: ILPStrideY[ilp] = threadIdx.y + ilp * blockDim.y). A branch
+// around the store, a loop that may leave early, or an element past
+// those written leaves the value unknown.
+func TestLocalArrayFilledByALoop(t *testing.T) {
+	tests := []struct {
+		name, fill, use string
+		known           bool
+	}{
+		{"filled, then read by the next loop", "for (int j = 0; j < 4; j++) ys[j] = threadIdx.y + j * blockDim.y;", "for (int j = 0; j < 4; j++) out[ys[j] * n + threadIdx.x] = 0;", true},
+		{"a constant element", "for (int j = 0; j < 4; j++) ys[j] = threadIdx.y + j * blockDim.y;", "out[ys[2] * n + threadIdx.x] = 0;", true},
+		{"past what was written", "for (int j = 0; j < 2; j++) ys[j] = threadIdx.y + j * blockDim.y;", "out[ys[3] * n + threadIdx.x] = 0;", false},
+		{"under a branch", "for (int j = 0; j < 4; j++) if (j < n) ys[j] = threadIdx.y + j * blockDim.y;", "out[ys[1] * n + threadIdx.x] = 0;", false},
+		{"a loop that may leave", "for (int j = 0; j < 4; j++) { if (in[j] > 0) break; ys[j] = threadIdx.y; }", "out[ys[1] * n + threadIdx.x] = 0;", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := `__global__ void k(const float* in, float* out, int n) {
+  int ys[4];
+#pragma unroll
+  ` + tt.fill + `
+#pragma unroll
+  ` + tt.use + `
+}
+void h(float* a, float* b) { k<<<64, dim3(32, 8)>>>(a, b, 256); }`
+			r := analyze(t, src, Options{})
+			found := false
+			for _, p := range r.Predictions {
+				if strings.HasPrefix(p.Access.Expr, "out[") {
+					found = true
+					if p.Known != tt.known {
+						t.Errorf("%s: known %v, want %v (%v)", p.Access.Expr, p.Known, tt.known, p.Unknown)
+					}
+				}
+			}
+			if !found {
+				t.Fatal("no store to out")
+			}
+		})
+	}
+}

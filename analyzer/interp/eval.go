@@ -600,6 +600,9 @@ func (in *interp) load(lv lvalue, e parser.Expr) value {
 // loaded is the value read from memory: unknown data, or for pointers
 // loaded from memory, a pointer whose target we do not know.
 func (in *interp) loaded(p *pointer, e parser.Expr) value {
+	if v, ok := in.localLoad(p); ok {
+		return v
+	}
 	t := p.elem
 	what, at := parser.Format(e), e.Start()
 	sym := func() symbolic.Expr {
@@ -629,6 +632,7 @@ func (in *interp) store(lv lvalue, v value, e parser.Expr) {
 	case !lv.valid:
 	case lv.mem != nil:
 		in.hostStore(lv.mem, v)
+		in.localStore(lv.mem, v)
 		in.access(lv.mem, Store, e)
 	case len(lv.path) == 0:
 		v.constant = false // the variable assigned is not const, whatever the value came from

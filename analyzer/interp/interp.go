@@ -76,7 +76,10 @@ type interp struct {
 	// hostMem holds the elements of host arrays with known contents, by
 	// base (host.go); fnTargets the kernels each host function pointer
 	// may hold.
-	hostMem   map[Alloc]map[int64]value
+	hostMem map[Alloc]map[int64]value
+	// localMem holds what a kernel's local arrays are known to hold
+	// (localmem.go).
+	localMem  map[Alloc]*localContent
 	hostCalls int // host calls followed so far (hostCall)
 	fnTargets map[string][]string
 	// unresolved counts the calls of member functions that could not be
@@ -412,6 +415,7 @@ func (in *interp) decl(d *parser.Decl) {
 			}
 			if !in.host || space != Local {
 				in.vars[dc.Name] = value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: Alloc{Kind: AllocVar, Name: dc.Name}, offset: zero, elem: t.Elem, array: true}}
+				delete(in.localMem, Alloc{Kind: AllocVar, Name: dc.Name}) // a fresh array holds nothing known
 				continue
 			}
 		}
@@ -855,7 +859,7 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	iterVar, _ := symbolic.AsVar(iter)
 	iterID := iterVar.Key()
 	entry := varsOf(in.vars, names)
-	l := &Loop{Iter: iterID, Pos: pos, Unroll: unrollOf(node), Leaves: leaves(body)}
+	l := &Loop{Iter: iterID, Pos: pos, Unroll: unrollOf(node), Leaves: leaves(body), iterX: iter, guardsAt: len(in.guards)}
 
 	steps := map[string]step{}
 	var disc discovery
@@ -933,7 +937,8 @@ type discovery struct {
 
 func (in *interp) discoverInductions(names []string, body parser.Stmt, post parser.Expr) (map[string]step, discovery) {
 	saved, savedRecord, savedGuards, savedRets, savedLaunches := in.vars, in.record, len(in.guards), len(in.rets), len(in.launches)
-	firstFresh := in.fresh + 1 // unknowns from here on are made by this pass
+	savedLocal := maps.Clone(in.localMem) // what the discovery pass writes to local arrays is undone too
+	firstFresh := in.fresh + 1            // unknowns from here on are made by this pass
 	in.vars = cloneVars(saved)
 	in.record = false
 	in.passes++
@@ -949,7 +954,7 @@ func (in *interp) discoverInductions(names []string, body parser.Stmt, post pars
 	}
 	after := in.vars
 	in.passes--
-	in.vars, in.record = saved, savedRecord
+	in.vars, in.record, in.localMem = saved, savedRecord, savedLocal
 	in.guards, in.rets, in.launches = in.guards[:savedGuards], in.rets[:savedRets], in.launches[:savedLaunches]
 
 	steps := map[string]step{}

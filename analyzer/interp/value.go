@@ -148,6 +148,10 @@ type Loop struct {
 	// Carried are the scalars the loop carries from one iteration to the
 	// next that are the same in every lane but not induction variables.
 	Carried []Carried
+	// iterX is Iter as an expression; guardsAt how many guards held
+	// where the loop began (localStore: a store under none of its own).
+	iterX    symbolic.Expr
+	guardsAt int
 }
 
 // Carried is a warp-uniform scalar a loop carries that no closed form
