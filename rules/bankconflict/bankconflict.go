@@ -132,9 +132,17 @@ func withinRow(p *analyzer.Prediction, w int64) bool {
 // fallbackAdvice is the usual cure where the lane step says nothing:
 // padding for a 2D tile, neighbouring words or padding every 32 for a
 // 1D array.
+//
+// An element of 8 or 16 bytes (a float2, a float4) is served a half or a
+// quarter of the warp at a time, and a word of padding would break its
+// alignment: the padding is one element every 16 or 8.
 func fallbackAdvice(a *analyzer.Access) string {
 	if a.Subscripts >= 2 {
 		return "pad the array's rows by one element (as in [32][33])"
+	}
+	if w := a.Type; w != nil && (w.Size == 8 || w.Size == 16) {
+		every := 128 / w.Size
+		return fmt.Sprintf("have neighbouring lanes use neighbouring %d-byte elements, or pad one %d-byte element every %d (index + index/%d): a word of padding would break their alignment", w.Size, w.Size, every, every)
 	}
 	return "have neighbouring lanes use neighbouring words, or pad one word every 32 (index + index/32)"
 }

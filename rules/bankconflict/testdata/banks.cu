@@ -87,3 +87,14 @@ __global__ void short_rows(float* out) {
     out[threadIdx.x] = col[threadIdx.x][0]; // want "load col\[threadIdx.x\]\[0\]: .*pad the array's rows by one element"
 }
 void launch_short(float* b) { short_rows<<<64, 16>>>(b); }
+// A float4 per lane, lanes 8 float4s (128 bytes) apart (apex's per-thread
+// rows): each quarter-warp's 8 lanes meet on one group of banks. A word
+// of padding would misalign the float4s; one float4 every 8 does not.
+__global__ void float4_rows(const float4* in, float* out) {
+    __shared__ float s[32][32];
+    float4* mine = (float4*)&s[threadIdx.x];
+    for (int k = 0; k < 8; k++) mine[k] = in[threadIdx.x * 8 + k]; // want "store mine\[k\]: .*pad one 16-byte element every 8 \(index \+ index/8\): a word of padding would break their alignment"
+    __syncthreads();
+    out[threadIdx.x] = s[0][threadIdx.x];
+}
+void launch_float4_rows(const float4* a, float* b) { float4_rows<<<64, 32>>>(a, b); }
