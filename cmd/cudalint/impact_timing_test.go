@@ -174,6 +174,11 @@ func TestPairEstimates(t *testing.T) {
 		// 256 broadcast loads (a sector and a line each, DRAM at their
 		// ideal), then a store 128 bytes a lane: 32 sectors in 32 lines.
 		"compute_slow": r(256+32, 256+32, 256+4, 256+1),
+		// A row written per thread: 32 sectors in 32 lines each
+		// iteration, and no credit for the lane's later stores to the same
+		// sectors (measured 11x: the L2 does not merge them); the
+		// coalesced load once per 64.
+		"rowstore_slow": r(32+st/64.0, 32+stLine/64.0, 4+st/64.0, 1+stLine/64.0),
 	}
 	got := estimatedSpeedups(t)
 	for kernel, w := range want {

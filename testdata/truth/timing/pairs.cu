@@ -267,6 +267,23 @@ __global__ void compute_fast(const float* in, float* out) {
     out[i] = acc + x;
 }
 
+// ---- a row per thread, written: each thread stores 64 floats of its own ----
+// As rowwalk, but stores: each request touches 32 sectors, and a lane's
+// next seven iterations write the rest of its sector. Does the L2 merge
+// them before DRAM? Twin: the 32 lanes of a warp share each row.
+__global__ void rowstore_slow(const float* in, float* out) {
+    long long row = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[row];
+    for (int k = 0; k < ROW; k++) out[row * ROW + k] = v + k;
+}
+
+__global__ void rowstore_fast(const float* in, float* out) {
+    long long row = ((long long)blockIdx.x * THREADS + threadIdx.x) / 32;
+    int lane = threadIdx.x % 32;
+    float v = in[row];
+    for (int k = lane; k < ROW; k += 32) out[row * ROW + k] = v + k;
+}
+
 // ---- launchers: one launch of each kernel, every size a constant ----
 typedef void (*Launcher)(float* in, float* out);
 
@@ -314,6 +331,9 @@ static void launch_triple_slow(float* in, float* out) { triple_slow<<<TRIPLES / 
 static void launch_triple_fast(float* in, float* out) { triple_fast<<<TRIPLES / THREADS, THREADS>>>(in, out); }
 static void launch_compute_slow(float* in, float* out) { compute_slow<<<COMPUTED / THREADS, THREADS>>>(in, out); }
 static void launch_compute_fast(float* in, float* out) { compute_fast<<<COMPUTED / THREADS, THREADS>>>(in, out); }
+
+static void launch_rowstore_slow(float* in, float* out) { rowstore_slow<<<N / ROW / THREADS, THREADS>>>(in, out); }
+static void launch_rowstore_fast(float* in, float* out) { rowstore_fast<<<N / ROW * 32 / THREADS, THREADS>>>(in, out); }
 
 static void launch_vector_slow(float* in, float* out) { vector_slow<<<N / THREADS, THREADS>>>(in, out); }
 
@@ -392,6 +412,7 @@ int main() {
     time_pair("record", "record_slow", launch_record_slow, "record_fast", launch_record_fast, in, out);
     time_pair("triple", "triple_slow", launch_triple_slow, "triple_fast", launch_triple_fast, in, out);
     time_pair("compute", "compute_slow", launch_compute_slow, "compute_fast", launch_compute_fast, in, out);
+    time_pair("rowstore", "rowstore_slow", launch_rowstore_slow, "rowstore_fast", launch_rowstore_fast, in, out);
 
     CHECK(cudaEventDestroy(start_event));
     CHECK(cudaEventDestroy(stop_event));
