@@ -29,7 +29,13 @@ type contextFacts struct {
 	launched map[string]bool
 	// includes are the base names of the files it #includes.
 	includes map[string]bool
+	// heads are the byte spans the kernels' names are read from: each
+	// __global__ to the token after the last one kernelNameAfter reads.
+	heads []byteSpan
 }
+
+// byteSpan is the bytes [from, to) of a file.
+type byteSpan struct{ from, to int }
 
 // kernelsOnly reads src's kernels alone: none, unread, where the text
 // holds no __global__ that a line splice could not hide either.
@@ -49,9 +55,15 @@ func scanContext(src []byte) *contextFacts {
 		t := toks[i]
 		switch {
 		case t.Kind == lex.KIdent && t.Text == "__global__":
-			if name, ok := kernelNameAfter(toks, i+1); ok {
+			name, last, ok := kernelNameAfter(toks, i+1)
+			if ok {
 				c.kernels = append(c.kernels, name)
 			}
+			to := len(src)
+			if last+1 < len(toks) {
+				to = int(toks[last+1].End)
+			}
+			c.heads = append(c.heads, byteSpan{int(t.Pos.Offset), to})
 		case t.Kind == lex.KPunct && t.Text == "<<<":
 			for j := i - 1; j >= 0; j-- {
 				u := toks[j]
@@ -74,18 +86,20 @@ func scanContext(src []byte) *contextFacts {
 // kernelNameAfter is the kernel name of a __global__ whose next token is
 // toks[i]: the first identifier followed by '(', before a ';' or '{'
 // (512 tokens at most), an identifier starting with __ being an
-// attribute whose parentheses are skipped.
-func kernelNameAfter(toks []lex.Token, i int) (string, bool) {
-	for end := min(len(toks), i+512); i < end; i++ {
+// attribute whose parentheses are skipped. last is the index of the
+// last token it read.
+func kernelNameAfter(toks []lex.Token, i int) (name string, last int, ok bool) {
+	end := min(len(toks), i+512)
+	for ; i < end; i++ {
 		t := toks[i]
 		if t.Kind == lex.KPunct && (t.Text == ";" || t.Text == "{") {
-			return "", false
+			return "", i, false
 		}
 		if t.Kind != lex.KIdent || i+1 >= len(toks) || toks[i+1].Text != "(" {
 			continue
 		}
 		if !strings.HasPrefix(t.Text, "__") {
-			return t.Text, true
+			return t.Text, i + 1, true
 		}
 		depth := 0
 		for i++; i < len(toks); i++ {
@@ -100,7 +114,7 @@ func kernelNameAfter(toks []lex.Token, i int) (string, bool) {
 			}
 		}
 	}
-	return "", false
+	return "", max(i, end), false
 }
 
 // includeName is the name an #include's tokens from toks[i] spell on
@@ -165,11 +179,112 @@ func (c *ContextCache) named(path string, src []byte) *contextFacts {
 	if ok && bytes.Equal(e.src, src) {
 		return e.facts
 	}
-	f := kernelsOnly(src)
+	var f *contextFacts
+	if ok {
+		f = kernelsAfterEdit(e.src, e.facts, src)
+	}
+	if f == nil {
+		f = kernelsOnly(src)
+	}
 	c.mu.Lock()
 	c.buffers[key] = bufferFacts{src, f}
 	c.mu.Unlock()
 	return f
+}
+
+// kernelsAfterEdit is the kernels of new, an edit of old whose kernels
+// (read by kernelsOnly) were facts, without lexing new: nil unless the
+// edit cannot change them. That is so when the bytes the edit replaced
+// and the bytes it wrote, widened to the identifiers they touch, are all
+// identifier characters, blanks or operators that open no comment,
+// string, character, directive or line splice, beside bytes that cannot
+// join them into one, on a line with no '#' (so every token outside
+// them lexes as before), lie clear of every kernel's head (so the tokens
+// each name is read from are the same), and write no __global__. An
+// editor's keystroke in a kernel's body is such an edit; the file is
+// lexed again for any other.
+func kernelsAfterEdit(old []byte, facts *contextFacts, new []byte) *contextFacts {
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	s := 0
+	for s < len(old)-p && s < len(new)-p && old[len(old)-1-s] == new[len(new)-1-s] {
+		s++
+	}
+	a := p
+	for a > 0 && isIdentByte(old[a-1]) {
+		a--
+	}
+	b0, b1 := len(old)-s, len(new)-s
+	for b0 < len(old) && isIdentByte(old[b0]) {
+		b0++
+		b1++
+	}
+	var before, after byte = ' ', ' '
+	if a > 0 {
+		before = old[a-1]
+	}
+	if b0 < len(old) {
+		after = old[b0]
+	}
+	if !allInert(old[a:b0]) || !allInert(new[a:b1]) || bytes.Contains(new[a:b1], []byte("__global__")) ||
+		!inertNeighbours(before, after) {
+		return nil
+	}
+	// Nor may it make a line a directive or not one: no '#' on its line.
+	ls := bytes.LastIndexByte(old[:a], '\n') + 1
+	le0, le1 := len(old), len(new)
+	if i := bytes.IndexByte(old[b0:], '\n'); i >= 0 {
+		le0, le1 = b0+i, b1+i
+	}
+	if bytes.IndexByte(old[ls:le0], '#') >= 0 || bytes.IndexByte(new[ls:le1], '#') >= 0 {
+		return nil
+	}
+	out := &contextFacts{kernels: facts.kernels}
+	shift := b1 - b0
+	for _, h := range facts.heads {
+		switch {
+		case h.to+2 <= a:
+			out.heads = append(out.heads, h)
+		case h.from >= b0+2:
+			out.heads = append(out.heads, byteSpan{h.from + shift, h.to + shift})
+		default:
+			return nil // the edit touches a kernel's head
+		}
+	}
+	return out
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// inertNeighbours reports whether the bytes before and after an edit
+// cannot make, with what it wrote or with each other once it deleted
+// what stood between them, a comment's opening or end (/ and * on both
+// sides), a splice, a directive, a string or a character (after a digit
+// ' is a separator), nor carry a number written across the edit's end
+// into the tokens after it (a number takes in '.', and '+' or '-' after
+// an exponent's e).
+func inertNeighbours(before, after byte) bool {
+	const comment, never = "/*", "\\#\"'"
+	return !strings.ContainsRune(never, rune(before)) && !strings.ContainsRune(never, rune(after)) &&
+		!strings.ContainsRune(".+-", rune(after)) &&
+		!(strings.ContainsRune(comment, rune(before)) && strings.ContainsRune(comment, rune(after)))
+}
+
+// allInert reports whether b holds only bytes that cannot change how
+// the tokens around them lex, nor which tokens a kernel's name is read
+// from: identifier characters, blanks, and operators other than the
+// comment's, the brackets and ';' (no newline, quote, '#' or '\').
+func allInert(b []byte) bool {
+	for _, c := range b {
+		if !isIdentByte(c) && !strings.ContainsRune(" \t+-=!&|^%~?:.,[]<>", rune(c)) {
+			return false
+		}
+	}
+	return true
 }
 
 type bufferFacts struct {

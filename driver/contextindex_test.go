@@ -1,10 +1,12 @@
 package driver
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -138,5 +140,94 @@ func TestKernelsOnly(t *testing.T) {
 	}
 	if got := scanContext([]byte("__glo\\\nbal__ void spliced(float* a) {}\n")).kernels; len(got) != 1 {
 		t.Errorf("a spliced __global__: kernels %q, want spliced", got)
+	}
+}
+
+// An edit of a buffer whose kernels are known reuses them where it
+// cannot change them, and gives what a scan of the new text gives
+// (kernels and heads); any other edit is scanned again.
+func TestKernelsAfterEdit(t *testing.T) {
+	const src = "// kernels\n__global__ void __launch_bounds__(256) sum(float* a, int n) {\n" +
+		"    int i = blockIdx.x * 256 + threadIdx.x;\n    a[i] = 0;\n}\n" +
+		"void run(float* a) { sum<<<1, 256>>>(a, 4); }\n__global__ void tail(int* x);\n"
+	tests := []struct {
+		name, old, new string
+		reused         bool
+	}{
+		{"a digit in a body", "a[i] = 0;", "a[i] = 12;", true},
+		{"an identifier in a body", "int i = blockIdx.x", "int idx = blockIdx.x", true},
+		{"an operator in a body", "a[i] = 0;", "a[i] = 0 - 1;", true},
+		{"a sign after the edit (a number could run on)", "* 256 +", "* 256 - 1 +", false},
+		{"a comment's characters", "a[i] = 0;", "a[i] = 0; /x*", false},
+		{"a launch's argument", "(a, 4)", "(a, 44)", true},
+		{"the kernel renamed", " sum(float", " summ(float", false},
+		{"the kernel's attribute", "(256) sum", "(128) sum", false},
+		{"a parameter of the head", "sum(float* a", "sum(double* a", false},
+		{"a __global__ written", "void run", "__global__ void run", false},
+		{"a __global__ made of two identifiers", "a[i] = 0;", "a[i] = __glo;", true},
+		{"a comment opened", "a[i] = 0;", "a[i] = 0; /*", false},
+		{"a line comment", "a[i] = 0;", "a[i] = 0; // x", false},
+		{"a newline", "a[i] = 0;", "a[i] =\n0;", false},
+		{"a string", "a[i] = 0;", "a[i] = \"0;", false},
+		{"a line splice", "a[i] = 0;", "a[i] = 0; \\", false},
+		{"a brace", "a[i] = 0;", "a[i] = 0; {", false},
+		{"next to the last kernel", "void tail", "void tails", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !strings.Contains(src, tt.old) {
+				t.Fatalf("%q not in the source", tt.old)
+			}
+			next := strings.Replace(src, tt.old, tt.new, 1)
+			got := kernelsAfterEdit([]byte(src), kernelsOnly([]byte(src)), []byte(next))
+			if (got != nil) != tt.reused {
+				t.Fatalf("reused %v, want %v", got != nil, tt.reused)
+			}
+			if got != nil {
+				want := kernelsOnly([]byte(next))
+				if !reflect.DeepEqual(got.kernels, want.kernels) || !reflect.DeepEqual(got.heads, want.heads) {
+					t.Errorf("after the edit: kernels %q heads %v, a scan gives %q %v", got.kernels, got.heads, want.kernels, want.heads)
+				}
+			}
+		})
+	}
+}
+
+// Random edits of the repository's CUDA files: whenever the kernels are
+// reused, they are the new text's.
+func TestKernelsAfterEditRandom(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*.cu")
+	more, _ := filepath.Glob("../examples/*.cu")
+	paths = append(paths, more...)
+	if len(paths) == 0 {
+		t.Fatal("no files")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"x", "1", " ", "+", "-", ".", "e", "_", "__global__", "__", "global", "(", ";", "{", "/", "*", "\n", "\"", "'", "\\", "#", "<", "y2", ""}
+	reused := 0
+	for _, p := range paths {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur := raw
+		facts := kernelsOnly(cur)
+		for i := 0; i < 300; i++ {
+			at := rng.IntN(len(cur) + 1)
+			cut := min(len(cur)-at, rng.IntN(4))
+			ins := pieces[rng.IntN(len(pieces))]
+			next := append(append(append([]byte(nil), cur[:at]...), ins...), cur[at+cut:]...)
+			want := kernelsOnly(next)
+			if got := kernelsAfterEdit(cur, facts, next); got != nil {
+				reused++
+				if !reflect.DeepEqual(got.kernels, want.kernels) || !reflect.DeepEqual(got.heads, want.heads) {
+					t.Fatalf("%s: %q at %d (cut %d): kernels %q heads %v, a scan gives %q %v", p, ins, at, cut, got.kernels, got.heads, want.kernels, want.heads)
+				}
+			}
+			cur, facts = next, want
+		}
+	}
+	if reused == 0 {
+		t.Error("no edit reused the kernels")
 	}
 }

@@ -118,6 +118,13 @@ func BenchmarkEditLLMc(b *testing.B) {
 			return replaceOnce(b, src, "const floatX* x = inp + idx * C;", fmt.Sprintf("const floatX* x = inp + idx * C + %d;", i))
 		})
 	})
+	// The same, typed: each edit one byte longer than the one before,
+	// as a keystroke's does, so that every item after it moves.
+	b.Run("kernel/typing", func(b *testing.B) {
+		benchRealEdits(b, "/work/proj/llm.c/llmc/layernorm.cuh", func(src string, i int) string {
+			return replaceOnce(b, src, "const floatX* x = inp + idx * C;", fmt.Sprintf("const floatX* x = inp + idx * C + %d%s;", i, strings.Repeat(" ", i)))
+		})
+	})
 }
 
 func BenchmarkEditGGML(b *testing.B) {

@@ -42,9 +42,6 @@ type result struct {
 	// shifts map the offsets of the analyzed text of path to text's,
 	// after edits inside comments (see commentEdit).
 	shifts []shift
-	// nested: another header of the analysis includes path (see
-	// includedByHeader).
-	nested bool
 }
 
 // cacheRuns is how many analyses share one pair of parser caches: the
@@ -60,14 +57,6 @@ func (s *Server) didOpen(ctx context.Context, p *DidOpenTextDocumentParams) erro
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := &document{uri: p.TextDocument.URI, path: path, version: p.TextDocument.Version, src: []byte(p.TextDocument.Text)}
-	// A recording of a header that includes this file holds what an
-	// analysis read of it: replayed, it would hide a buffer unlike that.
-	for _, o := range s.docs {
-		if seen, ok := o.res.seenOf(d.path); ok && !bytes.Equal(seen, d.src) {
-			s.headersChanged()
-			break
-		}
-	}
 	s.docs[d.uri] = d
 	s.context.Forget(d.path) // the buffer stands for the file now
 	s.lint(ctx, d)
@@ -210,9 +199,9 @@ func (s *Server) didClose(ctx context.Context, p *DidCloseTextDocumentParams) er
 	}
 	delete(s.docs, d.uri)
 	s.context.Forget(d.path)
-	// Recordings of headers that include it hold its buffer; the disk
-	// stands for it now.
-	s.headersChanged()
+	// Recordings that read it hold its buffer; the disk stands for it now.
+	s.headers.Forget(d.path)
+	delete(s.cached, absPath(d.path))
 	s.publish(ctx, &PublishDiagnosticsParams{URI: d.uri, Diagnostics: []Diagnostic{}})
 	// Files including it read the disk again.
 	s.relintDependents(ctx, d.path)
@@ -271,12 +260,29 @@ func (s *Server) didChangeConfiguration(ctx context.Context, p *DidChangeConfigu
 	return nil
 }
 
-// headersChanged drops the header cache: a replayed header is checked
-// against its own text, but not against the headers it includes. The
-// item cache (keyed by content) and the context cache (by modification
-// time) stay valid.
+// headersChanged drops the header cache, for a change of the disk (a
+// file saved or changed outside the editor): a replayed header is
+// checked against its own text, but not against the headers it includes.
+// The item cache (keyed by content) and the context cache (by
+// modification time) stay valid.
 func (s *Server) headersChanged() {
 	s.headers = cpp.NewHeaderCache()
+	s.cached = map[string][]byte{}
+}
+
+// syncHeaders drops the header recordings that read an open buffer
+// other than as it is now (cpp.HeaderCache.Forget: its own, and those of
+// the headers that include it), before an analysis replays them: a
+// buffer just opened (they read the disk) or edited since. The others'
+// recordings stay.
+func (s *Server) syncHeaders() {
+	for _, o := range s.docs {
+		p := absPath(o.path)
+		if src, ok := s.cached[p]; !ok || !bytes.Equal(src, o.src) {
+			s.headers.Forget(p)
+			s.cached[p] = o.src
+		}
+	}
 }
 
 // relintDependents re-analyzes the other open files that read path (an
@@ -289,7 +295,6 @@ func (s *Server) relintDependents(ctx context.Context, path string) {
 func (s *Server) relintDependentsIf(ctx context.Context, path string, stale func(*document) bool) {
 	for _, o := range s.docs {
 		if o.path != path && o.res != nil && o.res.deps[path] && stale(o) {
-			s.headersChanged()
 			s.lint(ctx, o)
 		}
 	}
@@ -321,12 +326,7 @@ var readDisk = sources.ReadFile
 
 // analyze runs the driver over d, open buffers standing for their files.
 func (s *Server) analyze(d *document) *result {
-	// A header another header includes is replayed inside that header's
-	// recording, which is checked against its own text only: once d's
-	// text is not what such a recording holds, none is replayed.
-	if prev := d.res; prev != nil && prev.nested && !bytes.Equal(prev.seen[absPath(d.path)], d.src) {
-		s.headersChanged()
-	}
+	s.syncHeaders()
 	overlay := map[string][]byte{}
 	for _, o := range s.docs {
 		overlay[absPath(o.path)] = o.src
@@ -374,7 +374,6 @@ func (s *Server) analyze(d *document) *result {
 			}
 		}
 	}
-	res.nested = includedByHeader(res, absPath(d.path))
 	res.diags, res.findings = s.diagnostics(d, res)
 	d.cost = time.Since(start)
 	st := s.memo.Last()
@@ -382,39 +381,6 @@ func (s *Server) analyze(d *document) *result {
 		d.path, d.version, len(res.diags), time.Since(start).Round(time.Microsecond),
 		st.HostsInterpreted, st.HostsReused, st.RunsComputed, st.RunsReused, st.PredsComputed, st.PredsReused)
 	return res
-}
-
-// seenOf is what the analysis read of path, if it read it.
-func (r *result) seenOf(path string) ([]byte, bool) {
-	if r == nil {
-		return nil, false
-	}
-	src, ok := r.seen[absPath(path)]
-	return src, ok
-}
-
-// includedByHeader reports whether a file the analysis read, other than
-// the main file of a translation unit, includes path: the #include
-// written in its tokens (a name in a comment is none), matched by base
-// name as the context is.
-func includedByHeader(res *result, path string) bool {
-	if res.rep.Result == nil {
-		return false
-	}
-	base := filepath.Base(path)
-	mains := map[string]bool{}
-	for _, f := range res.rep.Result.Analysis.Program.Files {
-		mains[absPath(f.Path)] = true
-	}
-	for p, src := range res.seen {
-		if p == path || mains[p] || !bytes.Contains(src, []byte(base)) {
-			continue
-		}
-		if driver.IncludesBase(src, base) {
-			return true
-		}
-	}
-	return false
 }
 
 // lint analyzes d and publishes its diagnostics.

@@ -54,6 +54,9 @@ type Server struct {
 	folders  []string // workspace folders, absolute
 	items    *parser.ItemCache
 	headers  *cpp.HeaderCache
+	// cached is, for each open buffer, the text that the header cache's
+	// recordings may hold of it (see syncHeaders).
+	cached map[string][]byte
 	// memo keeps kernels' analyses between runs (analyzer.Memo).
 	memo *analyzer.Memo
 	// context keeps the project's files read for a file's context
@@ -95,7 +98,8 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, opts Options) int {
 }
 
 func (s *Server) resetCaches() {
-	s.items, s.headers, s.memo = parser.NewItemCache(), cpp.NewHeaderCache(), analyzer.NewMemo()
+	s.items, s.memo = parser.NewItemCache(), analyzer.NewMemo()
+	s.headersChanged()
 	// The open file's own unchanged items are reused too, the very items
 	// the memo keys kernels by.
 	s.items.Own = true

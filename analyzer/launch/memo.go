@@ -424,29 +424,31 @@ func (x *Index) WriteKey(b *strings.Builder, f *parser.File, root *parser.Func, 
 		index, always = x.device, x.always
 	}
 	unit := x.unit(f)
+	var kernels []string
 	for _, d := range x.closure(root, index, always, !deviceOnly) {
-		in := 0
+		in := "0"
 		if unit[d] {
-			in = 1
+			in = "1"
 		}
 		if !deviceOnly && isKernel(d) {
 			// What host code reads of a kernel: an edit of its body
 			// leaves the host functions that launch it.
 			// Length-prefixed rather than quoted: the same key, unescaped.
 			sig := x.signature(d.(*parser.Func))
-			b.WriteByte('k')
-			b.WriteString(strconv.Itoa(len(sig)))
-			b.WriteByte(':')
-			b.WriteString(sig)
-			b.WriteByte('.')
-			b.WriteByte(byte('0' + in))
-			b.WriteByte(',')
+			kernels = append(kernels, "k"+strconv.Itoa(len(sig))+":"+sig+"."+in+",")
 			continue
 		}
 		b.WriteString(strconv.FormatUint(uint64(reflect.ValueOf(d).Pointer()), 16))
 		b.WriteByte('.')
-		b.WriteByte(byte('0' + in))
+		b.WriteString(in)
 		b.WriteByte(',')
+	}
+	// The kernels in the order of their signatures, not of their items'
+	// addresses (the closure's order): an edited kernel is a new item,
+	// at a new address, with the same signature.
+	sort.Strings(kernels)
+	for _, k := range kernels {
+		b.WriteString(k)
 	}
 	b.WriteByte('|')
 	for _, u := range f.UnitDecls().Usings {

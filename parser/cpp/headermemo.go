@@ -2,10 +2,13 @@ package cpp
 
 import (
 	"bytes"
-	"github.com/cudalint/cudalint/parser/lex"
+	"path/filepath"
 	"slices"
+
 	"sync"
 	"sync/atomic"
+
+	"github.com/cudalint/cudalint/parser/lex"
 )
 
 // HeaderCache memoizes the preprocessing of included files between the
@@ -46,6 +49,42 @@ func (c *HeaderCache) variants(path string) []*headerEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.entries[path]
+}
+
+// Forget drops every recording that read path: its own, and those of
+// the headers that include it, directly or through others (their
+// recordings hold its tokens, and a replay checks the text of the header
+// replayed, not of the headers it includes). The recordings of the other
+// headers stay: an editor whose open header changed re-reads that header
+// and what includes it, not every header of the program. Paths are
+// compared cleaned and absolute, however an include spelled them.
+func (c *HeaderCache) Forget(path string) {
+	path = absClean(path)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p, vs := range c.entries {
+		if absClean(p) == path {
+			delete(c.entries, p)
+			continue
+		}
+		kept := slices.DeleteFunc(vs, func(e *headerEntry) bool {
+			return slices.ContainsFunc(e.events, func(ev includeEvent) bool { return absClean(ev.path) == path })
+		})
+		if len(kept) == 0 {
+			delete(c.entries, p)
+		} else {
+			c.entries[p] = kept
+		}
+	}
+}
+
+// absClean is path absolute and clean, or clean where it cannot be made
+// absolute.
+func absClean(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
 }
 
 // put keeps e unless the cache holds a recording of the same key: files

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -220,6 +221,49 @@ func TestHeaderCacheOneRecordingPerKey(t *testing.T) {
 			done.Wait()
 			if got := len(cfg.Headers.variants("h.cuh")); got != tt.variants {
 				t.Errorf("%d recordings of h.cuh kept, want %d", got, tt.variants)
+			}
+		})
+	}
+}
+
+// Forget drops the recordings that read a header, its own and those of
+// the headers including it, and keeps the others; preprocessing after
+// the header's text changed then gives what it gives without a cache.
+func TestHeaderCacheForget(t *testing.T) {
+	base := gen.Files{
+		"leaf.h":  "#pragma once\nint leaf = 1;\n",
+		"mid.h":   "#pragma once\n#include \"leaf.h\"\nint mid;\n",
+		"other.h": "#pragma once\nint other;\n",
+		"1.cu":    "#include \"mid.h\"\n#include \"other.h\"\n",
+	}
+	tests := []struct {
+		forget, changed string
+		kept            []string // headers whose recordings stay
+	}{
+		{"leaf.h", "leaf.h", []string{"other.h"}},
+		{"./leaf.h", "leaf.h", []string{"other.h"}}, // spelled otherwise
+		{"mid.h", "mid.h", []string{"leaf.h", "other.h"}},
+		{"other.h", "other.h", []string{"leaf.h", "mid.h"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.forget, func(t *testing.T) {
+			fs := gen.Files{}
+			for k, v := range base {
+				fs[k] = v
+			}
+			cfg := Config{ReadFile: fs.Read, Headers: NewHeaderCache()}
+			Preprocess("1.cu", []byte(fs["1.cu"]), cfg)
+			// The same length: only the text tells the recordings apart.
+			fs[tt.changed] = strings.Replace(fs[tt.changed], "int", "for", 1)
+			cfg.Headers.Forget(tt.forget)
+			for _, h := range []string{"leaf.h", "mid.h", "other.h"} {
+				if got, want := len(cfg.Headers.variants(h)) > 0, slices.Contains(tt.kept, h); got != want {
+					t.Errorf("after Forget(%s): %s recorded %v, want %v", tt.forget, h, got, want)
+				}
+			}
+			want := comparable(Preprocess("1.cu", []byte(fs["1.cu"]), Config{ReadFile: fs.Read}))
+			if got := comparable(Preprocess("1.cu", []byte(fs["1.cu"]), cfg)); got != want {
+				t.Errorf("after Forget(%s): with the cache\n%s\nwithout\n%s", tt.forget, got, want)
 			}
 		})
 	}
