@@ -170,8 +170,9 @@ func Analyze(files []*parser.File, opts Options) *Result {
 	kernels := make([]*Kernel, len(jobs))
 	preds := make([][]*Prediction, len(jobs))
 	errs := make([][]InternalError, len(jobs))
+	lanes := &warp.Lanes{} // one copy of each distinct warp's addresses
 	parallel(len(jobs), func(i int) {
-		kernels[i], preds[i], errs[i] = analyzeJob(prog, jobs[i].f, jobs[i].fn, opts, jobs[i].instance, memo)
+		kernels[i], preds[i], errs[i] = analyzeJob(prog, jobs[i].f, jobs[i].fn, opts, jobs[i].instance, memo, lanes)
 	})
 	memo.end()
 	r.Kernels = kernels
@@ -193,7 +194,7 @@ func Analyze(files []*parser.File, opts Options) *Result {
 // its launch configurations. A bug in the interpretation costs the kernel
 // (it is returned with no accesses); one in a prediction costs only that
 // configuration.
-func analyzeJob(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string, memo *memoIndex) (*Kernel, []*Prediction, []InternalError) {
+func analyzeJob(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string, memo *memoIndex, lanes *warp.Lanes) (*Kernel, []*Prediction, []InternalError) {
 	var k *Kernel
 	if ie := contain(fn, nil, func() { k = analyzeKernel(prog, f, fn, opts, instance, memo) }); ie != nil {
 		return &Kernel{Func: fn, File: f.Path}, nil, []InternalError{*ie}
@@ -202,7 +203,13 @@ func analyzeJob(prog *Program, f *parser.File, fn *parser.Func, opts Options, in
 	var errs []InternalError
 	for _, cfg := range k.Configs {
 		var ps []*Prediction
-		if ie := contain(fn, cfg, func() { ps = memo.predictions(k.memoKey, cfg, func() []*Prediction { return predictKernel(k, cfg) }) }); ie != nil {
+		if ie := contain(fn, cfg, func() {
+			ps = memo.predictions(k.memoKey, cfg, func() []*Prediction {
+				ps := predictKernel(k, cfg)
+				lanes.Share(ps) // before a memo shares the predictions themselves
+				return ps
+			})
+		}); ie != nil {
 			errs = append(errs, *ie)
 			continue
 		}

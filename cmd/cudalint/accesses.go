@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"sort"
@@ -547,8 +548,12 @@ func mergeNote(m *analyzer.Merged) string {
 }
 
 // writeHeapProfile writes the allocations of the run (all of them, by
-// site: the profile's alloc_space) and what was live at its end.
+// site: the profile's alloc_space) and what was live at its end. The
+// profile is as of the last collection, and the runtime publishes a
+// cycle's frees a cycle or two late: without a collection here, scratch
+// the run dropped at its end shows as live.
 func writeHeapProfile(f *driver.Output, stderr io.Writer) {
+	runtime.GC()
 	err := pprof.Lookup("allocs").WriteTo(f, 0)
 	if err == nil {
 		err = f.Commit()
