@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cudalint/cudalint/parser"
@@ -54,6 +56,31 @@ type hostFacts struct {
 	calls map[string]bool
 	// defined are the names of every function it defines.
 	defined map[string]bool
+	// includes are the names its #include lines give.
+	includes []string
+}
+
+// templateCall reports whether the '<' at toks[i] opens the template
+// arguments of a call: f<T>(...), the '>' that closes it (within 64
+// tokens, on no ';', '{' or '}') followed by '('.
+func templateCall(toks []lex.Token, i int) bool {
+	depth := 0
+	for end := min(len(toks), i+64); i < end; i++ {
+		switch toks[i].Text {
+		case "<":
+			depth++
+		case ">":
+			depth--
+		case ">>":
+			depth -= 2
+		case ";", "{", "}":
+			return false
+		}
+		if depth <= 0 {
+			return depth == 0 && i+1 < len(toks) && toks[i+1].Text == "("
+		}
+	}
+	return false
 }
 
 // notDefs are the words before '(' ... ')' '{' that make no function
@@ -84,7 +111,14 @@ func scanHost(src []byte) *hostFacts {
 	}
 	h := &hostFacts{calls: map[string]bool{}, defined: map[string]bool{}}
 	called := func(i int) bool {
-		return toks[i].Kind == lex.KIdent && i+1 < len(toks) && toks[i+1].Text == "(" && !directive[i]
+		return toks[i].Kind == lex.KIdent && !directive[i] && i+1 < len(toks) && (toks[i+1].Text == "(" || toks[i+1].Text == "<" && templateCall(toks, i+1))
+	}
+	for i, t := range toks {
+		if directive[i] && t.Kind == lex.KIdent && t.Text == "include" && i > 0 && toks[i-1].Text == "#" {
+			if name, ok := includeName(toks, i+1, t.Pos.Line); ok {
+				h.includes = append(h.includes, name)
+			}
+		}
 	}
 	for i := 0; i < len(toks); i++ {
 		if called(i) {
@@ -239,13 +273,15 @@ func hostFiles(root string, cuda []string, read func(string) ([]byte, error), ca
 		dir  string
 		defs []hostDef
 	}
+	scanned := make([]*hostFacts, len(cuda))
+	eachParallel(len(cuda), func(i int) {
+		scanned[i], _ = cache.host(cuda[i], read)
+	})
 	var all []fileDefs
-	for _, f := range cuda {
-		h, err := cache.host(f, read)
-		if err != nil {
-			continue
+	for i, f := range cuda {
+		if scanned[i] != nil {
+			all = append(all, fileDefs{filepath.Dir(absPath(f)), scanned[i].defs})
 		}
-		all = append(all, fileDefs{filepath.Dir(absPath(f)), h.defs})
 	}
 	spread := func() {
 		for changed := true; changed; {
@@ -281,25 +317,89 @@ func hostFiles(root string, cuda []string, read func(string) ([]byte, error), ca
 			big = append(big, f)
 			continue
 		}
+		candidates = append(candidates, f)
+	}
+	// A file is lexed only once its text names a launching function near
+	// it, read byte by byte: most C and C++ files of a tree (ggml's
+	// thousands of lines of CPU code) call nothing of the CUDA files'.
+	texts := map[string][]byte{}
+	failed := map[string]bool{}
+	factsOf := func(f string) *hostFacts {
+		if h, ok := facts[f]; ok || failed[f] {
+			return h
+		}
+		src, ok := texts[f]
+		if !ok {
+			var err error
+			if src, err = read(f); err != nil {
+				problems = append(problems, err.Error())
+				failed[f] = true
+				return nil
+			}
+			texts[f] = src
+		}
+		if !namesNear(src, filepath.Dir(absPath(f)), launchers) {
+			return nil
+		}
 		h, err := cache.host(f, read)
 		if err != nil {
 			problems = append(problems, err.Error())
-			continue
+			failed[f] = true
+			return nil
 		}
-		facts[f] = h
-		candidates = append(candidates, f)
+		facts[f] = withIncluded(f, h, read, cache)
+		delete(texts, f)
+		return facts[f]
+	}
+	// The first look, at the launchers of the CUDA files, on every core.
+	first := make([]*hostFacts, len(candidates))
+	firstErr := make([]error, len(candidates))
+	eachParallel(len(candidates), func(i int) {
+		f := candidates[i]
+		src, err := read(f)
+		if err != nil {
+			firstErr[i] = err
+			return
+		}
+		if !namesNear(src, filepath.Dir(absPath(f)), launchers) {
+			return
+		}
+		h, err := cache.host(f, read)
+		if err != nil {
+			firstErr[i] = err
+			return
+		}
+		first[i] = withIncluded(f, h, read, cache)
+	})
+	for i, f := range candidates {
+		switch {
+		case firstErr[i] != nil:
+			problems = append(problems, firstErr[i].Error())
+			failed[f] = true
+		case first[i] != nil:
+			facts[f] = first[i]
+		}
 	}
 	taken := map[string]bool{}
-	for changed := true; changed; {
-		changed = false
+	for round := 0; ; round++ {
+		changed := false
 		for _, f := range candidates {
+			if taken[f] {
+				continue
+			}
 			h := facts[f]
-			if taken[f] || !callsNear(h, filepath.Dir(absPath(f)), launchers) || skip(f) {
+			if round > 0 {
+				h = factsOf(f)
+			}
+			if h == nil || !callsNear(h, filepath.Dir(absPath(f)), launchers) || skip(f) {
 				continue
 			}
 			taken[f], changed = true, true
 			files = append(files, f)
 			all = append(all, fileDefs{filepath.Dir(absPath(f)), h.defs})
+		}
+		if !changed {
+			break
 		}
 		spread()
 	}
@@ -307,17 +407,17 @@ func hostFiles(root string, cuda []string, read func(string) ([]byte, error), ca
 	// A file over the limit is worth a line only where it would have
 	// been read: when its text calls a launching function near it.
 	for _, f := range big {
-		if src, err := read(f); err == nil && !skip(f) && callsNear(&hostFacts{calls: calledWords(src)}, filepath.Dir(absPath(f)), launchers) {
+		if src, err := read(f); err == nil && !skip(f) && namesNear(src, filepath.Dir(absPath(f)), launchers) {
 			problems = append(problems, fmt.Sprintf("%s: over %d bytes, not read", f, MaxHostFileSize))
 		}
 	}
 	return files, problems
 }
 
-// calledWords are the words of src followed by '(', read byte by byte
-// (comments and strings too: a file too large to lex).
-func calledWords(src []byte) map[string]bool {
-	out := map[string]bool{}
+// namesNear reports whether src, read byte by byte (comments and strings
+// too), has a word followed by '(' or '<' that is a launcher defined
+// near dir: what a file must have to call one.
+func namesNear(src []byte, dir string, launchers map[string]map[string]bool) bool {
 	for i := 0; i < len(src); {
 		if !isIdent(src[i]) {
 			i++
@@ -331,11 +431,15 @@ func calledWords(src []byte) map[string]bool {
 		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
 			j++
 		}
-		if j < len(src) && src[j] == '(' {
-			out[string(src[s:i])] = true
+		if j < len(src) && (src[j] == '(' || src[j] == '<') {
+			for d := range launchers[string(src[s:i])] {
+				if near(d, dir) {
+					return true
+				}
+			}
 		}
 	}
-	return out
+	return false
 }
 
 // callsAny reports whether one of calls is a launcher.
@@ -441,7 +545,7 @@ func hostOutcome(ar *accesses.Result, host, problems []string) (errs []error, hi
 		var first parser.Note
 		n := 0
 		for _, note := range f.Notes {
-			if note.Pos.File == f.Path {
+			if note.Pos.File == f.Path && unreadable(note.Kind) {
 				if n == 0 {
 					first = note
 				}
@@ -479,4 +583,84 @@ func reportedFunc(reported, hidden map[string]bool) func(string) bool {
 		return func(file string) bool { return inNamed(reported, file) }
 	}
 	return func(file string) bool { return !hidden[file] && (reported == nil || inNamed(reported, file)) }
+}
+
+// unreadable reports whether a note of this kind says code was not read:
+// the scanner's, the preprocessor's and the parser's notes, less an
+// include not found or refused (a host file's headers are often another
+// platform's: what it calls is still read).
+func unreadable(k lex.NoteKind) bool {
+	switch k {
+	case lex.NoteIncludeNotFound, lex.NoteIncludeRefused, lex.NoteIncludeOutsideRoot:
+		return false
+	}
+	return k >= lex.NoteUnterminatedComment && k <= lex.NoteCaseValue
+}
+
+// withIncluded is h with the functions defined by the files it includes
+// by a name relative to its folder (and those they include, 16 files at
+// most) counted as its own: test_gpt2.c includes train_gpt2.c, whose
+// gpt2_forward it calls, and calls nothing of the CUDA files'.
+func withIncluded(path string, h *hostFacts, read func(string) ([]byte, error), cache *ContextCache) *hostFacts {
+	if len(h.includes) == 0 {
+		return h
+	}
+	out := &hostFacts{defs: h.defs, calls: h.calls, defined: map[string]bool{}, includes: h.includes}
+	for k := range h.defined {
+		out.defined[k] = true
+	}
+	seen := map[string]bool{absPath(path): true}
+	type item struct {
+		dir  string
+		name string
+	}
+	var queue []item
+	for _, n := range h.includes {
+		queue = append(queue, item{filepath.Dir(path), n})
+	}
+	for len(queue) > 0 && len(seen) <= 16 {
+		it := queue[0]
+		queue = queue[1:]
+		p := filepath.Join(it.dir, it.name)
+		if seen[absPath(p)] || sources.IsSource(p) {
+			continue
+		}
+		seen[absPath(p)] = true
+		info, err := os.Stat(p)
+		if err != nil || !info.Mode().IsRegular() || info.Size() > MaxHostFileSize {
+			continue
+		}
+		g, err := cache.host(p, read)
+		if err != nil {
+			continue
+		}
+		for k := range g.defined {
+			out.defined[k] = true
+		}
+		for _, n := range g.includes {
+			queue = append(queue, item{filepath.Dir(p), n})
+		}
+	}
+	return out
+}
+
+// eachParallel runs do(0..n-1) on every core.
+func eachParallel(n int, do func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				do(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
