@@ -111,7 +111,7 @@ func scanHost(src []byte) *hostFacts {
 	}
 	h := &hostFacts{calls: map[string]bool{}, defined: map[string]bool{}}
 	called := func(i int) bool {
-		return toks[i].Kind == lex.KIdent && !directive[i] && i+1 < len(toks) && (toks[i+1].Text == "(" || toks[i+1].Text == "<" && templateCall(toks, i+1))
+		return toks[i].Kind == lex.KIdent && !directive[i] && !notDefs[toks[i].Text] && i+1 < len(toks) && (toks[i+1].Text == "(" || toks[i+1].Text == "<" && templateCall(toks, i+1))
 	}
 	for i, t := range toks {
 		if directive[i] && t.Kind == lex.KIdent && t.Text == "include" && i > 0 && toks[i-1].Text == "#" {
