@@ -41,6 +41,8 @@ func TestConfigMistakes(t *testing.T) {
 			`:1:1: unknown key; the keys are blocks, defines, disable, enable, exclude, grids, host-cpp, include-dirs, min-severity or params`},
 		{"scalar for a list", "enable: strided-access\n",
 			`:1:9: enable must be a list of rule names, got the text "strided-access" (write enable: [strided-access])`},
+		{"host-cpp not a boolean", "host-cpp: 0\n",
+			`:1:11: host-cpp must be true or false, got 0`},
 		{"mapping for a list", "disable: {a: 1}\n",
 			`:1:10: disable must be a list of rule names, got a mapping`},
 		{"zero in a block", "blocks: {k: 0x16}\n",
