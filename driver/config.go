@@ -38,6 +38,9 @@ type Config struct {
 	// IncludeDirs are folders (relative to the config file's folder) that
 	// includes may read and are searched, as with -I.
 	IncludeDirs []string `yaml:"include-dirs"`
+	// HostCpp, when false, reads no C++ file for host context
+	// (hostcpp.go); unset is true.
+	HostCpp *bool `yaml:"host-cpp"`
 
 	path string
 	min  lint.Severity

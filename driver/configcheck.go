@@ -63,6 +63,7 @@ var settings = map[string]func(c *checker, key string, v *yaml.Node){
 	"params":       (*checker).params,
 	"defines":      (*checker).defines,
 	"include-dirs": (*checker).paths,
+	"host-cpp":     (*checker).boolean,
 }
 
 func settingNames() []string {
@@ -207,6 +208,13 @@ func (c *checker) severity(key string, v *yaml.Node) {
 	}
 	if _, err := lint.ParseSeverity(v.Value); err != nil {
 		c.errorf(v, "%s: unknown severity %q%s", key, v.Value, hintOr(v.Value, levels, "; want info, warning or error"))
+	}
+}
+
+func (c *checker) boolean(key string, v *yaml.Node) {
+	var b bool
+	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!bool" || v.Decode(&b) != nil {
+		c.errorf(v, "%s must be true or false, got %s", key, describe(v))
 	}
 }
 

@@ -28,6 +28,10 @@ func decodeConfig(root *yaml.Node, c *Config) error {
 			c.Exclude, err = decodeList(v)
 		case "include-dirs":
 			c.IncludeDirs, err = decodeList(v)
+		case "host-cpp":
+			var b bool
+			err = v.Decode(&b)
+			c.HostCpp = &b
 		case "min-severity":
 			err = v.Decode(&c.MinSeverity)
 		case "blocks":

@@ -221,6 +221,8 @@ type ContextCache struct {
 	// buffers those of the named files' texts.
 	scanned map[string]cachedFacts
 	buffers map[string]bufferFacts
+	// hosts holds files' host facts (hostcpp.go).
+	hosts map[string]cachedHost
 }
 
 type cachedText struct {
@@ -231,7 +233,7 @@ type cachedText struct {
 
 // NewContextCache makes an empty cache.
 func NewContextCache() *ContextCache {
-	return &ContextCache{files: map[string]cachedText{}, scanned: map[string]cachedFacts{}, buffers: map[string]bufferFacts{}}
+	return &ContextCache{files: map[string]cachedText{}, scanned: map[string]cachedFacts{}, buffers: map[string]bufferFacts{}, hosts: map[string]cachedHost{}}
 }
 
 // Forget drops what the cache holds for path.
@@ -242,6 +244,7 @@ func (c *ContextCache) Forget(path string) {
 	c.mu.Lock()
 	delete(c.files, absPath(path))
 	delete(c.scanned, absPath(path))
+	delete(c.hosts, absPath(path))
 	c.mu.Unlock()
 }
 

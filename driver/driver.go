@@ -66,6 +66,9 @@ type Options struct {
 	// Context, when set, keeps the project's files read for context
 	// between runs (a language server passes the same one to every run).
 	Context *ContextCache
+	// NoHostCpp reads no C or C++ file for host context (hostcpp.go);
+	// a configuration's host-cpp: false does the same for its folder.
+	NoHostCpp bool
 }
 
 // Report is the outcome of a run.
@@ -84,8 +87,15 @@ type Report struct {
 	Root string
 	// Reported, when not nil, says whether a file's findings are
 	// reported: files named alone are read with others of their project
-	// (see contextFiles), whose findings are not.
+	// (see contextFiles), whose findings are not, and C or C++ files
+	// are read for host context (hostcpp.go), which are never reported.
 	Reported func(file string) bool
+	// HostFiles are the C and C++ files read for host context, and
+	// HostProblems what in them, or of them, could not be used: a file
+	// over the size limit, a read error, a parse note (the run goes on
+	// without what it would have given).
+	HostFiles    []string
+	HostProblems []string
 }
 
 type run struct {
@@ -146,8 +156,11 @@ func Run(opts Options) *Report {
 		}
 		sort.Strings(analyzed)
 	}
+	host, hostProblems := d.hostContext(analyzed)
 	fset := token.NewFileSet()
-	runner := &passRunner{fset: fset, files: analyzed, readFile: opts.ReadFile, model: d.modelOptions()}
+	model := d.modelOptions()
+	model.HostFiles = host
+	runner := &passRunner{fset: fset, files: analyzed, readFile: opts.ReadFile, model: model}
 	enabled := d.cliEnabled
 	if opts.ModelOnly {
 		enabled = func(string) bool { return false }
@@ -158,16 +171,19 @@ func Run(opts Options) *Report {
 		d.errs = append(d.errs, errs...)
 		return &Report{Errors: d.errs, Fset: fset}
 	}
-	d.errs = append(append(d.errs, ar.Errors...), errs...)
+	loadErrs, hidden, hostProblems := hostOutcome(ar, host, hostProblems)
+	d.errs = append(append(d.errs, loadErrs...), errs...)
+	if hidden != nil {
+		ar.Analysis.Program.Files = dropHidden(ar.Analysis.Program.Files, hidden)
+	}
 	if opts.ModelOnly {
 		if len(d.configErrs) > 0 {
 			return d.failed()
 		}
 		rep := &Report{Fset: fset, Result: ar, Errors: d.errs, Warnings: d.warnings(ar.Analysis, analyzed), Notes: notes(ar, reported), Root: d.root}
 		rep.Warnings = append(rep.Warnings, refusedIncludes(rep.Notes, d.root)...)
-		if reported != nil {
-			rep.Reported = func(file string) bool { return inNamed(reported, file) }
-		}
+		rep.Reported = reportedFunc(reported, hidden)
+		rep.HostFiles, rep.HostProblems = host, hostProblems
 		return rep
 	}
 	rep := &Report{Fset: fset, Result: ar, Errors: d.errs, Root: d.root}
@@ -185,6 +201,15 @@ func Run(opts Options) *Report {
 	}
 	rep.Warnings = d.warnings(ar.Analysis, analyzed)
 	rep.Findings = append(rep.Findings, InternalErrorFindings(ar)...)
+	if hidden != nil {
+		var own []*lint.Finding
+		for _, f := range rep.Findings {
+			if !hidden[fset.Position(f.Pos).Filename] {
+				own = append(own, f)
+			}
+		}
+		rep.Findings = own
+	}
 	if reported != nil {
 		var own []*lint.Finding
 		for _, f := range rep.Findings {
@@ -197,9 +222,8 @@ func Run(opts Options) *Report {
 	sortFindings(rep.Findings, fset)
 	rep.Notes = notes(ar, reported)
 	rep.Warnings = append(rep.Warnings, refusedIncludes(rep.Notes, d.root)...)
-	if reported != nil {
-		rep.Reported = func(file string) bool { return inNamed(reported, file) }
-	}
+	rep.Reported = reportedFunc(reported, hidden)
+	rep.HostFiles, rep.HostProblems = host, hostProblems
 	return rep
 }
 

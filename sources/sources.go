@@ -39,6 +39,26 @@ func IsSource(name string) bool {
 	return ext == ".cu" || ext == ".cuh"
 }
 
+// IsHostSource reports whether a file name is a C or C++ source, whose
+// host code may call the CUDA files' host functions (driver/hostcpp.go).
+func IsHostSource(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".cpp", ".cc", ".cxx", ".c":
+		return true
+	}
+	return false
+}
+
+// FindHost lists the C and C++ sources under the folder root, walked as
+// Find walks (hidden folders skipped, links below root not followed),
+// regular files only.
+func FindHost(root string) ([]string, []error) {
+	var files []string
+	errs := walkFor(root, func(d fs.DirEntry) bool { return d.Type().IsRegular() && IsHostSource(d.Name()) }, func(p string) { files = append(files, p) })
+	sort.Strings(files)
+	return files, errs
+}
+
 // Find lists the CUDA files under paths: directories are walked (hidden
 // folders skipped, symbolic links below them not followed; a link named on
 // the command line is), files named directly are taken whatever their
@@ -74,7 +94,10 @@ func Find(paths []string) ([]string, []error) {
 // walk adds the CUDA files under the folder root. A root that is a
 // symbolic link is walked where it points (WalkDir would stop at the
 // link), with the paths spelled under the name the user gave.
-func walk(root string, add func(string)) []error {
+func walk(root string, add func(string)) []error { return walkFor(root, listed, add) }
+
+// walkFor adds the files under the folder root that keep accepts.
+func walkFor(root string, keep func(fs.DirEntry) bool, add func(string)) []error {
 	var errs []error
 	start := root
 	if li, err := os.Lstat(root); err == nil && li.Mode()&fs.ModeSymlink != 0 {
@@ -90,7 +113,7 @@ func walk(root string, add func(string)) []error {
 		if d.IsDir() && p != start && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		if listed(d) {
+		if keep(d) {
 			add(respell(root, start, p))
 		}
 		return nil
@@ -149,6 +172,17 @@ func Load(files []string, cfg parser.Config) (*Set, []error) {
 // whole set for a file (its folder's configuration and the command
 // line's), in place of cfg.Defines.
 func LoadScoped(files []string, cfg parser.Config, definesFor func(path string) map[string]string) (*Set, []error) {
+	return LoadWithHost(files, nil, cfg, definesFor)
+}
+
+// LoadWithHost is LoadScoped with host files too: C or C++ sources read
+// only for the host code that calls the CUDA files' functions
+// (driver/hostcpp.go). Each is a translation unit of its own, after the
+// CUDA files, so that a header they share keeps its definitions in the
+// CUDA file that includes it; a host file never makes a CUDA file part
+// of its unit (the CUDA file stays a root however the host file includes
+// it).
+func LoadWithHost(files, host []string, cfg parser.Config, definesFor func(path string) map[string]string) (*Set, []error) {
 	cache := &readCache{read: cfg.ReadFile, files: map[string]cached{}}
 	if cache.read == nil {
 		cache.read = cpp.ReadSource
@@ -177,7 +211,7 @@ func LoadScoped(files []string, cfg parser.Config, definesFor func(path string) 
 			roots = append(roots, f)
 		}
 	}
-	files = roots
+	files = append(roots, host...)
 	type result struct {
 		f   *parser.File
 		err error

@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
@@ -279,6 +281,9 @@ func (p *Program) evalGlobals() {
 		for _, d := range f.UnitDecls().Globals {
 			in.decl(d)
 		}
+		if isHostSource(f.Path) {
+			in.forgetAssignedGlobals(f)
+		}
 		p.fileGlobals[f.Path] = in.vars
 		for k, v := range in.vars {
 			if _, seen := p.globals[k]; !seen {
@@ -477,4 +482,66 @@ func withType(types map[string]*ctype.Type, name string, t *ctype.Type) map[stri
 	}
 	out[name] = t
 	return out
+}
+
+// isHostSource reports whether path is a C or C++ file read for its host
+// code alone (driver/hostcpp.go).
+func isHostSource(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".cpp", ".cc", ".cxx", ".c":
+		return true
+	}
+	return false
+}
+
+// forgetAssignedGlobals makes unknown the file-scope variables of a C or
+// C++ host file that its functions assign (static int imWidth = 0, set
+// by the function that loads the image): a host function run on its own
+// must not read the initial value as the one it sees. A function that
+// runs after the assignment, inlined into the same run (main calling
+// init() then go()), reads what was assigned. A pointer so assigned is
+// an allocation of its own, as one declared without a value.
+func (in *interp) forgetAssignedGlobals(f *parser.File) {
+	assigned := map[string]bool{}
+	for _, fn := range f.Funcs {
+		if fn.Body == nil {
+			continue
+		}
+		parser.WalkStmt(fn.Body, func(e parser.Expr) {
+			var x parser.Expr
+			switch e := e.(type) {
+			case *parser.Binary:
+				if e.Op.IsAssign() {
+					x = e.X
+				}
+			case *parser.Unary:
+				if e.Op == parser.Inc || e.Op == parser.Dec || e.Op == parser.AddrOf {
+					x = e.X
+				}
+			case *parser.Postfix:
+				x = e.X
+			}
+			if id, ok := x.(*parser.Ident); ok {
+				assigned[id.Name] = true
+			}
+		})
+	}
+	for _, d := range f.Globals {
+		if d.HasSpec("const") || d.HasSpec("constexpr") {
+			continue
+		}
+		for _, dc := range d.Declarators {
+			v, ok := in.vars[dc.Name]
+			if !ok || !assigned[dc.Name] || len(dc.Dims) > 0 {
+				continue
+			}
+			if v.kind == vPtr {
+				in.vars[dc.Name] = in.zeroValue(v.typ, dc.Name, Local)
+				continue
+			}
+			if v.kind == vInt {
+				in.vars[dc.Name] = in.dataValue(symbolic.CauseNotModelled, dc.Name)
+			}
+		}
+	}
 }

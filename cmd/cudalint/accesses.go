@@ -134,7 +134,9 @@ func (o *options) report(out, stderr io.Writer, in *inputs, color bool) int {
 	var err error
 	switch {
 	case o.stats:
-		err = writeStats(out, collectStats(in, res))
+		s := collectStats(in, res)
+		s.HostFiles, s.HostProblems = len(rep.HostFiles), rep.HostProblems
+		err = writeStats(out, s)
 	case o.format == "json":
 		err = writeAccessesJSON(out, res)
 	default:

@@ -23,7 +23,7 @@ import (
 )
 
 func (o *options) driverOptions() driver.Options {
-	d := driver.Options{Paths: o.paths, ConfigPath: o.config, Settings: o.settings, Enable: o.enable, Disable: o.disable, Root: o.root}
+	d := driver.Options{Paths: o.paths, ConfigPath: o.config, Settings: o.settings, Enable: o.enable, Disable: o.disable, Root: o.root, NoHostCpp: o.noHostCpp}
 	if o.severity != "" {
 		s, _ := lint.ParseSeverity(o.severity)
 		d.MinSeverity = &s

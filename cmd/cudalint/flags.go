@@ -40,6 +40,7 @@ type rawArgs struct{ defines []string }
 type options struct {
 	accesses      bool
 	stats         bool
+	noHostCpp     bool
 	cpuprofile    string
 	memprofile    string
 	output        string
@@ -114,6 +115,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "the `PATH` standard input (-) stands for: for configuration, includes and messages")
 	fs.BoolVar(&o.accesses, "accesses", false, "list every global and shared load and store with its predicted sectors (or wavefronts) per request")
 	fs.BoolVar(&o.stats, "stats", false, "report how much of the code was analyzed: kernels found, accesses modelled, notes by cause")
+	fs.BoolVar(&o.noHostCpp, "no-host-cpp", false, "read no C or C++ file for the values its host code passes to the CUDA files' host functions (configuration: host-cpp: false)")
 	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif, github or html (sarif, github and html for findings only; html is one self-contained page)")
 	fs.StringVar(&o.color, "color", "auto", "colour text output: `auto` (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&o.noSnippet, "no-snippet", false, "print each finding on one line, without the source snippet and the warp picture")

@@ -38,6 +38,10 @@ type stats struct {
 	NotFound []string
 	// NotFoundCauses counts NotFound by cause.
 	NotFoundCauses map[string]int
+	// HostFiles counts the C and C++ files read for launch values, and
+	// HostProblems says what in them could not be used.
+	HostFiles    int
+	HostProblems []string
 }
 
 // partialKernel is a kernel not fully analyzed and why: the statements
@@ -233,6 +237,16 @@ func writeStats(w io.Writer, s *stats) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "files\t%d\n", s.Files)
 	fmt.Fprintf(tw, "bytes\t%d\n", s.Bytes)
+	if s.HostFiles > 0 || len(s.HostProblems) > 0 {
+		fmt.Fprintf(tw, "C++ host files read for launch values\t%d\n", s.HostFiles)
+		for i, p := range s.HostProblems {
+			if i == maxPartlyListed {
+				fmt.Fprintf(tw, "  (%d more)\t\n", len(s.HostProblems)-i)
+				break
+			}
+			fmt.Fprintf(tw, "  %s\t\n", cut(p, maxMessage))
+		}
+	}
 	fmt.Fprintf(tw, "__global__ definitions in the source\t%d\n", s.KernelsInSource)
 	fmt.Fprintf(tw, "kernels found\t%d\n", s.KernelsFound)
 	fmt.Fprintf(tw, "kernels fully analyzed\t%d\t%s\n", s.KernelsFull, pct(s.KernelsFull, s.KernelsFound))

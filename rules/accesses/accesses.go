@@ -57,6 +57,10 @@ type Options struct {
 	Headers *cpp.HeaderCache
 	// Memo, when set, keeps kernels' analyses across runs (analyzer.Memo).
 	Memo *analyzer.Memo
+	// HostFiles are C or C++ files read for their host code alone
+	// (sources.LoadWithHost): what they pass to the CUDA files' host
+	// functions reaches the launches.
+	HostFiles []string
 }
 
 // analyzerOptions are the command line's answers for the model.
@@ -95,7 +99,7 @@ func Load(pass *analysis.Pass, o Options) (*Result, error) {
 	}
 	cfg := parser.Config{Defines: defines, IncludeDirs: o.IncludeDirs, Root: o.Root, ReadFile: pass.ReadFile,
 		Items: o.Items, Headers: o.Headers}
-	set, errs := sources.LoadScoped(pass.OtherFiles, cfg, definesFor)
+	set, errs := sources.LoadWithHost(pass.OtherFiles, o.HostFiles, cfg, definesFor)
 	res := &Result{Analysis: analyzer.Analyze(set.Analyzed(), opts), Fset: pass.Fset, Errors: errs, files: map[string]*token.File{}}
 	var paths []string
 	srcs := map[string][]byte{}
