@@ -23,7 +23,7 @@ const (
 // values. It reports false, changing nothing, when the loop is not so
 // (a bound from argv, too many iterations, a break or return).
 func (in *interp) hostLoop(cond, post parser.Expr, body parser.Stmt, do bool) bool {
-	if !in.host || cond == nil || in.passes > 0 || jumpsOut(body) {
+	if !in.host || cond == nil || in.passes > 0 || jumpsOut(body) || in.hostLoopTooLong[body] {
 		return false
 	}
 	savedVars, savedMem := cloneVars(in.vars), cloneMem(in.hostMem)
@@ -32,6 +32,17 @@ func (in *interp) hostLoop(cond, post parser.Expr, body parser.Stmt, do bool) bo
 		if !do || trip > 0 {
 			k, ok := symbolic.IsConst(in.cond(cond))
 			if !ok || trip > maxHostTrips || in.steps-steps > maxHostSteps {
+				if ok {
+					// Too long to run one by one: so it is at the next
+					// iteration of a loop around it, which need not try
+					// its maxHostTrips iterations again (a data
+					// initialisation over H x W pixels inside a loop over
+					// rows ran 64 x 64 iterations before giving up).
+					if in.hostLoopTooLong == nil {
+						in.hostLoopTooLong = map[parser.Stmt]bool{}
+					}
+					in.hostLoopTooLong[body] = true
+				}
 				in.vars, in.hostMem = savedVars, savedMem
 				in.launches, in.notes, in.rets, in.steps = in.launches[:nLaunches], in.notes[:nNotes], in.rets[:nRets], steps
 				return false

@@ -79,9 +79,12 @@ type interp struct {
 	hostMem map[Alloc]map[int64]value
 	// localMem holds what a kernel's local arrays are known to hold
 	// (localmem.go).
-	localMem  map[Alloc]*localContent
-	hostCalls int // host calls followed so far (hostCall)
-	fnTargets map[string][]string
+	localMem map[Alloc]*localContent
+	// hostLoopTooLong marks the host loops found too long to run one
+	// iteration at a time (hostLoop), by body.
+	hostLoopTooLong map[parser.Stmt]bool
+	hostCalls       int // host calls followed so far (hostCall)
+	fnTargets       map[string][]string
 	// unresolved counts the calls of member functions that could not be
 	// resolved (each has a note).
 	unresolved int
