@@ -3,7 +3,6 @@ package launch
 import (
 	"path/filepath"
 	"reflect"
-	"sort"
 
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/parser"
@@ -126,31 +125,9 @@ var posType = reflect.TypeOf(lex.Pos{})
 // files are the files item's positions name, from the memo when it has
 // seen the item before.
 func (x *Index) files(item any) []string {
-	m := x.m
-	m.mu.Lock()
-	e, ok := m.mentions[item]
-	if ok {
-		e.used = m.gen
-	}
-	m.mu.Unlock()
-	if ok && e.filed {
-		return e.files
-	}
-	set := map[string]bool{}
-	collectFiles(reflect.ValueOf(item), set, map[uintptr]bool{})
-	files := make([]string, 0, len(set))
-	for f := range set {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	m.mu.Lock()
-	if e, ok := m.mentions[item]; ok {
-		e.files, e.filed = files, true
-	} else {
-		m.mentions[item] = &mentions{files: files, filed: true, used: m.gen}
-	}
-	m.mu.Unlock()
-	return files
+	return x.mentioned(item, collectFiles,
+		func(e *mentions) ([]string, bool) { return e.files, e.filed },
+		func(e *mentions, files []string) { e.files, e.filed = files, true })
 }
 
 // collectFiles adds the file of every position under v.

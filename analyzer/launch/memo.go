@@ -211,31 +211,43 @@ func (x *Index) unit(f *parser.File) map[any]bool {
 // names are the identifiers item mentions, from the memo when it has
 // seen the item before.
 func (x *Index) names(item any) []string {
+	return x.mentioned(item, collectNames,
+		func(e *mentions) ([]string, bool) { return e.names, e.named },
+		func(e *mentions, names []string) { e.names, e.named = names, true })
+}
+
+// mentioned is the sorted set collect finds under item, from the memo's
+// entry for item when it holds one (get), else collected and kept there
+// (set). The entry is read and written under the lock: host functions
+// run in parallel.
+func (x *Index) mentioned(item any, collect func(reflect.Value, map[string]bool, map[uintptr]bool),
+	get func(*mentions) ([]string, bool), set func(*mentions, []string)) []string {
 	m := x.m
 	m.mu.Lock()
-	e, ok := m.mentions[item]
-	if ok {
-		e.used = m.gen
-	}
-	m.mu.Unlock()
-	if ok && e.named {
-		return e.names
-	}
-	set := map[string]bool{}
-	collectNames(reflect.ValueOf(item), set, map[uintptr]bool{})
-	names := make([]string, 0, len(set))
-	for n := range set {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	m.mu.Lock()
 	if e, ok := m.mentions[item]; ok {
-		e.names, e.named = names, true
-	} else {
-		m.mentions[item] = &mentions{names: names, named: true, used: m.gen}
+		e.used = m.gen
+		if out, done := get(e); done {
+			m.mu.Unlock()
+			return out
+		}
 	}
 	m.mu.Unlock()
-	return names
+	found := map[string]bool{}
+	collect(reflect.ValueOf(item), found, map[uintptr]bool{})
+	out := make([]string, 0, len(found))
+	for n := range found {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	m.mu.Lock()
+	e, ok := m.mentions[item]
+	if !ok {
+		e = &mentions{used: m.gen}
+		m.mentions[item] = e
+	}
+	set(e, out)
+	m.mu.Unlock()
+	return out
 }
 
 func isKernel(item any) bool {
