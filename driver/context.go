@@ -219,10 +219,10 @@ type ContextCache struct {
 	files map[string]cachedText
 	// scanned holds each file's context facts (contextindex.go), and
 	// buffers those of the named files' texts.
-	scanned map[string]cachedFacts
+	scanned map[string]cachedScan[*contextFacts]
 	buffers map[string]bufferFacts
 	// hosts holds files' host facts (hostcpp.go).
-	hosts map[string]cachedHost
+	hosts map[string]cachedScan[*hostFacts]
 }
 
 type cachedText struct {
@@ -233,7 +233,7 @@ type cachedText struct {
 
 // NewContextCache makes an empty cache.
 func NewContextCache() *ContextCache {
-	return &ContextCache{files: map[string]cachedText{}, scanned: map[string]cachedFacts{}, buffers: map[string]bufferFacts{}, hosts: map[string]cachedHost{}}
+	return &ContextCache{files: map[string]cachedText{}, scanned: map[string]cachedScan[*contextFacts]{}, buffers: map[string]bufferFacts{}, hosts: map[string]cachedScan[*hostFacts]{}}
 }
 
 // Forget drops what the cache holds for path.

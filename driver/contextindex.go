@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cudalint/cudalint/parser/lex"
@@ -292,10 +293,12 @@ type bufferFacts struct {
 	facts *contextFacts
 }
 
-type cachedFacts struct {
+// cachedScan is what a scan of a file found, with the modification time
+// and size it was read at.
+type cachedScan[T any] struct {
 	mod   time.Time
 	size  int64
-	facts *contextFacts
+	facts T
 }
 
 // facts are path's context facts, read through read, from the cache
@@ -304,30 +307,41 @@ type cachedFacts struct {
 // only when it changed. A nil cache reads and scans every time.
 func (c *ContextCache) facts(path string, read func(string) ([]byte, error)) (*contextFacts, error) {
 	if c == nil {
+		return scanned(nil, nil, path, read, scanContext)
+	}
+	return scanned(&c.mu, c.scanned, path, read, scanContext)
+}
+
+// scanned is scan of path's text, from cache (under mu) while the file's
+// modification time and size are those it was scanned at; a nil cache
+// reads and scans every time.
+func scanned[T any](mu *sync.Mutex, cache map[string]cachedScan[T], path string, read func(string) ([]byte, error), scan func([]byte) T) (T, error) {
+	var zero T
+	if cache == nil {
 		src, err := read(path)
 		if err != nil {
-			return nil, err
+			return zero, err
 		}
-		return scanContext(src), nil
+		return scan(src), nil
 	}
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	key := absPath(path)
-	c.mu.Lock()
-	e, ok := c.scanned[key]
-	c.mu.Unlock()
+	mu.Lock()
+	e, ok := cache[key]
+	mu.Unlock()
 	if ok && e.mod.Equal(info.ModTime()) && e.size == info.Size() {
 		return e.facts, nil
 	}
 	src, err := read(path)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	f := scanContext(src)
-	c.mu.Lock()
-	c.scanned[key] = cachedFacts{info.ModTime(), info.Size(), f}
-	c.mu.Unlock()
+	f := scan(src)
+	mu.Lock()
+	cache[key] = cachedScan[T]{info.ModTime(), info.Size(), f}
+	mu.Unlock()
 	return f, nil
 }

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/parser/lex"
@@ -211,41 +210,13 @@ func definitionBefore(toks []lex.Token, directive []bool, i int) (name string, h
 	return name, !global && (!device || hostAttr), true
 }
 
-// hostCache: a file's host facts, from the cache while it is unchanged.
+// host is path's host facts, from the cache while the file is
+// unchanged (see facts).
 func (c *ContextCache) host(path string, read func(string) ([]byte, error)) (*hostFacts, error) {
 	if c == nil {
-		src, err := read(path)
-		if err != nil {
-			return nil, err
-		}
-		return scanHost(src), nil
+		return scanned(nil, nil, path, read, scanHost)
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	key := absPath(path)
-	c.mu.Lock()
-	e, ok := c.hosts[key]
-	c.mu.Unlock()
-	if ok && e.mod.Equal(info.ModTime()) && e.size == info.Size() {
-		return e.facts, nil
-	}
-	src, err := read(path)
-	if err != nil {
-		return nil, err
-	}
-	f := scanHost(src)
-	c.mu.Lock()
-	c.hosts[key] = cachedHost{info.ModTime(), info.Size(), f}
-	c.mu.Unlock()
-	return f, nil
-}
-
-type cachedHost struct {
-	mod   time.Time
-	size  int64
-	facts *hostFacts
+	return scanned(&c.mu, c.hosts, path, read, scanHost)
 }
 
 // hostFiles are the C and C++ files under root that a run of the CUDA
