@@ -8,17 +8,15 @@
 package analyzer
 
 import (
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/launch"
 	"github.com/cudalint/cudalint/analyzer/warp"
+	"github.com/cudalint/cudalint/internal/par"
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -171,7 +169,7 @@ func Analyze(files []*parser.File, opts Options) *Result {
 	preds := make([][]*Prediction, len(jobs))
 	errs := make([][]InternalError, len(jobs))
 	lanes := &warp.Lanes{} // one copy of each distinct warp's addresses
-	parallel(len(jobs), func(i int) {
+	par.Each(len(jobs), func(i int) {
 		kernels[i], preds[i], errs[i] = analyzeJob(prog, jobs[i].f, jobs[i].fn, opts, jobs[i].instance, memo, lanes)
 	})
 	memo.end()
@@ -218,22 +216,6 @@ func analyzeJob(prog *Program, f *parser.File, fn *parser.Func, opts Options, in
 	return k, preds, errs
 }
 
-// parallel runs f(0..n-1) on GOMAXPROCS goroutines.
-func parallel(n int, f func(int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
 
 // analyzeKernel interprets kernel fn of file f with the type arguments
 // instance names, and lists its launch configurations with the user's

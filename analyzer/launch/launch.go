@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/internal/par"
 	"github.com/cudalint/cudalint/parser"
 )
 
@@ -93,7 +94,7 @@ func (p *Program) findLaunches(memo *Index) {
 	}
 	// The host functions are interpreted on every core, each on its own
 	// interpreter; what they give is taken in file order, as if one by one.
-	parallel(len(work), func(i int) {
+	par.Each(len(work), func(i int) {
 		w := &work[i]
 		if w.tmpl {
 			return
