@@ -216,7 +216,6 @@ func analyzeJob(prog *Program, f *parser.File, fn *parser.Func, opts Options, in
 	return k, preds, errs
 }
 
-
 // analyzeKernel interprets kernel fn of file f with the type arguments
 // instance names, and lists its launch configurations with the user's
 // answers applied.

@@ -14,4 +14,3 @@ type hostWork struct {
 	launches []*interp.Launch
 	insts    []interp.Instantiation
 }
-
