@@ -102,19 +102,7 @@ func (m *warpModel) evalLanes(w int64) bool {
 		}
 	}
 	m.mask = mask
-	if l.addr == nil || mask == 0 {
-		return true
-	}
-	r := l.addr(m.vals)
-	if mask&^r.OK != 0 {
-		return false
-	}
-	for lane := range symbolic.Lanes {
-		if mask>>lane&1 != 0 {
-			m.lanes[lane] = r.V[lane]
-		}
-	}
-	return true
+	return m.laneAddresses(l.addr, mask)
 }
 
 // A decider is a lane-free part of a lane condition that turns every
@@ -145,4 +133,22 @@ func decided(ds []decider, vals *symbolic.Values) bool {
 		}
 	}
 	return false
+}
+
+// laneAddresses evaluates addr, when there is one, at the lanes of mask
+// into m.lanes: false when a lane of mask cannot be evaluated.
+func (m *warpModel) laneAddresses(addr symbolic.VecFunc, mask uint32) bool {
+	if addr == nil || mask == 0 {
+		return true
+	}
+	r := addr(m.vals)
+	if mask&^r.OK != 0 {
+		return false
+	}
+	for lane := range symbolic.Lanes {
+		if mask>>lane&1 != 0 {
+			m.lanes[lane] = r.V[lane]
+		}
+	}
+	return true
 }

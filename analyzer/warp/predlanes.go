@@ -37,19 +37,7 @@ func (m *warpModel) predicatedVecLanes(w int64) bool {
 		mask = passVec(l.preds, m.vals, reach)
 	}
 	m.reach, m.mask = reach, mask
-	if l.addr == nil || mask == 0 {
-		return true
-	}
-	r := l.addr(m.vals)
-	if mask&^r.OK != 0 {
-		return false
-	}
-	for lane := range symbolic.Lanes {
-		if mask>>lane&1 != 0 {
-			m.lanes[lane] = r.V[lane]
-		}
-	}
-	return true
+	return m.laneAddresses(l.addr, mask)
 }
 
 // passVec is the lanes of mask that pass every condition (one that
