@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"testing"
+
+	"github.com/cudalint/cudalint/internal/ncu"
 )
 
 const (
@@ -67,20 +69,9 @@ func TestMeasuredPredication(t *testing.T) {
 		if p.Predicated != predicated8[k] {
 			t.Errorf("%s %s: predicated %v, want %v", k, p.Expr, p.Predicated, predicated8[k])
 		}
-		switch m.Space {
-		case "shared":
-			want := float64(m.SharedWavefronts) / float64(m.Instructions)
-			if p.WavefrontsPerInstruction == nil || !near(*p.WavefrontsPerInstruction, want) {
-				t.Errorf("%s %s: predicted %v wavefronts per instruction, measured %.3f", k, p.Expr, deref(p.WavefrontsPerInstruction), want)
-			}
-		default:
-			if p.SectorsPerInstruction == nil || !near(*p.SectorsPerInstruction, m.SectorsPerRequest()) || !near(*p.NcuIdealPerInstruction, m.IdealPerRequest()) {
-				t.Errorf("%s %s: predicted %v sectors per instruction (ideal %v), measured %.3f (%.3f)", k, p.Expr,
-					deref(p.SectorsPerInstruction), deref(p.NcuIdealPerInstruction), m.SectorsPerRequest(), m.IdealPerRequest())
-			}
-			if p.Predicated && (p.SectorsPerRequest == nil || *p.SectorsPerRequest <= *p.SectorsPerInstruction) {
-				t.Errorf("%s %s: predicated, but %v sectors per request is not above %v per instruction", k, p.Expr, deref(p.SectorsPerRequest), deref(p.SectorsPerInstruction))
-			}
+		checkPerInstruction(t, k, p, m)
+		if m.Space != "shared" && p.Predicated && (p.SectorsPerRequest == nil || p.SectorsPerInstruction == nil || *p.SectorsPerRequest <= *p.SectorsPerInstruction) {
+			t.Errorf("%s %s: predicated, but %v sectors per request is not above %v per instruction", k, p.Expr, deref(p.SectorsPerRequest), deref(p.SectorsPerInstruction))
 		}
 	}
 	for k := range predicated8 {
@@ -90,5 +81,24 @@ func TestMeasuredPredication(t *testing.T) {
 	}
 	if len(lines) < 30 {
 		t.Errorf("only %d measured lines; the table is incomplete", len(lines))
+	}
+}
+
+// checkPerInstruction compares one access row's per-instruction figures
+// with the measured line: wavefronts for shared memory, sectors and their
+// ideal for global.
+func checkPerInstruction(t *testing.T, k string, p accessJSON, m ncu.Line) {
+	t.Helper()
+	switch m.Space {
+	case "shared":
+		want := float64(m.SharedWavefronts) / float64(m.Instructions)
+		if p.WavefrontsPerInstruction == nil || !near(*p.WavefrontsPerInstruction, want) {
+			t.Errorf("%s %s: predicted %v wavefronts per instruction, measured %.3f", k, p.Expr, deref(p.WavefrontsPerInstruction), want)
+		}
+	default:
+		if p.SectorsPerInstruction == nil || !near(*p.SectorsPerInstruction, m.SectorsPerRequest()) || !near(*p.NcuIdealPerInstruction, m.IdealPerRequest()) {
+			t.Errorf("%s %s: predicted %v sectors per instruction (ideal %v), measured %.3f (%.3f)", k, p.Expr,
+				deref(p.SectorsPerInstruction), deref(p.NcuIdealPerInstruction), m.SectorsPerRequest(), m.IdealPerRequest())
+		}
 	}
 }

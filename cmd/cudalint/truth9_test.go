@@ -61,18 +61,7 @@ func TestMeasuredHostOffsets(t *testing.T) {
 		if p.Predicated != predicated9[k] {
 			t.Errorf("%s %s: predicated %v, want %v", k, p.Expr, p.Predicated, predicated9[k])
 		}
-		switch m.Space {
-		case "shared":
-			want := float64(m.SharedWavefronts) / float64(m.Instructions)
-			if p.WavefrontsPerInstruction == nil || !near(*p.WavefrontsPerInstruction, want) {
-				t.Errorf("%s %s: predicted %v wavefronts per instruction, measured %.3f", k, p.Expr, deref(p.WavefrontsPerInstruction), want)
-			}
-		default:
-			if p.SectorsPerInstruction == nil || !near(*p.SectorsPerInstruction, m.SectorsPerRequest()) || !near(*p.NcuIdealPerInstruction, m.IdealPerRequest()) {
-				t.Errorf("%s %s: predicted %v sectors per instruction (ideal %v), measured %.3f (%.3f)", k, p.Expr,
-					deref(p.SectorsPerInstruction), deref(p.NcuIdealPerInstruction), m.SectorsPerRequest(), m.IdealPerRequest())
-			}
-		}
+		checkPerInstruction(t, k, p, m)
 	}
 	for k := range predicated9 {
 		if !seen[k] {
