@@ -129,28 +129,12 @@ func (m *warpModel) opBounds(x *symbolic.Op) (interval, bool) {
 		return interval{}, false
 	}
 	switch x.Kind {
-	case symbolic.OpLt:
-		return truth(a.hi < b.lo, a.lo >= b.hi)
-	case symbolic.OpLe:
-		return truth(a.hi <= b.lo, a.lo > b.hi)
 	case symbolic.OpEq:
 		return truth(a.lo == a.hi && b.lo == b.hi && a.lo == b.lo, a.hi < b.lo || b.hi < a.lo)
 	case symbolic.OpNe:
 		return truth(a.hi < b.lo || b.hi < a.lo, a.lo == a.hi && b.lo == b.hi && a.lo == b.lo)
-	case symbolic.OpDiv:
-		if b.lo == b.hi && b.lo > 0 && a.lo >= 0 {
-			return interval{a.lo / b.lo, a.hi / b.lo}, true
-		}
-	case symbolic.OpRem:
-		if b.lo == b.hi && b.lo > 0 && a.lo >= 0 {
-			return interval{0, min(a.hi, b.lo-1)}, true
-		}
-	case symbolic.OpMin:
-		return interval{min(a.lo, b.lo), min(a.hi, b.hi)}, true
-	case symbolic.OpMax:
-		return interval{max(a.lo, b.lo), max(a.hi, b.hi)}, true
 	}
-	return interval{}, false
+	return opInterval(x.Kind, a, b)
 }
 
 // small is iv, ok while its bounds stay within boundLimit.

@@ -55,26 +55,35 @@ func (r ranges) bounds(e symbolic.Expr) (interval, bool) {
 		if !okA || !okB {
 			return interval{}, false
 		}
-		switch x.Kind {
-		case symbolic.OpLt:
-			return truth(a.hi < b.lo, a.lo >= b.hi)
-		case symbolic.OpLe:
-			return truth(a.hi <= b.lo, a.lo > b.hi)
-		case symbolic.OpLAnd:
+		if x.Kind == symbolic.OpLAnd {
 			return truth(a.lo > 0 && b.lo > 0, a.hi == 0 && a.lo == 0 || b.hi == 0 && b.lo == 0)
-		case symbolic.OpDiv:
-			if b.lo == b.hi && b.lo > 0 && a.lo >= 0 {
-				return interval{a.lo / b.lo, a.hi / b.lo}, true
-			}
-		case symbolic.OpRem:
-			if b.lo == b.hi && b.lo > 0 && a.lo >= 0 {
-				return interval{0, min(a.hi, b.lo-1)}, true
-			}
-		case symbolic.OpMin:
-			return interval{min(a.lo, b.lo), min(a.hi, b.hi)}, true
-		case symbolic.OpMax:
-			return interval{max(a.lo, b.lo), max(a.hi, b.hi)}, true
 		}
+		return opInterval(x.Kind, a, b)
+	}
+	return interval{}, false
+}
+
+// opInterval is an interval holding a op b for a in a and b in b, for the
+// operators both interval evaluations share (a comparison, a division
+// or remainder by a positive constant, min and max), ok false for others.
+func opInterval(kind symbolic.OpKind, a, b interval) (interval, bool) {
+	switch kind {
+	case symbolic.OpLt:
+		return truth(a.hi < b.lo, a.lo >= b.hi)
+	case symbolic.OpLe:
+		return truth(a.hi <= b.lo, a.lo > b.hi)
+	case symbolic.OpDiv:
+		if b.lo == b.hi && b.lo > 0 && a.lo >= 0 {
+			return interval{a.lo / b.lo, a.hi / b.lo}, true
+		}
+	case symbolic.OpRem:
+		if b.lo == b.hi && b.lo > 0 && a.lo >= 0 {
+			return interval{0, min(a.hi, b.lo-1)}, true
+		}
+	case symbolic.OpMin:
+		return interval{min(a.lo, b.lo), min(a.hi, b.hi)}, true
+	case symbolic.OpMax:
+		return interval{max(a.lo, b.lo), max(a.hi, b.hi)}, true
 	}
 	return interval{}, false
 }
