@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -345,6 +346,9 @@ func (r *exprReader) primary() (*gPrimary, error) {
 				return nil, err
 			}
 			p.Targs = targs
+			if r.is("{") { // cg::plus<float>{}: a value of the instance, built from braces
+				return r.bracedCtor(p)
+			}
 		}
 		// Cls<A, B>::member: the arguments were the class's; the name goes on.
 		for len(p.Targs) > 0 && r.is("::") {
@@ -460,10 +464,27 @@ func (r *exprReader) templateCallFollows() bool {
 		if depth == 0 {
 			// After a comparison's '>' comes an operand; after a template's,
 			// a call, a member, or the end of the expression (return f<T>;).
-			return r.is("(") || r.is("::") || r.is(";") || r.is(")") || r.is(",") || r.lex.Peek().EOF()
+			return r.is("(") || r.is("{") || r.is("::") || r.is(";") || r.is(")") || r.is(",") || r.lex.Peek().EOF()
 		}
 	}
 	return false
+}
+
+// bracedCtor reads the braces after a template's name and arguments as
+// the construction of a value of that type: cg::plus<float>{}, the
+// operator cg::reduce takes.
+func (r *exprReader) bracedCtor(p *gPrimary) (*gPrimary, error) {
+	l, err := r.initList()
+	if err != nil {
+		return nil, err
+	}
+	args := &gArgList{Pos: l.Pos}
+	for _, el := range l.Elems {
+		args.Args = append(args.Args, el.X)
+	}
+	p.Ctor = &gCtor{Pos: p.Pos, Type: []string{strings.Join(p.Name, "::")}, Args: args}
+	p.Name, p.Targs = nil, nil
+	return p, nil
 }
 
 func (r *exprReader) templateArgs() ([]*gTemplateArg, error) {

@@ -103,6 +103,8 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 			return u.tryStmt(i, to, host)
 		case "static_assert":
 			return &Empty{P: t.Pos}, u.skipStatement(i, to)
+		case "namespace": // namespace cg = cooperative_groups;: names resolve by their last part
+			return &Empty{P: t.Pos}, u.skipStatement(i, to)
 		case "asm", "__asm__", "__asm":
 			return u.asmStmt(i, to, host)
 		case "typedef":
