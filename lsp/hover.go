@@ -122,7 +122,7 @@ func hoverText(ps []*analyzer.Prediction, r *accesses.Result) string {
 
 // impactLine is what fixing p is worth to its kernel, for an access that
 // moves more than its ideal: "fixing it: up to 4.5x for this kernel (78%
-// of its memory time)".
+// of its time)".
 func impactLine(costs *impact.Costs, p *analyzer.Prediction) string {
 	if costs == nil || !policy.Wasteful(p) {
 		return ""

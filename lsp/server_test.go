@@ -49,7 +49,7 @@ func TestSession(t *testing.T) {
 		t.Fatalf("no swapped-axes diagnostic: %+v", p.Diagnostics)
 	}
 	// The store runs once per thread beside the kernel's loop of loads:
-	// under 1% of its memory time, so info (docs/severity.md).
+	// under 1% of its time, so info (docs/severity.md).
 	if sw.Source != "cudalint" || sw.Severity != SeverityInformation || sw.CodeDescription == nil ||
 		!strings.HasSuffix(sw.CodeDescription.Href, "swapped-axes.md") {
 		t.Errorf("diagnostic fields: %+v", sw)

@@ -40,6 +40,9 @@ const (
 	// assumedTrips is the number of iterations averaged for a loop whose
 	// trip count cannot be evaluated.
 	assumedTrips = 8
+	// AssumedTrips is assumedTrips for the model's users: a kernel's cost
+	// counts such a loop's code as often as its accesses.
+	AssumedTrips = assumedTrips
 	maxTrips     = 1 << 30
 	// Up to enumerateLimit warp requests (enumerateLaneLimit when lanes
 	// must be evaluated one by one: addresses not affine in the thread

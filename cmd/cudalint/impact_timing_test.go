@@ -129,56 +129,99 @@ func estimatedSpeedups(t *testing.T) map[string]float64 {
 
 // The estimates for the timing pairs, worked by hand from sectors (and
 // wavefronts) per request, as every access of a pair's kernel runs once
-// per warp and iteration: the kernel's traffic as it is over the same
-// with the finding's accesses at their ideal. They need no GPU; the
-// timings check them against the hardware.
+// per warp and iteration, and from the instructions a warp issues in the
+// same unit (rules/impact/issue.go: an operation of the source each,
+// literals folded, a division by a power of two a shift, a division
+// four, an access one): the kernel's time as it is over the same with the
+// finding's accesses at their ideal. They need no GPU; the timings check
+// them against the hardware.
 func TestPairEstimates(t *testing.T) {
 	// r is the model's time as it is over fixed, per warp request: DRAM
 	// sectors and L1 wavefronts (a line per global request's 128 bytes,
-	// the shared wavefronts) each way.
-	r := func(dramAsIs, l1AsIs, dramFixed, l1Fixed float64) float64 {
-		return impact.MemorySeconds(dramAsIs, l1AsIs) / impact.MemorySeconds(dramFixed, l1Fixed)
+	// the shared wavefronts) each way, and the instructions, which the
+	// fix leaves as they are.
+	r := func(dramAsIs, l1AsIs, dramFixed, l1Fixed, instructions float64) float64 {
+		return impact.KernelSeconds(impact.MemorySeconds(dramAsIs, l1AsIs), instructions) /
+			impact.KernelSeconds(impact.MemorySeconds(dramFixed, l1Fixed), instructions)
 	}
 	// A coalesced store beside every load: 4 sectors, 1 line.
 	const st, stLine = 4, 1
+	// index is i = blockIdx.x * THREADS + threadIdx.x: two operations.
+	const index = 2
 	want := map[string]float64{
-		"transpose_slow": r(4+32, 1+32, 4+4, 1+1), // the column store: a sector and a line per lane
+		// The column store: a sector and a line per lane. A warp's x and
+		// y (4 operations) over 4 iterations of the loop's test, step,
+		// two addresses of 3 and two accesses.
+		"transpose_slow": r(4+32, 1+32, 4+4, 1+1, 1+10),
 		// The conflicted tile: a row load and store of 4 sectors each,
-		// 1 + 32 shared wavefronts as it is, 1 + 1 padded.
-		"bank_conflict_slow": r(8, 2+1+32, 8, 2+1+1),
-		"stride2_slow":       r(8+st, 2+stLine, 4+st, 1+stLine),
-		"stride4_slow":       r(16+st, 4+stLine, 4+st, 1+stLine),
-		"stride8_slow":       r(32+st, 8+stLine, 4+st, 1+stLine),
-		"stride32_slow":      r(32+st, 32+stLine, 4+st, 1+stLine),
-		"aos_slow":           r(16+st, 4+stLine, 4+st, 1+stLine),
+		// 1 + 32 shared wavefronts as it is, 1 + 1 padded. Instructions:
+		// x and y twice and the barrier (9), over 4 iterations of two
+		// loops of a test, a step, two addresses (1 and 3) and two
+		// accesses.
+		"bank_conflict_slow": r(8, 2+1+32, 8, 2+1+1, 9.0/4+8+8),
+		// in[i * k] and out[i]: the index, the multiply, two accesses.
+		"stride2_slow":  r(8+st, 2+stLine, 4+st, 1+stLine, index+3),
+		"stride4_slow":  r(16+st, 4+stLine, 4+st, 1+stLine, index+3),
+		"stride8_slow":  r(32+st, 8+stLine, 4+st, 1+stLine, index+3),
+		"stride32_slow": r(32+st, 32+stLine, 4+st, 1+stLine, index+3),
+		"aos_slow":      r(16+st, 4+stLine, 4+st, 1+stLine, index+2),
 		// One float off: 5 sectors over 2 lines, and the next warp of the
 		// block reads the fifth again from the L1 (8 warps: 33 distinct
 		// sectors of 40).
-		"misaligned_slow": r(5*33.0/40+st, 2+stLine, 4+st, 1+stLine),
+		"misaligned_slow": r(5*33.0/40+st, 2+stLine, 4+st, 1+stLine, index+3),
 		// Four scalar loads of 16 sectors, 4 lines each; the L1 serves
-		// three of them, so DRAM moves 16 + 4 either way.
-		"vector_slow":  r(16+st, 4*4+stLine, 16+st, 4*1+stLine),
-		"reshape_slow": r(4+32, 1+32, 4+4, 1+1), // the store through i % W, as the transpose's
+		// three of them, so DRAM moves 16 + 4 either way. Seven
+		// operations of addresses, three additions, five accesses.
+		"vector_slow": r(16+st, 4*4+stLine, 16+st, 4*1+stLine, index+7+3+5),
+		// The store through i % W, as the transpose's: a shift, a mask,
+		// the address's two, two accesses.
+		"reshape_slow": r(4+32, 1+32, 4+4, 1+1, index+4+2),
 		// The gather through i % 16: 16 sectors in 16 lines, but four
-		// neighbouring warps read each sector, so DRAM moves 4.
-		"heads_slow": r(4+st, 16+stLine, 4+st, 1+stLine),
+		// neighbouring warps read each sector, so DRAM moves 4. The
+		// address: a mask, a multiply (N / HEADS folded), a shift, an
+		// addition.
+		"heads_slow": r(4+st, 16+stLine, 4+st, 1+stLine, index+4+2),
 		// A row per thread: 32 sectors in 32 lines each iteration, DRAM
 		// one sector per lane per 8 iterations; the store once per 64.
-		"rowwalk_slow": r(32*4.0/32+st/64.0, 32+stLine/64.0, 4+st/64.0, 1+stLine/64.0),
+		// Each iteration: the test, the step, the sum, the address's two,
+		// the load; once per 64, the index and the store.
+		"rowwalk_slow": r(32*4.0/32+st/64.0, 32+stLine/64.0, 4+st/64.0, 1+stLine/64.0, 6+3.0/64),
 		// Nine loads of a 36-byte record: 32 sectors in 9 lines each, DRAM
-		// the record's 36 sectors once over the nine; the store once.
-		"record_slow": r(9*4+st, 9*9+stLine, 9*4+st, 9*1+stLine),
+		// the record's 36 sectors once over the nine; the store once. Per
+		// warp: the index and the store, nine iterations of a test, a
+		// step, the sum, the address's two and the load.
+		"record_slow": r(9*4+st, 9*9+stLine, 9*4+st, 9*1+stLine, 3+9*6),
 		// A coalesced load, then three stores of a 12-byte record: 12
-		// sectors in 3 lines each, which the L2 merges: DRAM 12 once.
-		"triple_slow": r(4+12, 1+3*3, 4+12, 1+3*1),
-		// 256 broadcast loads (a sector and a line each, DRAM at their
-		// ideal), then a store 128 bytes a lane: 32 sectors in 32 lines.
-		"compute_slow": r(256+32, 256+32, 256+4, 256+1),
+		// sectors in 3 lines each, which the L2 merges: DRAM 12 once. Three
+		// addresses of two, two multiplies, four accesses.
+		"triple_slow": r(4+12, 1+3*3, 4+12, 1+3*1, index+6+2+4),
+		// 256 broadcast loads (a line each, which the caches serve: no
+		// DRAM of their own), then a store 128 bytes a lane: 32 sectors in
+		// 32 lines. Per warp: the index, i & 7, the store's multiply and
+		// addition and the store; 256 iterations of a test, a step, the
+		// load and five operations.
+		"compute_slow": r(32, 256+32, 4, 256+1, index+4+256*8),
 		// A row written per thread: 32 sectors in 32 lines each
 		// iteration, and no credit for the lane's later stores to the same
 		// sectors (measured 11x: the L2 does not merge them); the
-		// coalesced load once per 64.
-		"rowstore_slow": r(32+st/64.0, 32+stLine/64.0, 4+st/64.0, 1+stLine/64.0),
+		// coalesced load once per 64. Each iteration: the test, the step,
+		// the address's two, v + k, the store.
+		"rowstore_slow": r(32+st/64.0, 32+stLine/64.0, 4+st/64.0, 1+stLine/64.0, 6+3.0/64),
+		// A rasterizer: per face, nine loads every lane makes alike (a
+		// line each, no DRAM) and 47 operations (the test, the step, the
+		// face's address, three edge functions of 7, a division and its
+		// three additions, the depth's 6, the inside test's 7, two
+		// selects); per pixel the index, px and py (2 each), the store's
+		// multiply and addition and the store: 32 sectors in 32 lines.
+		"raster16_slow":  r(32, 16*9+32, 4, 16*9+1, 9+16*(47+9)),
+		"raster256_slow": r(32, 256*9+32, 4, 256*9+1, 9+256*(47+9)),
+		// A load 128 bytes a lane, then 64 steps of a coefficient every
+		// lane reads alike and sixteen multiply-adds of two operations:
+		// per step the test, the step, the coefficient's address (two:
+		// N * 32 folded), its load, 32 operations; per warp the index, the
+		// load's multiply, the load, three additions, the sum's three and
+		// the store.
+		"fma_slow": r(32+4, 32+64+1, 4+4, 1+64+1, index+1+1+3+3+1+64*37),
 	}
 	got := estimatedSpeedups(t)
 	for kernel, w := range want {

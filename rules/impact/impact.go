@@ -14,6 +14,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/warp"
+	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/policy"
@@ -72,14 +73,23 @@ type KernelCost struct {
 	// again in a loop counted once), L1 the wavefronts the L1 serves
 	// (global lines and shared wavefronts): the time model's terms.
 	DRAM, L1 float64
+	// Instructions are the warp instructions the launch issues (issue.go).
+	Instructions float64
 	// Assumed: some term rests on a size, trip count, grid or block the
 	// code does not give, or on an access whose cost is not known (counted
 	// at its ideal): the figures hold at the assumed sizes.
 	Assumed bool
 }
 
-// Seconds is the kernel's memory time per launch under the time model.
-func (k KernelCost) Seconds() float64 { return MemorySeconds(k.DRAM, k.L1) }
+// Seconds is the kernel's time per launch under the time model.
+func (k KernelCost) Seconds() float64 { return KernelSeconds(k.MemorySeconds(), k.Instructions) }
+
+// MemorySeconds is the kernel's memory time per launch.
+func (k KernelCost) MemorySeconds() float64 { return MemorySeconds(k.DRAM, k.L1) }
+
+// IssueBound: the kernel's warps take longer to issue their instructions
+// than its memory takes to serve them.
+func (k KernelCost) IssueBound() bool { return k.Instructions/IssueRate > k.MemorySeconds() }
 
 // costKey names one kernel under one launch configuration.
 type costKey struct {
@@ -100,6 +110,10 @@ type Costs struct {
 	repeats map[*analyzer.Prediction]*analyzer.Prediction
 	// group lists, for a load that others repeat, those repeats.
 	group map[*analyzer.Prediction][]*analyzer.Prediction
+	// places are how often each kernel's code runs under each
+	// configuration: what an access whose address depends on data, which
+	// has no requests of its own, requests.
+	places map[costKey]*places
 }
 
 // Analyzer prices the pass's kernels once for every rule that requires
@@ -122,6 +136,20 @@ func Of(res *accesses.Result) *Costs {
 	for q, p := range c.repeats {
 		c.group[p] = append(c.group[p], q)
 	}
+	preds := map[costKey][]*analyzer.Prediction{}
+	for _, p := range res.Analysis.Predictions {
+		preds[keyOf(p)] = append(preds[keyOf(p)], p)
+	}
+	funcs := deviceFuncs(res.Analysis.Program.Files)
+	code := map[*parser.Func]*kernelCode{}
+	c.places = make(map[costKey]*places, len(preds))
+	for key, ps := range preds {
+		kernel := ps[0].Access.Kernel
+		if code[kernel] == nil {
+			code[kernel] = codeOf(kernel, funcs)
+		}
+		c.places[key] = placesOf(ps, code[kernel])
+	}
 	for _, p := range res.Analysis.Predictions {
 		k := c.kernels[keyOf(p)]
 		if k == nil {
@@ -129,6 +157,9 @@ func Of(res *accesses.Result) *Costs {
 			c.kernels[keyOf(p)] = k
 		}
 		c.addTerm(k, p)
+	}
+	for key, ps := range preds {
+		c.kernels[key].Instructions = c.places[key].instructions(code[ps[0].Access.Kernel], ps, c.requests)
 	}
 	return c
 }
@@ -159,7 +190,7 @@ func (c *Costs) traffic(p *analyzer.Prediction) float64 {
 	}
 	per := p.Sectors
 	if !p.Known {
-		per = p.Ideal // 1 to 32 sectors, depending on the data: the least
+		per = leastUnknown // 1 to 32 sectors, depending on the data: the least
 	}
 	return per * c.requests(p)
 }
@@ -171,7 +202,7 @@ func (c *Costs) dram(p *analyzer.Prediction) float64 {
 		return 0
 	}
 	if !p.Known {
-		return p.Ideal * c.requests(p)
+		return 0 // the least: every lane at one address, which the caches serve
 	}
 	return dramPerRequest(p) * c.requests(p)
 }
@@ -188,7 +219,7 @@ func (c *Costs) mergedStore(p *analyzer.Prediction) bool {
 // a request touches (a repeat is a request too: only DRAM skips it).
 func (c *Costs) l1(p *analyzer.Prediction) float64 {
 	if !p.Known {
-		return idealLines(p.Ideal) * c.requests(p)
+		return leastUnknown * c.requests(p)
 	}
 	return linesPerRequest(p) * c.requests(p)
 }
@@ -198,11 +229,18 @@ func (c *Costs) l1(p *analyzer.Prediction) float64 {
 // instruction, so it counts for its part of the vector.
 func (c *Costs) requests(p *analyzer.Prediction) float64 {
 	n := p.RequestsPerLaunch()
+	if !p.Known && !p.NoLane {
+		n = c.places[keyOf(p)].at(keyOfLoops(p)) // no requests of its own: as often as its place runs
+	}
 	if a := p.Access; c.res.MergedWithSibling(p) && a.Struct.Size > 0 {
 		n *= float64(a.Type.Size) / float64(a.Struct.Size)
 	}
 	return n
 }
+
+// leastUnknown is what a request whose address depends on data costs at
+// the least: every lane at one address, a sector and a wavefront.
+const leastUnknown = 1
 
 // termAssumed: p's part of the kernel's cost rests on what the code does
 // not give (a parameter, a trip count, the grid, the block's shape, the
@@ -275,24 +313,28 @@ type Excess struct {
 	DRAM, L1            float64
 }
 
-// New prices removing excess from kernel k: the share of its memory
-// time saved and the speedup, the kernel's time as it is over its time
-// without it.
+// New prices removing excess from kernel k: the share of its time
+// saved and the speedup, the kernel's time as it is over its time
+// without it (its instructions stay: the fix moves memory, not
+// arithmetic).
 func New(k KernelCost, excess Excess, assumed bool) lint.Impact {
 	asIs := k.Seconds()
-	fixed := MemorySeconds(math.Max(k.DRAM-excess.DRAM, 0), math.Max(k.L1-excess.L1, 0))
+	fixed := KernelSeconds(MemorySeconds(math.Max(k.DRAM-excess.DRAM, 0), math.Max(k.L1-excess.L1, 0)), k.Instructions)
 	imp := lint.Impact{
-		Assumed:                   assumed,
-		ExcessBytesPerLaunch:      clamp(excess.Sectors * warp.SectorBytes),
-		ExcessWavefrontsPerLaunch: clamp(excess.Wavefronts),
-		KernelSectorsPerLaunch:    clamp(k.Sectors),
-		KernelWavefrontsPerLaunch: clamp(k.Wavefronts),
-		EstimatedSpeedup:          1,
-		SavedSeconds:              asIs - fixed,
-		KernelDRAMSectors:         k.DRAM,
-		KernelL1Wavefronts:        k.L1,
-		ExcessDRAMSectors:         excess.DRAM,
-		ExcessL1Wavefronts:        excess.L1,
+		Assumed:                     assumed,
+		ExcessBytesPerLaunch:        clamp(excess.Sectors * warp.SectorBytes),
+		ExcessWavefrontsPerLaunch:   clamp(excess.Wavefronts),
+		KernelSectorsPerLaunch:      clamp(k.Sectors),
+		KernelWavefrontsPerLaunch:   clamp(k.Wavefronts),
+		EstimatedSpeedup:            1,
+		SavedSeconds:                asIs - fixed,
+		KernelDRAMSectors:           k.DRAM,
+		KernelL1Wavefronts:          k.L1,
+		KernelInstructions:          k.Instructions,
+		KernelInstructionsPerLaunch: clamp(k.Instructions),
+		IssueBound:                  k.IssueBound(),
+		ExcessDRAMSectors:           excess.DRAM,
+		ExcessL1Wavefronts:          excess.L1,
 	}
 	if asIs > 0 {
 		imp.Share = round(1 - fixed/asIs)
@@ -322,7 +364,7 @@ func Combined(imps []*lint.Impact) *lint.Impact {
 	}
 	first := imps[0]
 	k := KernelCost{Sectors: float64(first.KernelSectorsPerLaunch), Wavefronts: float64(first.KernelWavefrontsPerLaunch),
-		DRAM: first.KernelDRAMSectors, L1: first.KernelL1Wavefronts}
+		DRAM: first.KernelDRAMSectors, L1: first.KernelL1Wavefronts, Instructions: first.KernelInstructions}
 	var excess Excess
 	assumed := false
 	for _, imp := range imps {
@@ -340,7 +382,7 @@ func Combined(imps []*lint.Impact) *lint.Impact {
 	return &imp
 }
 
-// MinShare is the least share of its kernel's memory time a finding's
+// MinShare is the least share of its kernel's time a finding's
 // fix must save to be a warning (docs/severity.md): below it the waste is
 // real but not worth a change, such as a store run once per thread
 // beside a loop of loads.
@@ -348,7 +390,7 @@ const MinShare = 0.05
 
 // ShareSeverity applies the share rule to a severity its rule gave by
 // cost: a warning whose fix would save less than MinShare of its
-// kernel's memory time is info. A finding without an impact, and any
+// kernel's time is info. A finding without an impact, and any
 // other severity (an error is a fault, whatever it costs), stay.
 func ShareSeverity(s lint.Severity, imp *lint.Impact) lint.Severity {
 	if s == lint.Warning && SmallShare(imp) {
@@ -358,16 +400,20 @@ func ShareSeverity(s lint.Severity, imp *lint.Impact) lint.Severity {
 }
 
 // SmallShare: the fix would save less than MinShare of the kernel's
-// memory time.
+// time.
 func SmallShare(imp *lint.Impact) bool { return imp != nil && imp.Share < MinShare }
 
 // Text is the message's part about the kernel: "fixing it: up to
-// 4.3x for this kernel (77% of its memory time)", with "at the assumed
+// 4.3x for this kernel (77% of its time)", with "which its instructions
+// bound" when issuing them outlasts its memory traffic, "at the assumed
 // sizes" when the figures rest on them, and for a finding the share rule
 // made info, that the share is under what a warning needs. A folded
 // finding is one cause: "it" is the cause, its accesses fixed together.
 func Text(imp *lint.Impact, demoted bool) string {
-	s := fmt.Sprintf("fixing it: up to %sx for this kernel (%s of its memory time", SpeedupText(imp.EstimatedSpeedup), percentText(imp.Share))
+	s := fmt.Sprintf("fixing it: up to %sx for this kernel (%s of its time", SpeedupText(imp.EstimatedSpeedup), percentText(imp.Share))
+	if imp.IssueBound {
+		s += ", which its instructions bound, not its memory"
+	}
 	if demoted {
 		s += fmt.Sprintf(", under the %.0f%% a warning needs", 100*MinShare)
 	}

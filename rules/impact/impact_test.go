@@ -84,10 +84,15 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 			t.Fatalf("%s: no impact", p.Access.Expr)
 		}
 		// DRAM moves the 20 sectors; the L1 serves 4 lines for the load
-		// and 1 for the store.
-		want := lint.Impact{KernelSectorsPerLaunch: 512 * 20, EstimatedSpeedup: 1, KernelDRAMSectors: 512 * 20, KernelL1Wavefronts: 512 * 5}
+		// and 1 for the store; each warp issues 5 instructions (the
+		// index's two operations, 4 * i, the load and the store).
+		const instructions = 512 * 5
+		want := lint.Impact{KernelSectorsPerLaunch: 512 * 20, EstimatedSpeedup: 1, KernelDRAMSectors: 512 * 20, KernelL1Wavefronts: 512 * 5,
+			KernelInstructionsPerLaunch: instructions, KernelInstructions: instructions}
 		if p.Access.Expr == "a[4 * i]" {
-			want.ExcessBytesPerLaunch, want.Share, want.EstimatedSpeedup = 512*12*32, 0.6, 2.5
+			asIs := KernelSeconds(MemorySeconds(512*20, 512*5), instructions)
+			fixed := KernelSeconds(MemorySeconds(512*8, 512*2), instructions)
+			want.ExcessBytesPerLaunch, want.Share, want.EstimatedSpeedup = 512*12*32, round(1-fixed/asIs), round(asIs/fixed)
 			want.ExcessDRAMSectors, want.ExcessL1Wavefronts = 512*12, 512*3
 		}
 		imp.SavedSeconds = 0
@@ -110,10 +115,13 @@ func TestImpactOfSharedConflict(t *testing.T) {
 }
 void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 	// DRAM: 512 requests each way of 4 sectors; the L1: a line per
-	// global request, and the shared wavefronts.
+	// global request, and the shared wavefronts; 11 instructions a warp
+	// (the index's two operations, a shift and a mask each side, the
+	// barrier, four accesses).
 	dram := 2 * 512 * 4.0
-	asIs := MemorySeconds(dram, 2*512+512*(1+32))
-	fixed := MemorySeconds(dram, 2*512+512*(1+1))
+	const instructions = 512 * 11
+	asIs := KernelSeconds(MemorySeconds(dram, 2*512+512*(1+32)), instructions)
+	fixed := KernelSeconds(MemorySeconds(dram, 2*512+512*(1+1)), instructions)
 	found := false
 	for _, p := range res.Analysis.Predictions {
 		if p.Access.Expr != "t[threadIdx.x % 32][threadIdx.x / 32]" {
@@ -162,9 +170,9 @@ func TestText(t *testing.T) {
 		demoted bool
 		want    string
 	}{
-		{lint.Impact{EstimatedSpeedup: 4.321, Share: 0.769}, false, "fixing it: up to 4.3x for this kernel (77% of its memory time)"},
-		{lint.Impact{EstimatedSpeedup: 1.0204, Share: 0.02}, true, "fixing it: up to 1.02x for this kernel (2% of its memory time, under the 5% a warning needs)"},
-		{lint.Impact{EstimatedSpeedup: 1, Share: 0.001, Assumed: true}, false, "fixing it: up to 1x for this kernel (under 1% of its memory time, at the assumed sizes)"},
+		{lint.Impact{EstimatedSpeedup: 4.321, Share: 0.769}, false, "fixing it: up to 4.3x for this kernel (77% of its time)"},
+		{lint.Impact{EstimatedSpeedup: 1.0204, Share: 0.02}, true, "fixing it: up to 1.02x for this kernel (2% of its time, under the 5% a warning needs)"},
+		{lint.Impact{EstimatedSpeedup: 1, Share: 0.001, Assumed: true}, false, "fixing it: up to 1x for this kernel (under 1% of its time, at the assumed sizes)"},
 	}
 	for _, tt := range tests {
 		if got := Text(&tt.imp, tt.demoted); got != tt.want {
@@ -224,7 +232,10 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 	one, _ := costs.Impact(loads[0])
 	all, _ := costs.Impact(loads[0], loads[1:]...)
 	k, _ := costs.Kernel(loads[0])
-	want := round(MemorySeconds(512*20, 512*(4*4+1)) / MemorySeconds(512*20, 512*(4+1)))
+	// Each warp issues 17 instructions: the index's two operations, the
+	// four addresses' four, the three additions, the five accesses.
+	const instructions = 512 * 17
+	want := round(KernelSeconds(MemorySeconds(512*20, 512*(4*4+1)), instructions) / KernelSeconds(MemorySeconds(512*20, 512*(4+1)), instructions))
 	if k.Sectors != (16+4)*512 || k.DRAM != (16+4)*512 || all.EstimatedSpeedup != want || all.ExcessBytesPerLaunch != 0 || one.EstimatedSpeedup > all.EstimatedSpeedup {
 		t.Errorf("kernel %+v, one load %+v, all four %+v; want 10240 sectors and %.3fx", k, one, all, want)
 	}

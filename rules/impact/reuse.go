@@ -26,6 +26,9 @@ func dramPerRequest(p *analyzer.Prediction) float64 {
 	if a.Op != interp.Load {
 		return p.Sectors
 	}
+	if gridUniform(a) {
+		return 0
+	}
 	factor := 1.0
 	if p.BlockReuse > 0 {
 		factor = p.BlockReuse
@@ -170,4 +173,17 @@ func linesPerRequest(p *analyzer.Prediction) float64 {
 // packed: four to a line.
 func idealLines(sectors float64) float64 {
 	return math.Max(1, math.Ceil(sectors*warp.SectorBytes/lineBytes))
+}
+
+// gridUniform: the load's address is the same in every lane of every
+// block (a coefficient, a rasterizer's face every pixel reads in turn):
+// each warp's request is served by the caches, and DRAM moves each sector
+// once a launch, nothing per request. The L1 still takes its wavefront.
+func gridUniform(a *interp.Access) bool {
+	for _, ax := range symbolic.Axes {
+		if symbolic.Mentions(a.Addr, symbolic.ThreadIdx(ax).ID()) || symbolic.Mentions(a.Addr, symbolic.BlockIdx(ax).ID()) {
+			return false
+		}
+	}
+	return true
 }

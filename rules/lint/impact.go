@@ -11,7 +11,7 @@ type Impact struct {
 	// code does not give, or on an access whose cost is not known: the
 	// figures hold at the assumed sizes.
 	Assumed bool `json:"assumed,omitempty"`
-	// EstimatedSpeedup is the kernel's memory time as it is over the
+	// EstimatedSpeedup is the kernel's time as it is over the
 	// same with the finding's accesses at their ideal: 1 or more.
 	EstimatedSpeedup float64 `json:"estimatedSpeedup"`
 	// ExcessBytesPerLaunch are the global bytes moved beyond the ideal
@@ -24,9 +24,17 @@ type Impact struct {
 	// launch of this configuration, every access counted.
 	KernelSectorsPerLaunch    int64 `json:"kernelSectorsPerLaunch"`
 	KernelWavefrontsPerLaunch int64 `json:"kernelWavefrontsPerLaunch"`
-	// Share is the part of the kernel's memory time the fix removes, 0..1.
+	// KernelInstructionsPerLaunch are the warp instructions the kernel
+	// issues in one launch of this configuration, as counted from its
+	// source (an operation each, an access each, weighed by how often it
+	// runs).
+	KernelInstructionsPerLaunch int64 `json:"kernelInstructionsPerLaunch,omitempty"`
+	// IssueBound: issuing the kernel's instructions takes longer than its
+	// memory traffic, so its arithmetic, not its memory, bounds it.
+	IssueBound bool `json:"issueBound,omitempty"`
+	// Share is the part of the kernel's time the fix removes, 0..1.
 	Share float64 `json:"share"`
-	// SavedSeconds is the model's memory time per launch the fix saves:
+	// SavedSeconds is the model's time per launch the fix saves:
 	// what --sort impact and the summary rank by. Left out of the output:
 	// its scale rests on the model's bandwidths, which only the ratios
 	// above are checked against (testdata/truth/timing).
@@ -36,5 +44,6 @@ type Impact struct {
 	// sector again) and its L1 wavefronts (global lines and shared
 	// wavefronts), and the finding's excess in each.
 	KernelDRAMSectors, KernelL1Wavefronts float64 `json:"-"`
+	KernelInstructions                    float64 `json:"-"`
 	ExcessDRAMSectors, ExcessL1Wavefronts float64 `json:"-"`
 }

@@ -311,7 +311,7 @@ func (ks *kernelState) view(opts Options, src *texts, id string) *kernelView {
 	if len(ks.findings) > 0 {
 		kv.Best = "no estimate (its findings have no impact figure)"
 		if imp := ks.findings[0].f.Figures.Impact; imp != nil {
-			kv.Best = fmt.Sprintf("up to %.3gx, %.0f%% of its memory time", imp.EstimatedSpeedup, 100*imp.Share)
+			kv.Best = fmt.Sprintf("up to %.3gx, %.0f%% of its time", imp.EstimatedSpeedup, 100*imp.Share)
 			if imp.Assumed {
 				kv.Best += " (at assumed sizes)"
 			}

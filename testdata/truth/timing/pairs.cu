@@ -284,6 +284,95 @@ __global__ void rowstore_fast(const float* in, float* out) {
     for (int k = lane; k < ROW; k += 32) out[row * ROW + k] = v + k;
 }
 
+// ---- a loop of arithmetic over broadcast data, then a strided store ----
+// A rasterizer's shape (pytorch3d's, a splatter's): each thread is a
+// pixel and walks every face, nine floats a face that every lane reads
+// alike, about thirty operations a face, then stores its pixel once,
+// here 128 bytes from its neighbour's. How much of the kernel's time is
+// the store, at 16 faces and at 256? Twins: the store coalesced.
+#define PIXELS (N / 32)
+#define IMAGE_W 2048
+template <int FACES>
+__device__ float raster_pixel(const float* faces, long long i, int* hit) {
+    float px = (float)(i % IMAGE_W) + 0.5f, py = (float)(i / IMAGE_W) + 0.5f;
+    float best = 1e30f;
+    int idx = -1;
+    for (int f = 0; f < FACES; f++) {
+        const float* v = faces + 9 * f;
+        float x0 = v[0], y0 = v[1], z0 = v[2], x1 = v[3], y1 = v[4], z1 = v[5], x2 = v[6], y2 = v[7], z2 = v[8];
+        float w0 = (px - x1) * (y2 - y1) - (py - y1) * (x2 - x1);
+        float w1 = (px - x2) * (y0 - y2) - (py - y2) * (x0 - x2);
+        float w2 = (px - x0) * (y1 - y0) - (py - y0) * (x1 - x0);
+        float inv = 1.0f / (w0 + w1 + w2 + 1e-8f);
+        float z = (w0 * z0 + w1 * z1 + w2 * z2) * inv;
+        bool inside = w0 >= 0.0f && w1 >= 0.0f && w2 >= 0.0f && z < best;
+        best = inside ? z : best;
+        idx = inside ? f : idx;
+    }
+    *hit = idx;
+    return best;
+}
+
+__global__ void raster16_slow(const float* faces, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    int hit;
+    float z = raster_pixel<16>(faces, i, &hit);
+    out[i * 32] = z + (float)hit;
+}
+
+__global__ void raster16_fast(const float* faces, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    int hit;
+    float z = raster_pixel<16>(faces, i, &hit);
+    out[i] = z + (float)hit;
+}
+
+__global__ void raster256_slow(const float* faces, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    int hit;
+    float z = raster_pixel<256>(faces, i, &hit);
+    out[i * 32] = z + (float)hit;
+}
+
+__global__ void raster256_fast(const float* faces, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    int hit;
+    float z = raster_pixel<256>(faces, i, &hit);
+    out[i] = z + (float)hit;
+}
+
+// ---- a strided load, then a loop of dense arithmetic ----
+// Each thread loads one float 128 bytes from its neighbour's (a sector a
+// lane), then runs 64 steps of sixteen multiply-adds on a coefficient
+// every lane reads alike, and stores coalesced. Twin: the load
+// coalesced.
+#define FMA_STEPS 64
+__global__ void fma_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float a = in[i * 32], b = a + 1.0f, c = a + 2.0f, d = a + 3.0f;
+    for (int s = 0; s < FMA_STEPS; s++) {
+        float k = in[N * 32LL + (s & 31)];
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+    }
+    out[i] = a + b + c + d;
+}
+
+__global__ void fma_fast(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float a = in[i], b = a + 1.0f, c = a + 2.0f, d = a + 3.0f;
+    for (int s = 0; s < FMA_STEPS; s++) {
+        float k = in[N * 32LL + (s & 31)];
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+    }
+    out[i] = a + b + c + d;
+}
+
 // ---- launchers: one launch of each kernel, every size a constant ----
 typedef void (*Launcher)(float* in, float* out);
 
@@ -334,6 +423,13 @@ static void launch_compute_fast(float* in, float* out) { compute_fast<<<COMPUTED
 
 static void launch_rowstore_slow(float* in, float* out) { rowstore_slow<<<N / ROW / THREADS, THREADS>>>(in, out); }
 static void launch_rowstore_fast(float* in, float* out) { rowstore_fast<<<N / ROW * 32 / THREADS, THREADS>>>(in, out); }
+
+static void launch_raster16_slow(float* in, float* out) { raster16_slow<<<PIXELS / THREADS, THREADS>>>(in, out); }
+static void launch_raster16_fast(float* in, float* out) { raster16_fast<<<PIXELS / THREADS, THREADS>>>(in, out); }
+static void launch_raster256_slow(float* in, float* out) { raster256_slow<<<PIXELS / THREADS, THREADS>>>(in, out); }
+static void launch_raster256_fast(float* in, float* out) { raster256_fast<<<PIXELS / THREADS, THREADS>>>(in, out); }
+static void launch_fma_slow(float* in, float* out) { fma_slow<<<COMPUTED / THREADS, THREADS>>>(in, out); }
+static void launch_fma_fast(float* in, float* out) { fma_fast<<<COMPUTED / THREADS, THREADS>>>(in, out); }
 
 static void launch_vector_slow(float* in, float* out) { vector_slow<<<N / THREADS, THREADS>>>(in, out); }
 
@@ -413,6 +509,9 @@ int main() {
     time_pair("triple", "triple_slow", launch_triple_slow, "triple_fast", launch_triple_fast, in, out);
     time_pair("compute", "compute_slow", launch_compute_slow, "compute_fast", launch_compute_fast, in, out);
     time_pair("rowstore", "rowstore_slow", launch_rowstore_slow, "rowstore_fast", launch_rowstore_fast, in, out);
+    time_pair("raster16", "raster16_slow", launch_raster16_slow, "raster16_fast", launch_raster16_fast, in, out);
+    time_pair("raster256", "raster256_slow", launch_raster256_slow, "raster256_fast", launch_raster256_fast, in, out);
+    time_pair("fma", "fma_slow", launch_fma_slow, "fma_fast", launch_fma_fast, in, out);
 
     CHECK(cudaEventDestroy(start_event));
     CHECK(cudaEventDestroy(stop_event));
