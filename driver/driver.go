@@ -195,6 +195,7 @@ func Run(opts Options) *Report {
 	applyWarmups(rep.Findings)
 	applyMissingIncludes(rep.Findings, ar.Analysis)
 	applyComputeLoops(rep.Findings, ar.Analysis)
+	applyUnpricedAsm(rep.Findings, ar.Analysis)
 	rep.Findings = d.filter(rep.Findings, fset)
 	if len(d.configErrs) > 0 { // a configuration found only for an included header
 		return d.failed()

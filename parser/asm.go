@@ -19,9 +19,32 @@ func (u *unit) asmStmt(i, to int, host bool) (Stmt, int) {
 	}
 	s, why := u.asm(i, end)
 	if s == nil {
-		return u.bad(i, end, host, "inline assembly: "+why), end
+		bad := u.bad(i, end, host, "inline assembly: "+why).(*BadStmt)
+		bad.MovesMemory = ptx.MovesMemory(u.asmTemplateText(i, end))
+		return bad, end
 	}
 	return s, end
+}
+
+// asmTemplateText is the template of the asm at i as far as it is string
+// literals, "" when there is none to read.
+func (u *unit) asmTemplateText(i, end int) string {
+	var b strings.Builder
+	for j := i + 1; j < end; j++ {
+		t := u.toks[j]
+		if u.isPunct(j, ":") || u.isPunct(j, "::") {
+			break
+		}
+		if t.Kind == lex.KString {
+			if s, err := strconv.Unquote(t.Text); err == nil {
+				b.WriteString(s)
+			} else {
+				b.WriteString(t.Text)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // asm reads the asm at i, ending before end; nil and why when the model

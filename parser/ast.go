@@ -299,6 +299,10 @@ type (
 		P      Pos
 		Note   string
 		Idents []string
+		// MovesMemory: the statement is inline assembly that reads or
+		// writes memory (ptx.MovesMemory), whose traffic no prediction
+		// prices, so its kernel's cost leaves it out.
+		MovesMemory bool
 	}
 	// Asm is an inline-assembly statement whose template the model
 	// follows: each of Instrs is a memory instruction it models, a

@@ -366,3 +366,46 @@ func address(s string, names []string) (Operand, error) {
 	}
 	return Operand{Kind: Addr, Index: -1, Name: base, Value: off}, nil
 }
+
+// memoryHeads are the opcodes (their first part) of the instructions that
+// read or write memory, whether the model follows them or not.
+var memoryHeads = map[string]bool{
+	"ld": true, "ldu": true, "st": true, "atom": true, "red": true, "cp": true, "ldmatrix": true, "stmatrix": true,
+	"tex": true, "tld4": true, "suld": true, "sust": true, "sured": true, "prefetch": true, "prefetchu": true,
+	"multimem": true,
+}
+
+// memoryOps are the instructions of the tensor-core families that read or
+// write memory: wgmma's and tcgen05's matrix operations read their
+// operands from shared memory (a fence or a commit moves nothing).
+var memoryOps = map[string]bool{
+	"wgmma.mma_async": true, "tcgen05.mma": true, "tcgen05.ld": true, "tcgen05.st": true, "tcgen05.cp": true,
+}
+
+// MovesMemory reports whether template has an instruction that reads or
+// writes memory (a load, a store, an atomic, an asynchronous or matrix
+// copy, a texture or surface access, a prefetch), read from its opcodes
+// alone, so that it answers for templates Decode refuses too.
+func MovesMemory(template string) bool {
+	for _, text := range statements(stripComments(template)) {
+		rest := text
+		if k := labelEnd(rest); k > 0 {
+			rest = strings.TrimSpace(rest[k:])
+		}
+		if strings.HasPrefix(rest, "@") {
+			if k := strings.IndexFunc(rest, isSpaceRune); k > 0 {
+				rest = strings.TrimSpace(rest[k:])
+			}
+		}
+		if k := strings.IndexFunc(rest, isSpaceRune); k >= 0 {
+			rest = rest[:k]
+		}
+		parts := strings.SplitN(rest, ".", 3)
+		if memoryHeads[parts[0]] || len(parts) > 1 && memoryOps[parts[0]+"."+parts[1]] {
+			return true
+		}
+	}
+	return false
+}
+
+func isSpaceRune(r rune) bool { return r < 128 && isSpace(byte(r)) }

@@ -118,3 +118,28 @@ func TestStatements(t *testing.T) {
 		t.Errorf("statements %q", got)
 	}
 }
+
+// MovesMemory reads the opcodes alone, so it answers for templates the
+// model refuses: what matters is whether the kernel's cost misses bytes.
+func TestMovesMemory(t *testing.T) {
+	tests := []struct {
+		template string
+		want     bool
+	}{
+		{"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];", true},
+		{"cp.async.cg.shared.global [%0], [%1], 16;", true},
+		{"{ .reg .pred p; setp.ne.b32 p, %0, 0; @p ld.global.v4.u32 {%1,%2,%3,%4}, [%5]; }", true},
+		{"L1: red.global.add.f32 [%0], %1;", true},
+		{"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};", false},
+		{"cvta.to.shared.u64 %0, %1;", false},
+		{"bar.sync 0;", false},
+		{"wgmma.fence.sync.aligned;", false},
+		{"wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0}, %1, %2, 1, 1, 1, 0, 0;", true},
+		{"mov.u32 %0, %%laneid;", false},
+	}
+	for _, tt := range tests {
+		if got := MovesMemory(tt.template); got != tt.want {
+			t.Errorf("MovesMemory(%q) = %v, want %v", tt.template, got, tt.want)
+		}
+	}
+}
