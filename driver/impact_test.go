@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -286,5 +287,51 @@ void h(float* a, float* b) { t4<<<dim3(32, 128), dim3(32, 32)>>>(a, b, 4096, 409
 			t.Log(f.Rule.ID, f.Message)
 		}
 		t.Fatalf("%d uncoalesced-transpose findings, want 1 naming the other 3 loads", len(got))
+	}
+}
+
+// A kernel that moves memory through inline assembly the model does not
+// follow (a bulk asynchronous copy here; an implicit GEMM's gathers in
+// torchsparse) leaves that traffic out of its cost, so a warning's share
+// of it means nothing: info, naming the assembly. Assembly that moves no
+// memory (a tensor-core mma) does not.
+func TestUnpricedAssemblyIsInfo(t *testing.T) {
+	const kernel = `__device__ void frag(unsigned* r, unsigned addr) {
+    asm volatile(%s : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+__global__ void k(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned r[4];
+    frag(r, i);
+    out[i * 32] = in[i] + r[0];
+}
+void h(float* a, float* b) { k<<<1024, 256>>>(a, b); }
+`
+	tests := []struct {
+		name, template string
+		want           lint.Severity
+	}{
+		{"bulk copy", `"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];"`, lint.Info},
+		{"mma", `"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"`, lint.Warning},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, map[string]string{"k.cu": fmt.Sprintf(kernel, tt.template)})
+			rep := Run(Options{Paths: []string{dir}})
+			var found *lint.Finding
+			for _, f := range rep.Findings {
+				if f.Rule.ID == "strided-access" {
+					found = f
+				}
+			}
+			if found == nil {
+				t.Fatal("no strided-access finding")
+			}
+			says := strings.Contains(found.Message, "also moves memory through inline assembly at k.cu:2")
+			if found.Severity != tt.want || says != (tt.want == lint.Info) {
+				t.Errorf("%v: %s\nwant %v", found.Severity, found.Message, tt.want)
+			}
+		})
 	}
 }
