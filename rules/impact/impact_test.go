@@ -227,15 +227,17 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 	// The L1 serves a[4*i + 1..3] from the sectors a[4*i] brought in
 	// (measured: probes6, time6.txt): DRAM moves 16 + 4 sectors per
 	// request pair, the four loads together use 16 of them, so fixing
-	// them saves no DRAM time; only the L1's, 4 lines a load where 1
-	// would do (measured 1.00x, the vector pair of testdata/truth/timing).
+	// them saves no DRAM time; and the four are a 16-byte record each
+	// thread reads whole, whose lines the L1 serves as a float4's
+	// (measured 1.00x, the vector pair of testdata/truth/timing): the
+	// fix saves nothing.
 	one, _ := costs.Impact(loads[0])
 	all, _ := costs.Impact(loads[0], loads[1:]...)
 	k, _ := costs.Kernel(loads[0])
 	// Each warp issues 17 instructions: the index's two operations, the
 	// four addresses' four, the three additions, the five accesses.
 	const instructions = 512 * 17
-	want := round(KernelSeconds(MemorySeconds(512*20, 512*(4*4+1)), instructions) / KernelSeconds(MemorySeconds(512*20, 512*(4+1)), instructions))
+	want := round(KernelSeconds(MemorySeconds(512*20, 512*(4+1)), instructions) / KernelSeconds(MemorySeconds(512*20, 512*(4+1)), instructions))
 	if k.Sectors != (16+4)*512 || k.DRAM != (16+4)*512 || all.EstimatedSpeedup != want || all.ExcessBytesPerLaunch != 0 || one.EstimatedSpeedup > all.EstimatedSpeedup {
 		t.Errorf("kernel %+v, one load %+v, all four %+v; want 10240 sectors and %.3fx", k, one, all, want)
 	}
