@@ -106,7 +106,9 @@ func StrideNamesOnly(p *analyzer.Prediction, names []string) bool {
 var strideName = regexp.MustCompile(`(?i)stride|pitch|step|^inc|(^|_)nb\d*$|(^|_)s[a-z]?\d+$|^ld[a-z]?$`)
 
 // comparedNames are the names a kernel compares against in its body (loop
-// bounds, guards): what it treats as sizes.
+// bounds, guards): what it treats as sizes. A name inside a subscript is
+// an address, not a size compared: darknet's X[i*INCX]*X[i*INCX] < ALPHA
+// compares data with ALPHA, and says nothing of INCX.
 func comparedNames(fn *parser.Func) map[string]bool {
 	out := map[string]bool{}
 	if fn == nil || fn.Body == nil {
@@ -118,10 +120,14 @@ func comparedNames(fn *parser.Func) map[string]bool {
 			return
 		}
 		for _, side := range []parser.Expr{b.X, b.Y} {
-			parser.WalkExpr(side, func(x parser.Expr) {
-				if id, ok := x.(*parser.Ident); ok {
-					out[id.Name] = true
+			parser.Inspect(side, func(n parser.Node) bool {
+				switch x := n.(type) {
+				case *parser.Index:
+					return false
+				case *parser.Ident:
+					out[x.Name] = true
 				}
+				return true
 			})
 		}
 	})

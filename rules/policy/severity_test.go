@@ -25,6 +25,9 @@ func TestCostSeverity(t *testing.T) {
 		{"a stride compared as a bound", "__global__ void k(float* a, int stride) { if (threadIdx.x < stride) a[threadIdx.x * stride] = 0; }", lint.Warning},
 		{"column walk under a guessed 2D block", "__global__ void k(float* a, int n) { if (threadIdx.y < n) a[threadIdx.x * n + threadIdx.y] = 0; }", lint.Warning},
 		{"an assumed stride that may be 1", "__global__ void k(float* a, long s00) { a[threadIdx.x * s00] = 0; }", lint.Info},
+		// darknet's supp_kernel: INCX inside a subscript of a compared
+		// value is an address, not a size compared.
+		{"a BLAS increment beside a comparison of data", "__global__ void k(float* X, int INCX, float ALPHA) { X[threadIdx.x * INCX] = X[threadIdx.x * INCX + 1] < ALPHA; }", lint.Info},
 		{"a byte stride named for its tensor", "__global__ void k(float* a, int src1_nb1) { a[threadIdx.x * (src1_nb1 / 4)] = 0; }", lint.Info},
 		{"1D stride under the default block: any block of a warp", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }", lint.Warning},
 		{"2D rows under a guessed block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x + 4096 * threadIdx.y] = 0; }", lint.Info},
