@@ -134,6 +134,50 @@ __global__ void k(const float* m, float* out) {
   out[threadIdx.x] = s;
 }
 void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "m[r * N + threadIdx.x * N]", interp.Load, 32, 4},
+		// The flag keeps the last iteration's value (i = 8: lanes 0..15,
+		// 64 bytes, 2 sectors): the break fires at that iteration only.
+		{"a flag a loop sets, leaving by a break at its last iteration", `
+__global__ void k(float* out, int n) {
+  bool done;
+  for (int i = 0; i < n; i++) {
+    done = false;
+    if (threadIdx.x < 8 + i) done = true;
+    __syncthreads();
+    if (i == n - 1) break;
+    __syncthreads();
+  }
+  if (done) out[blockIdx.x * 32 + threadIdx.x] = 0;
+}
+void h(float* a) { k<<<8, 32>>>(a, 9); }`, "out[blockIdx.x * 32 + threadIdx.x]", interp.Store, 2, 2},
+		// A break at the first iteration ends the loop there: the flag is
+		// not the last iteration's, and every lane counts (4 sectors).
+		{"a flag a loop sets, leaving by a break before its last iteration", `
+__global__ void k(float* out, int n) {
+  bool done;
+  for (int i = 0; i < n; i++) {
+    done = false;
+    if (threadIdx.x < 8 + i) done = true;
+    __syncthreads();
+    if (i == 0) break;
+    __syncthreads();
+  }
+  if (done) out[blockIdx.x * 32 + threadIdx.x] = 0;
+}
+void h(float* a) { k<<<8, 32>>>(a, 9); }`, "out[blockIdx.x * 32 + threadIdx.x]", interp.Store, 4, 4},
+		// What the body assigns after the break, the last iteration skips:
+		// w is unknown after the loop (every lane counts), where the flag
+		// before the break is known.
+		{"a flag a loop sets after its break at the last iteration", `
+__global__ void k(float* out, int n) {
+  bool w;
+  for (int i = 0; i < n; i++) {
+    __syncthreads();
+    if (i == n - 1) break;
+    w = threadIdx.x < 8 + i;
+  }
+  if (w) out[blockIdx.x * 32 + threadIdx.x] = 0;
+}
+void h(float* a) { k<<<8, 32>>>(a, 9); }`, "out[blockIdx.x * 32 + threadIdx.x]", interp.Store, 4, 4},
 		{"min clamps exactly", `
 __global__ void k(const float* in, float* out) { out[threadIdx.x] = in[min((int)threadIdx.x, 7)]; }
 void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "in[min((int)threadIdx.x, 7)]", interp.Load, 1, 1},

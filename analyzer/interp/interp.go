@@ -576,6 +576,9 @@ func (in *interp) convert(v value, t *ctype.Type) value {
 
 func (in *interp) ifStmt(s *parser.If) {
 	c := in.cond(s.Cond)
+	if n := len(in.loops); n > 0 && in.loops[n-1].lastBreak == s {
+		in.loops[n-1].breakCond = c
+	}
 	if k, ok := symbolic.IsConst(c); ok { // if constexpr-like: only one branch exists
 		left := s.Else
 		if k != 0 {
@@ -863,6 +866,7 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	iterID := iterVar.Key()
 	entry := varsOf(in.vars, names)
 	l := &Loop{Iter: iterID, Pos: pos, Unroll: unrollOf(node), Leaves: leaves(body), iterX: iter, guardsAt: len(in.guards)}
+	l.lastBreak, l.lastBreakAt = onlyBreak(body)
 
 	steps := map[string]step{}
 	var disc discovery
@@ -915,7 +919,7 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	in.loops = in.loops[:len(in.loops)-1]
 	// After the loop: the exit values where the trip count is known (see
 	// exitValues), else unknown (uniform for a uniform carried value).
-	exit := in.exitValues(names, entry, carried, last, steps, l, iter, body, do)
+	exit := in.exitValues(names, entry, carried, last, steps, l, iter, body, post, do)
 	for _, name := range names {
 		if _, ok := in.vars[name]; !ok {
 			continue
