@@ -1012,8 +1012,13 @@ func (m *warpModel) run(p *Prediction) {
 					stable = false
 				}
 			}
-			if active >= stableAfter && stable {
-				break // every request so far cost the same: the pattern does not vary
+			if active >= stableAfter && stable && len(m.predConds) == 0 {
+				// Every request so far cost the same: the pattern does not
+				// vary. Not for a predicated access, whose figures per
+				// instruction count the issues with every lane off, which
+				// may be rare (convolutionSeparable's lower halo: one
+				// block row in 48).
+				break
 			}
 		}
 		// The samples stand for total requests of the blocks evaluated,
