@@ -663,3 +663,39 @@ void h(float *a, float *b) { k<<<dim3(192, 48), dim3(16, 8)>>>(a, b, 3072, 3072)
 		})
 	}
 }
+
+// TestSampledBoundWarp: a bound check that cuts one warp in 32 (8 lanes
+// left in the last warp, 2 sectors of doubles where the others take 8) in
+// a launch too large to enumerate (a loop of 4096 iterations around the
+// load): (31 * 8 + 2) / 32 = 7.8125, measured so on particlefilter's
+// likelihood_kernel (i < 1000 under 2 blocks of 512). The samples must not
+// stop at the first 64 that cost the same, which would likely miss that
+// warp: not where the bound reads the block, nor where it reads the
+// thread alone but gives the warps different lanes.
+func TestSampledBoundWarp(t *testing.T) {
+	tests := []struct{ name, index, launch string }{
+		{"a bound on the global index", "blockIdx.x * 512 + threadIdx.x", "k<<<2, 512>>>"},
+		{"a bound on the thread index", "threadIdx.x", "k<<<64, 1024>>>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := analyze(t, `
+__global__ void k(const double *x, const int *o, double *out, int n, int m) {
+  int i = `+tt.index+`;
+  double s = 0;
+  if (i < n) {
+    for (int y = 0; y < m; y++) s += x[i] + o[y];
+    out[i] = s;
+  }
+}
+void h(double *a, int *b, double *c) { `+tt.launch+`(a, b, c, 1000, 4096); }`, Options{})
+			p := findOne(t, r, "x[i]", interp.Load)
+			if p.Exact {
+				t.Fatalf("enumerated %d requests: the case needs a sampled launch", p.Requests)
+			}
+			if !p.Known || math.Abs(p.Sectors-7.8125) > 0.05 {
+				t.Errorf("%.3f sectors (known %v, %d requests), want 7.8125 within 0.05", p.Sectors, p.Known, p.Requests)
+			}
+		})
+	}
+}

@@ -988,6 +988,7 @@ func (m *warpModel) run(p *Prediction) {
 	} else {
 		rng := rand.New(rand.NewPCG(0x5ec7+m.sampling.stream, 0x0c0a1e5c))
 		firstSample, stable, active := -1.0, true, 0
+		sameLanes := m.sameLanesEverywhere(iters)
 		drawn := 0
 		for n := 0; n < m.sampling.n; n++ {
 			drawn++
@@ -1012,13 +1013,8 @@ func (m *warpModel) run(p *Prediction) {
 					stable = false
 				}
 			}
-			if active >= stableAfter && stable && len(m.predConds) == 0 {
-				// Every request so far cost the same: the pattern does not
-				// vary. Not for a predicated access, whose figures per
-				// instruction count the issues with every lane off, which
-				// may be rare (convolutionSeparable's lower halo: one
-				// block row in 48).
-				break
+			if active >= stableAfter && stable && sameLanes {
+				break // every request so far cost the same: the pattern does not vary
 			}
 		}
 		// The samples stand for total requests of the blocks evaluated,
@@ -1044,6 +1040,51 @@ func (m *warpModel) run(p *Prediction) {
 	p.IdealNcu = sumN / float64(requests)
 	p.Misaligned = sumM / float64(requests)
 	p.setPerInstruction(sumS, sumI, sumN, requests, empty, scale)
+}
+
+// sameLanesEverywhere reports whether the access's lane conditions turn
+// the same lanes off in every request, so that samples that cost the
+// same can stop early: none, or conditions on the thread index alone
+// (tx % 2 == 0) that give every warp of the block the same lanes. A
+// condition on the block, a loop's iteration or a size can cut a warp
+// that samples rarely meet (particlefilter's i < Nparticles leaves 8
+// lanes in the last of 32 warps); a predicated access's issues with every
+// lane off, which its figures per instruction count, can be as rare
+// (convolutionSeparable's lower halo: one block row in 48).
+func (m *warpModel) sameLanesEverywhere(iters []int64) bool {
+	if len(m.predConds) > 0 {
+		return false
+	}
+	for _, e := range m.laneExprs {
+		if !onlyThreadShape(e) {
+			return false
+		}
+	}
+	if len(m.laneConds) == 0 {
+		return true
+	}
+	var first uint32
+	for w := int64(0); w < m.warps(); w++ {
+		if !m.request(0, w, iters) {
+			return false
+		}
+		if w == 0 {
+			first = m.mask
+		} else if m.mask != first {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyThreadShape reports whether e reads nothing but the thread index and
+// the block's shape.
+func onlyThreadShape(e symbolic.Expr) bool {
+	ok := true
+	symbolic.Symbols(e, func(v *symbolic.Var) {
+		ok = ok && (v.Kind == symbolic.KindThreadIdx || v.Kind == symbolic.KindBlockDim)
+	})
+	return ok
 }
 
 // request sets up warp w of block b at the given iterations and evaluates
