@@ -179,6 +179,33 @@ __global__ void k(float* out, int n) {
   if (w) out[blockIdx.x * 32 + threadIdx.x] = 0;
 }
 void h(float* a) { k<<<8, 32>>>(a, 9); }`, "out[blockIdx.x * 32 + threadIdx.x]", interp.Store, 4, 4},
+		// Every lane reads one address, chosen by a select between the
+		// block's index and a value loaded (lavaMD's neighbour boxes): an
+		// 8-byte field at a multiple of 8 lies in one sector.
+		{"the same address in every lane through a select on a loaded value", `
+struct Box { int n; long offset; int nei[4]; };
+__global__ void k(const Box* b, float* out) {
+  float s = 0;
+  for (int k = 0; k < 1 + b[blockIdx.x].n; k++) {
+    int p;
+    if (k == 0) p = blockIdx.x; else p = b[blockIdx.x].nei[k - 1];
+    s += b[p].offset;
+  }
+  out[blockIdx.x * 32 + threadIdx.x] = s;
+}
+void h(Box* b, float* o) { k<<<8, 32>>>(b, o); }`, "b[p].offset", interp.Load, 1, 1},
+		// w is reset to its entry value after every inner loop: each
+		// iteration of the outer one starts at threadIdx.x. w < 100 under
+		// 128 threads: three full warps (4 sectors) and lanes 96..99 (1).
+		{"a variable every iteration resets to its entry value", `
+__global__ void k(const float* in, float* out) {
+  int w = threadIdx.x;
+  for (int k = 0; k < 4; k++) {
+    while (w < 100) { out[k * 128 + w] = in[k * 128 + w]; w += 128; }
+    w = threadIdx.x;
+  }
+}
+void h(float* a, float* b) { k<<<1, 128>>>(a, b); }`, "in[k * 128 + w]", interp.Load, 3.25, 3.25},
 		{"min clamps exactly", `
 __global__ void k(const float* in, float* out) { out[threadIdx.x] = in[min((int)threadIdx.x, 7)]; }
 void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "in[min((int)threadIdx.x, 7)]", interp.Load, 1, 1},
