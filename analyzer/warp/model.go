@@ -689,7 +689,7 @@ func (m *warpModel) addGuards(a *interp.Access, guards []symbolic.Expr, predKey 
 	for _, g := range guards {
 		switch {
 		case r.alwaysTrue(g):
-		case predKey != "" && symbolic.Key(g) == predKey && mentionsThread(g):
+		case predKey != "" && symbolic.Key(g) == predKey:
 			m.conds = append(m.conds, g)
 			m.predConds = append(m.predConds, m.compile(g))
 			m.predExprs = append(m.predExprs, g)
