@@ -726,3 +726,27 @@ void h(double *a, int *b, double *c) { `+tt.launch+`(a, b, c, 1000, 4096); }`, O
 		})
 	}
 }
+
+// TestSampledPredicatedBlocks: a thread-0 load nvcc predicates issues in
+// each of a 256-thread block's 8 warps and runs in one: 1/8 sectors per
+// instruction, measured so on b+tree's findK and shfl_scan's uniform_add.
+// Under a grid too large to enumerate, the samples draw whole blocks, so
+// that the share is exact where every block is alike (single warps drawn
+// at random miss it by a few percent).
+func TestSampledPredicatedBlocks(t *testing.T) {
+	r := analyze(t, `
+__global__ void k(float *o, const float *x) {
+  __shared__ float s;
+  if (threadIdx.x == 0) s = x[blockIdx.x];
+  __syncthreads();
+  o[blockIdx.x * 256 + threadIdx.x] = s;
+}
+void h(float *a, float *b) { k<<<65536, 256>>>(a, b); }`, Options{})
+	p := findOne(t, r, "x[blockIdx.x]", interp.Load)
+	if p.Exact {
+		t.Fatalf("enumerated %d requests: the case needs a sampled launch", p.Requests)
+	}
+	if p.PerInstruction == nil || p.PerInstruction.Sectors != 0.125 {
+		t.Errorf("per instruction %+v, want 0.125 exactly", p.PerInstruction)
+	}
+}

@@ -51,6 +51,9 @@ const (
 	enumerateLaneLimit = 1 << 10
 	sampleCount        = 4096
 	stableAfter        = 64
+	// A predicated access draws whole blocks, sampleCount /
+	// predicatedBlockShare of them: every warp's issue counts.
+	predicatedBlockShare = 4
 	// Copies of a loop body (loops.go) share an access's samples, each
 	// drawing at least minCopySamples.
 	minCopySamples = 512
@@ -990,7 +993,31 @@ func (m *warpModel) run(p *Prediction) {
 		firstSample, stable, active := -1.0, true, 0
 		sameLanes := m.sameLanesEverywhere(iters)
 		drawn := 0
-		for n := 0; n < m.sampling.n; n++ {
+		for k := 0; len(m.predConds) > 0 && k < max(1, m.sampling.n/predicatedBlockShare); k++ {
+			// A predicated access: whole blocks, so that the issues with
+			// every lane off are counted as the exact path counts them
+			// (in blocks where some request runs), not estimated from
+			// single warps (1/8 of a 256-thread block's warps run a
+			// thread-0 copy: 4096 single draws miss that by 4%).
+			b := rng.Int64N(blocks)
+			for l := range iters {
+				iters[l] = rng.Int64N(m.trips[l])
+			}
+			blockEmpty, before := 0, requests
+			for w := int64(0); w < m.warps(); w++ {
+				drawn++
+				if !visit(b, w, iters) {
+					return
+				}
+				if emptyHere {
+					blockEmpty += len(m.pieces)
+				}
+			}
+			if requests > before || blockEmpty > 0 && m.emptyBlockIssues(blocks, iters) {
+				empty += blockEmpty
+			}
+		}
+		for n := 0; len(m.predConds) == 0 && n < m.sampling.n; n++ {
 			drawn++
 			b := rng.Int64N(blocks)
 			w := rng.Int64N(m.warps())
@@ -1000,9 +1027,6 @@ func (m *warpModel) run(p *Prediction) {
 			sumBefore, reqBefore := sumS, requests
 			if !visit(b, w, iters) {
 				return
-			}
-			if emptyHere && (m.blockRuns(b, iters) || m.emptyBlockIssues(blocks, iters)) {
-				empty += len(m.pieces)
 			}
 			if requests > reqBefore {
 				active++
