@@ -51,9 +51,10 @@ const (
 	enumerateLaneLimit = 1 << 10
 	sampleCount        = 4096
 	stableAfter        = 64
-	// A predicated access draws whole blocks, sampleCount /
-	// predicatedBlockShare of them: every warp's issue counts.
-	predicatedBlockShare = 4
+	// A predicated access draws whole blocks, as many as make
+	// predicatedWarpShare * sampleCount warps (at most sampleCount
+	// blocks): every warp's issue counts.
+	predicatedWarpShare = 4
 	// Copies of a loop body (loops.go) share an access's samples, each
 	// drawing at least minCopySamples.
 	minCopySamples = 512
@@ -993,7 +994,7 @@ func (m *warpModel) run(p *Prediction) {
 		firstSample, stable, active := -1.0, true, 0
 		sameLanes := m.sameLanesEverywhere(iters)
 		drawn := 0
-		for k := 0; len(m.predConds) > 0 && k < max(1, m.sampling.n/predicatedBlockShare); k++ {
+		for k := 0; len(m.predConds) > 0 && k < m.predicatedBlockDraws(); k++ {
 			// A predicated access: whole blocks, so that the issues with
 			// every lane off are counted as the exact path counts them
 			// (in blocks where some request runs), not estimated from
@@ -1064,6 +1065,13 @@ func (m *warpModel) run(p *Prediction) {
 	p.IdealNcu = sumN / float64(requests)
 	p.Misaligned = sumM / float64(requests)
 	p.setPerInstruction(sumS, sumI, sumN, requests, empty, scale)
+}
+
+// predicatedBlockDraws is how many blocks a predicated access's samples
+// draw: predicatedWarpShare times the sample count in warps, and no more
+// blocks than the sample count.
+func (m *warpModel) predicatedBlockDraws() int {
+	return int(min(int64(m.sampling.n), max(1, predicatedWarpShare*int64(m.sampling.n)/m.warps())))
 }
 
 // sameLanesEverywhere reports whether the access's lane conditions turn
