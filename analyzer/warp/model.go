@@ -51,10 +51,14 @@ const (
 	enumerateLaneLimit = 1 << 10
 	sampleCount        = 4096
 	stableAfter        = 64
+	// Where a condition may cut some warps' lanes (i < n), stopping takes
+	// stableAfterCut samples of one cost: a warp so rare that they all
+	// miss it moves the average by a few hundredths of a sector.
+	stableAfterCut = 256
 	// A predicated access draws whole blocks, as many as make
 	// predicatedWarpShare * sampleCount warps (at most sampleCount
 	// blocks): every warp's issue counts.
-	predicatedWarpShare = 4
+	predicatedWarpShare = 2
 	// Copies of a loop body (loops.go) share an access's samples, each
 	// drawing at least minCopySamples.
 	minCopySamples = 512
@@ -1038,7 +1042,7 @@ func (m *warpModel) run(p *Prediction) {
 					stable = false
 				}
 			}
-			if active >= stableAfter && stable && sameLanes {
+			if stable && (active >= stableAfter && sameLanes || active >= stableAfterCut) {
 				break // every request so far cost the same: the pattern does not vary
 			}
 		}
