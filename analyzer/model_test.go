@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -134,6 +135,77 @@ __global__ void k(const float* m, float* out) {
   out[threadIdx.x] = s;
 }
 void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "m[r * N + threadIdx.x * N]", interp.Load, 32, 4},
+		// The flag keeps the last iteration's value (i = 8: lanes 0..15,
+		// 64 bytes, 2 sectors): the break fires at that iteration only.
+		{"a flag a loop sets, leaving by a break at its last iteration", `
+__global__ void k(float* out, int n) {
+  bool done;
+  for (int i = 0; i < n; i++) {
+    done = false;
+    if (threadIdx.x < 8 + i) done = true;
+    __syncthreads();
+    if (i == n - 1) break;
+    __syncthreads();
+  }
+  if (done) out[blockIdx.x * 32 + threadIdx.x] = 0;
+}
+void h(float* a) { k<<<8, 32>>>(a, 9); }`, "out[blockIdx.x * 32 + threadIdx.x]", interp.Store, 2, 2},
+		// A break at the first iteration ends the loop there: the flag is
+		// not the last iteration's, and every lane counts (4 sectors).
+		{"a flag a loop sets, leaving by a break before its last iteration", `
+__global__ void k(float* out, int n) {
+  bool done;
+  for (int i = 0; i < n; i++) {
+    done = false;
+    if (threadIdx.x < 8 + i) done = true;
+    __syncthreads();
+    if (i == 0) break;
+    __syncthreads();
+  }
+  if (done) out[blockIdx.x * 32 + threadIdx.x] = 0;
+}
+void h(float* a) { k<<<8, 32>>>(a, 9); }`, "out[blockIdx.x * 32 + threadIdx.x]", interp.Store, 4, 4},
+		// What the body assigns after the break, the last iteration skips:
+		// w is unknown after the loop (every lane counts), where the flag
+		// before the break is known.
+		{"a flag a loop sets after its break at the last iteration", `
+__global__ void k(float* out, int n) {
+  bool w;
+  for (int i = 0; i < n; i++) {
+    __syncthreads();
+    if (i == n - 1) break;
+    w = threadIdx.x < 8 + i;
+  }
+  if (w) out[blockIdx.x * 32 + threadIdx.x] = 0;
+}
+void h(float* a) { k<<<8, 32>>>(a, 9); }`, "out[blockIdx.x * 32 + threadIdx.x]", interp.Store, 4, 4},
+		// Every lane reads one address, chosen by a select between the
+		// block's index and a value loaded (lavaMD's neighbour boxes): an
+		// 8-byte field at a multiple of 8 lies in one sector.
+		{"the same address in every lane through a select on a loaded value", `
+struct Box { int n; long offset; int nei[4]; };
+__global__ void k(const Box* b, float* out) {
+  float s = 0;
+  for (int k = 0; k < 1 + b[blockIdx.x].n; k++) {
+    int p;
+    if (k == 0) p = blockIdx.x; else p = b[blockIdx.x].nei[k - 1];
+    s += b[p].offset;
+  }
+  out[blockIdx.x * 32 + threadIdx.x] = s;
+}
+void h(Box* b, float* o) { k<<<8, 32>>>(b, o); }`, "b[p].offset", interp.Load, 1, 1},
+		// w is reset to its entry value after every inner loop: each
+		// iteration of the outer one starts at threadIdx.x. w < 100 under
+		// 128 threads: three full warps (4 sectors) and lanes 96..99 (1).
+		{"a variable every iteration resets to its entry value", `
+__global__ void k(const float* in, float* out) {
+  int w = threadIdx.x;
+  for (int k = 0; k < 4; k++) {
+    while (w < 100) { out[k * 128 + w] = in[k * 128 + w]; w += 128; }
+    w = threadIdx.x;
+  }
+}
+void h(float* a, float* b) { k<<<1, 128>>>(a, b); }`, "in[k * 128 + w]", interp.Load, 3.25, 3.25},
 		{"min clamps exactly", `
 __global__ void k(const float* in, float* out) { out[threadIdx.x] = in[min((int)threadIdx.x, 7)]; }
 void h(float* a, float* b) { k<<<1, 32>>>(a, b); }`, "in[min((int)threadIdx.x, 7)]", interp.Load, 1, 1},
@@ -580,5 +652,101 @@ void h(float* c, float* b) { dim3 block(16, 16); ` + launch + ` }
 	sized := price(kernel("[BK][BN]", "k<8, 128, 8><<<64, block>>>(c, b);"))
 	if literal != sized || !strings.HasSuffix(literal, "16 bytes") {
 		t.Errorf("sized by literals %s, by template parameters %s: want the same, one 16-byte instruction", literal, sized)
+	}
+}
+
+// TestPredicatedRareOffWarps: a select whose condition turns a whole
+// block row off (convolutionSeparable's halos: the first or the last of
+// 48 block rows) issues the load in every warp, and Nsight's figure per
+// instruction counts the issues with every lane off: 4 * 47/48 = 3.917
+// measured on both halos. The launch is too large to enumerate; the
+// samples must not stop at the first 64 that cost the same, which would
+// likely miss the rare empty issues.
+func TestPredicatedRareOffWarps(t *testing.T) {
+	tests := []struct{ name, cond string }{
+		{"upper halo: the first block row is off", "baseY >= 0"},
+		{"lower halo: the last block row is off", "imageH - baseY > 72"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := analyze(t, `
+__global__ void k(float *dst, float *src, int imageH, int pitch) {
+  __shared__ float s[16][81];
+  const int baseX = blockIdx.x * 16 + threadIdx.x;
+  const int baseY = (blockIdx.y * 8 - 1) * 8 + threadIdx.y;
+  src += baseY * pitch + baseX;
+  s[threadIdx.x][threadIdx.y] = (`+tt.cond+`) ? src[9 * 8 * pitch] : 0;
+  __syncthreads();
+  dst[baseY * pitch + baseX] = s[threadIdx.x][threadIdx.y];
+}
+void h(float *a, float *b) { k<<<dim3(192, 48), dim3(16, 8)>>>(a, b, 3072, 3072); }`, Options{})
+			p := findOne(t, r, "src[9 * 8 * pitch]", interp.Load)
+			if !p.Known || p.Sectors != 4 {
+				t.Fatalf("per request: %.3f (known %v), want 4", p.Sectors, p.Known)
+			}
+			if p.PerInstruction == nil || math.Abs(p.PerInstruction.Sectors-4*47.0/48) > 0.03 {
+				t.Errorf("per instruction: %+v, want 3.917 within 0.03", p.PerInstruction)
+			}
+		})
+	}
+}
+
+// TestSampledBoundWarp: a bound check that cuts one warp in 32 (8 lanes
+// left in the last warp, 2 sectors of doubles where the others take 8) in
+// a launch too large to enumerate (a loop of 4096 iterations around the
+// load): (31 * 8 + 2) / 32 = 7.8125, measured so on particlefilter's
+// likelihood_kernel (i < 1000 under 2 blocks of 512). The samples must not
+// stop at the first 64 that cost the same, which would likely miss that
+// warp: not where the bound reads the block, nor where it reads the
+// thread alone but gives the warps different lanes.
+func TestSampledBoundWarp(t *testing.T) {
+	tests := []struct{ name, index, launch string }{
+		{"a bound on the global index", "blockIdx.x * 512 + threadIdx.x", "k<<<2, 512>>>"},
+		{"a bound on the thread index", "threadIdx.x", "k<<<64, 1024>>>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := analyze(t, `
+__global__ void k(const double *x, const int *o, double *out, int n, int m) {
+  int i = `+tt.index+`;
+  double s = 0;
+  if (i < n) {
+    for (int y = 0; y < m; y++) s += x[i] + o[y];
+    out[i] = s;
+  }
+}
+void h(double *a, int *b, double *c) { `+tt.launch+`(a, b, c, 1000, 4096); }`, Options{})
+			p := findOne(t, r, "x[i]", interp.Load)
+			if p.Exact {
+				t.Fatalf("enumerated %d requests: the case needs a sampled launch", p.Requests)
+			}
+			if !p.Known || math.Abs(p.Sectors-7.8125) > 0.05 {
+				t.Errorf("%.3f sectors (known %v, %d requests), want 7.8125 within 0.05", p.Sectors, p.Known, p.Requests)
+			}
+		})
+	}
+}
+
+// TestSampledPredicatedBlocks: a thread-0 load nvcc predicates issues in
+// each of a 256-thread block's 8 warps and runs in one: 1/8 sectors per
+// instruction, measured so on b+tree's findK and shfl_scan's uniform_add.
+// Under a grid too large to enumerate, the samples draw whole blocks, so
+// that the share is exact where every block is alike (single warps drawn
+// at random miss it by a few percent).
+func TestSampledPredicatedBlocks(t *testing.T) {
+	r := analyze(t, `
+__global__ void k(float *o, const float *x) {
+  __shared__ float s;
+  if (threadIdx.x == 0) s = x[blockIdx.x];
+  __syncthreads();
+  o[blockIdx.x * 256 + threadIdx.x] = s;
+}
+void h(float *a, float *b) { k<<<65536, 256>>>(a, b); }`, Options{})
+	p := findOne(t, r, "x[blockIdx.x]", interp.Load)
+	if p.Exact {
+		t.Fatalf("enumerated %d requests: the case needs a sampled launch", p.Requests)
+	}
+	if p.PerInstruction == nil || p.PerInstruction.Sectors != 0.125 {
+		t.Errorf("per instruction %+v, want 0.125 exactly", p.PerInstruction)
 	}
 }

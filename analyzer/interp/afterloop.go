@@ -72,9 +72,24 @@ func triangle(iter symbolic.Expr) symbolic.Expr {
 // function of the iteration with a bound (j < n, j >= 0, j <= n), whose
 // body leaves by no break, continue, return or goto, and which is not a
 // do-while loop. Variables missing from the result are unknown after it.
-func (in *interp) exitValues(names []string, entry, carried, last map[string]value, steps map[string]step, l *Loop, iter symbolic.Expr, body parser.Stmt, do bool) map[string]value {
-	if do || l.Cond == nil || leaves(body) {
+//
+// One way out is allowed: a break that fires at the last iteration only
+// (Rodinia's hotspot and pathfinder: for (i = 0; i < iteration; i++) {
+// computed = false; if (...) computed = true; ...; if (i == iteration -
+// 1) break; ... }). The trip count is the same; the variables the body
+// assigns before the break keep the last iteration's values, and those
+// assigned after it, or by the loop's step, which the last iteration
+// skips, are left unknown.
+func (in *interp) exitValues(names []string, entry, carried, last map[string]value, steps map[string]step, l *Loop, iter symbolic.Expr, body parser.Stmt, post parser.Expr, do bool) map[string]value {
+	if do || l.Cond == nil {
 		return nil
+	}
+	var skipped map[string]bool // assigned where the last iteration does not reach
+	if leaves(body) {
+		if l.lastBreak == nil || l.breakCond == nil {
+			return nil
+		}
+		skipped = assignedNames(&parser.Block{Stmts: body.(*parser.Block).Stmts[l.lastBreakAt+1:]}, post)
 	}
 	fresh := map[symbolic.SymID]bool{} // the unknowns this loop made for what it carries
 	for _, name := range names {
@@ -98,17 +113,33 @@ func (in *interp) exitValues(names []string, entry, carried, last map[string]val
 	if !ok || mentionsFresh(n) {
 		return nil
 	}
+	if skipped != nil && !firesLast(l.breakCond, l.Iter, n) {
+		return nil
+	}
 	out := map[string]value{}
 	for _, name := range names {
+		if skipped[name] {
+			continue
+		}
 		if st, ok := steps[name]; ok {
 			out[name] = advance(entry[name], st, n)
 			continue
 		}
 		v, e := last[name], entry[name]
-		if v.kind != vInt || v.x == nil || e.kind != vInt || e.x == nil || mentionsFresh(v.x) || symbolic.ClassOf(v.x) == symbolic.Data {
+		if v.kind != vInt || v.x == nil || mentionsFresh(v.x) || symbolic.ClassOf(v.x) == symbolic.Data {
 			continue
 		}
 		final := symbolic.Subst(v.x, map[symbolic.SymID]symbolic.Expr{l.Iter: symbolic.Sub(n, symbolic.Const(1))})
+		if trips, isConst := symbolic.IsConst(n); isConst && trips > 0 || uninitialised(e) {
+			// The loop runs, or what it leaves is undefined where it does
+			// not (bool computed; before it): the entry value does not
+			// matter.
+			out[name] = value{kind: vInt, x: final, typ: v.typ}
+			continue
+		}
+		if e.kind != vInt || e.x == nil {
+			continue
+		}
 		x := symbolic.Cond(symbolic.Binary(symbolic.OpLt, symbolic.Const(0), n), final, e.x)
 		out[name] = value{kind: vInt, x: x, typ: v.typ}
 	}
@@ -190,4 +221,63 @@ func leaves(s parser.Stmt) bool {
 		return leaves(s.Body)
 	}
 	return false
+}
+
+// onlyBreak finds the one statement of a loop's body that leaves it, when
+// that is an if (c) break; written in the body itself (not in a nested
+// statement) with no else: the if and its index; nil when the body leaves
+// some other way too, or not at all.
+func onlyBreak(body parser.Stmt) (*parser.If, int) {
+	b, ok := body.(*parser.Block)
+	if !ok {
+		return nil, -1
+	}
+	var found *parser.If
+	at := -1
+	for i, st := range b.Stmts {
+		if !leaves(st) {
+			continue
+		}
+		s, ok := st.(*parser.If)
+		if !ok || found != nil || s.Else != nil || !isBreak(s.Then) {
+			return nil, -1
+		}
+		found, at = s, i
+	}
+	return found, at
+}
+
+// isBreak reports whether st is break; alone (braced or not).
+func isBreak(st parser.Stmt) bool {
+	if b, ok := st.(*parser.Block); ok && len(b.Stmts) == 1 {
+		st = b.Stmts[0]
+	}
+	j, ok := st.(*parser.Jump)
+	return ok && j.Kind == parser.Break
+}
+
+// firesLast reports whether a break's condition c holds at iteration n - 1
+// of a loop of n iterations and at no earlier one: c is iter == e (or e ==
+// iter), affine in the iteration, whose one root is n - 1.
+func firesLast(c symbolic.Expr, iter symbolic.SymID, n symbolic.Expr) bool {
+	op, ok := opOf(c)
+	if !ok || op.Kind != symbolic.OpEq {
+		return false
+	}
+	d := symbolic.Sub(op.X, op.Y)
+	coef, lin := symbolic.Coefficient(d, iter)
+	if !lin {
+		return false
+	}
+	if k, isConst := symbolic.IsConst(coef); !isConst || k == 0 {
+		return false
+	}
+	if m, ok := opOf(n); ok && m.Kind == symbolic.OpMax {
+		if z, isConst := symbolic.IsConst(m.X); isConst && z == 0 {
+			n = m.Y // max(0, r): a loop that never runs never breaks
+		}
+	}
+	at := symbolic.Subst(d, map[symbolic.SymID]symbolic.Expr{iter: symbolic.Sub(n, symbolic.Const(1))})
+	k, isConst := symbolic.IsConst(at)
+	return isConst && k == 0
 }

@@ -576,6 +576,9 @@ func (in *interp) convert(v value, t *ctype.Type) value {
 
 func (in *interp) ifStmt(s *parser.If) {
 	c := in.cond(s.Cond)
+	if n := len(in.loops); n > 0 && in.loops[n-1].lastBreak == s {
+		in.loops[n-1].breakCond = c
+	}
 	if k, ok := symbolic.IsConst(c); ok { // if constexpr-like: only one branch exists
 		left := s.Else
 		if k != 0 {
@@ -863,6 +866,7 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	iterID := iterVar.Key()
 	entry := varsOf(in.vars, names)
 	l := &Loop{Iter: iterID, Pos: pos, Unroll: unrollOf(node), Leaves: leaves(body), iterX: iter, guardsAt: len(in.guards)}
+	l.lastBreak, l.lastBreakAt = onlyBreak(body)
 
 	steps := map[string]step{}
 	var disc discovery
@@ -882,9 +886,12 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 		uniform[c.Name] = true
 		in.vars[c.Name] = value{kind: vInt, x: c.Sym, typ: entry[c.Name].typ}
 	}
+	reset := resetNames(names, disc, entry, steps)
 	for _, name := range names {
 		if v, ok := advanced[name]; ok {
 			in.vars[name] = v
+		} else if reset[name] {
+			in.vars[name] = entry[name]
 		} else if in.host && swappedPointer(name, body, entry) {
 			in.vars[name] = entry[name]
 		} else if !uniform[name] {
@@ -915,12 +922,14 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	in.loops = in.loops[:len(in.loops)-1]
 	// After the loop: the exit values where the trip count is known (see
 	// exitValues), else unknown (uniform for a uniform carried value).
-	exit := in.exitValues(names, entry, carried, last, steps, l, iter, body, do)
+	exit := in.exitValues(names, entry, carried, last, steps, l, iter, body, post, do)
 	for _, name := range names {
 		if _, ok := in.vars[name]; !ok {
 			continue
 		}
 		switch v, ok := exit[name]; {
+		case reset[name]:
+			in.vars[name] = entry[name]
 		case ok:
 			in.vars[name] = v
 		case uniform[name]:
@@ -930,6 +939,28 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 			in.vars[name] = in.loopCarried(name, entry[name])
 		}
 	}
+}
+
+// resetNames are the variables every iteration of a loop leaves as they
+// entered it, whatever they held: lavaMD's wtx = tx after each inner
+// while (wtx < NUMBER_PAR_PER_BOX) { ...; wtx += NUMBER_THREADS; }. Each
+// iteration starts with the entry value, and so does the code after the
+// loop.
+func resetNames(names []string, disc discovery, entry map[string]value, steps map[string]step) map[string]bool {
+	out := map[string]bool{}
+	for _, name := range names {
+		if _, ok := steps[name]; ok {
+			continue
+		}
+		e, after := entry[name], disc.after[name]
+		if e.kind != vInt || e.x == nil || after.kind != vInt || after.x == nil || symbolic.ClassOf(e.x) == symbolic.Data {
+			continue
+		}
+		if symbolic.Key(e.x) == symbolic.Key(after.x) {
+			out[name] = true
+		}
+	}
+	return out
 }
 
 // discovery is what the first pass of a loop body saw: each assigned

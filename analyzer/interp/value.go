@@ -152,6 +152,12 @@ type Loop struct {
 	// where the loop began (localStore: a store under none of its own).
 	iterX    symbolic.Expr
 	guardsAt int
+	// lastBreak is the body's only way out, an if (c) break; among its
+	// statements (lastBreakAt the index), nil when there is none or
+	// another; breakCond is c, as the second pass evaluated it.
+	lastBreak   *parser.If
+	lastBreakAt int
+	breakCond   symbolic.Expr
 }
 
 // Carried is a warp-uniform scalar a loop carries that no closed form

@@ -54,6 +54,14 @@ const (
 	enumerateLaneLimit = 1 << 10
 	sampleCount        = 4096
 	stableAfter        = 64
+	// Where a condition may cut some warps' lanes (i < n), stopping takes
+	// stableAfterCut samples of one cost: a warp so rare that they all
+	// miss it moves the average by a few hundredths of a sector.
+	stableAfterCut = 256
+	// A predicated access draws whole blocks, as many as make
+	// predicatedWarpShare * sampleCount warps (at most sampleCount
+	// blocks): every warp's issue counts.
+	predicatedWarpShare = 2
 	// Copies of a loop body (loops.go) share an access's samples, each
 	// drawing at least minCopySamples.
 	minCopySamples = 512
@@ -692,7 +700,7 @@ func (m *warpModel) addGuards(a *interp.Access, guards []symbolic.Expr, predKey 
 	for _, g := range guards {
 		switch {
 		case r.alwaysTrue(g):
-		case predKey != "" && symbolic.Key(g) == predKey && mentionsThread(g):
+		case predKey != "" && symbolic.Key(g) == predKey:
 			m.conds = append(m.conds, g)
 			m.predConds = append(m.predConds, m.compile(g))
 			m.predExprs = append(m.predExprs, g)
@@ -991,8 +999,33 @@ func (m *warpModel) run(p *Prediction) {
 	} else {
 		rng := rand.New(rand.NewPCG(0x5ec7+m.sampling.stream, 0x0c0a1e5c))
 		firstSample, stable, active := -1.0, true, 0
+		sameLanes := m.sameLanesEverywhere(iters)
 		drawn := 0
-		for n := 0; n < m.sampling.n; n++ {
+		for k := 0; len(m.predConds) > 0 && k < m.predicatedBlockDraws(); k++ {
+			// A predicated access: whole blocks, so that the issues with
+			// every lane off are counted as the exact path counts them
+			// (in blocks where some request runs), not estimated from
+			// single warps (1/8 of a 256-thread block's warps run a
+			// thread-0 copy: 4096 single draws miss that by 4%).
+			b := rng.Int64N(blocks)
+			for l := range iters {
+				iters[l] = rng.Int64N(m.trips[l])
+			}
+			blockEmpty, before := 0, requests
+			for w := int64(0); w < m.warps(); w++ {
+				drawn++
+				if !visit(b, w, iters) {
+					return
+				}
+				if emptyHere {
+					blockEmpty += len(m.pieces)
+				}
+			}
+			if requests > before || blockEmpty > 0 && m.emptyBlockIssues(blocks, iters) {
+				empty += blockEmpty
+			}
+		}
+		for n := 0; len(m.predConds) == 0 && n < m.sampling.n; n++ {
 			drawn++
 			b := rng.Int64N(blocks)
 			w := rng.Int64N(m.warps())
@@ -1003,9 +1036,6 @@ func (m *warpModel) run(p *Prediction) {
 			if !visit(b, w, iters) {
 				return
 			}
-			if emptyHere && (m.blockRuns(b, iters) || m.emptyBlockIssues(blocks, iters)) {
-				empty += len(m.pieces)
-			}
 			if requests > reqBefore {
 				active++
 				got := sumS - sumBefore
@@ -1015,7 +1045,7 @@ func (m *warpModel) run(p *Prediction) {
 					stable = false
 				}
 			}
-			if active >= stableAfter && stable {
+			if stable && (active >= stableAfter && sameLanes || active >= stableAfterCut) {
 				break // every request so far cost the same: the pattern does not vary
 			}
 		}
@@ -1042,6 +1072,58 @@ func (m *warpModel) run(p *Prediction) {
 	p.IdealNcu = sumN / float64(requests)
 	p.Misaligned = sumM / float64(requests)
 	p.setPerInstruction(sumS, sumI, sumN, requests, empty, scale)
+}
+
+// predicatedBlockDraws is how many blocks a predicated access's samples
+// draw: predicatedWarpShare times the sample count in warps, and no more
+// blocks than the sample count.
+func (m *warpModel) predicatedBlockDraws() int {
+	return int(min(int64(m.sampling.n), max(1, predicatedWarpShare*int64(m.sampling.n)/m.warps())))
+}
+
+// sameLanesEverywhere reports whether the access's lane conditions turn
+// the same lanes off in every request, so that samples that cost the
+// same can stop early: none, or conditions on the thread index alone
+// (tx % 2 == 0) that give every warp of the block the same lanes. A
+// condition on the block, a loop's iteration or a size can cut a warp
+// that samples rarely meet (particlefilter's i < Nparticles leaves 8
+// lanes in the last of 32 warps); a predicated access's issues with every
+// lane off, which its figures per instruction count, can be as rare
+// (convolutionSeparable's lower halo: one block row in 48).
+func (m *warpModel) sameLanesEverywhere(iters []int64) bool {
+	if len(m.predConds) > 0 {
+		return false
+	}
+	for _, e := range m.laneExprs {
+		if !onlyThreadShape(e) {
+			return false
+		}
+	}
+	if len(m.laneConds) == 0 {
+		return true
+	}
+	var first uint32
+	for w := int64(0); w < m.warps(); w++ {
+		if !m.request(0, w, iters) {
+			return false
+		}
+		if w == 0 {
+			first = m.mask
+		} else if m.mask != first {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyThreadShape reports whether e reads nothing but the thread index and
+// the block's shape.
+func onlyThreadShape(e symbolic.Expr) bool {
+	ok := true
+	symbolic.Symbols(e, func(v *symbolic.Var) {
+		ok = ok && (v.Kind == symbolic.KindThreadIdx || v.Kind == symbolic.KindBlockDim)
+	})
+	return ok
 }
 
 // request sets up warp w of block b at the given iterations and evaluates

@@ -43,9 +43,10 @@ type PerInstruction struct {
 // 0), c differing by lane, is predicated whatever surrounds it.
 func predicatedGuard(a *interp.Access, kernel []*interp.Access) bool {
 	n := len(a.Guards)
-	if n == 0 || !mentionsThread(a.Guards[n-1]) || a.Kernel == nil {
+	if n == 0 || a.Kernel == nil {
 		return false
 	}
+	byLane := mentionsThread(a.Guards[n-1])
 	// The bodies from the kernel's to the function holding the access:
 	// bodies[i+1] is the function a.Via[i] calls in bodies[i].
 	bodies := []*parser.Block{a.Kernel.Body}
@@ -66,9 +67,17 @@ func predicatedGuard(a *interp.Access, kernel []*interp.Access) bool {
 		// reaching the expression issues the load, lanes on or off by c
 		// (measured: convolutionSeparable's halo loads, 3.83 sectors per
 		// instruction where a request that runs costs 4). A condition
-		// the same for the whole block is a branch (probes9's q_tern_uni:
-		// @!P0 BRA around the load), which the test above leaves out.
-		return true
+		// the same for the whole block is a select too where every lane
+		// loads one address (probes10: @!P0 LDG of lim[blockIdx.x + 1]
+		// at the top level and under if (threadIdx.x == 0), as in
+		// mergeSort's d_LimitsA[blockIdx.x + 1]: 0.938 sectors per
+		// instruction, one block in 16 off), and a branch where the
+		// address varies by lane (probes9's q_tern_uni: @!P0 BRA around
+		// the load of in[x]).
+		return byLane || !mentionsThread(a.Addr)
+	}
+	if !byLane {
+		return false
 	}
 	// The innermost statement that decides whether the access runs must
 	// be an if, and the access in one of its branches' plain statements.

@@ -36,7 +36,9 @@ func uniformUnknowns(addr symbolic.Expr, recs []*recurrence) []*symbolic.Var {
 // residue suffices when they are multiples of 32 (or every residue costs
 // the same: lanes a sector or more apart, no lane term); otherwise the
 // prediction says it is the mean over residues. ok is false when a value
-// enters the address other than linearly with a constant coefficient.
+// enters the address other than linearly with a constant coefficient,
+// unless the address is the same in every lane (then only the element's
+// alignment bounds its residue).
 func predictResidues(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool, us []*symbolic.Var, s sampling) (*Prediction, bool) {
 	bind := launchBind(cfg)
 	zero := map[symbolic.SymID]symbolic.Expr{}
@@ -44,6 +46,15 @@ func predictResidues(a *interp.Access, cfg *launch.Config, params map[symbolic.S
 	g := int64(SectorBytes)
 	for _, u := range us {
 		c, ok := symbolic.Coefficient(a.Addr, u.Key())
+		if !ok && !mentionsThread(a.Addr) {
+			// Not linear (d_box_gpu[k == 0 ? bx : nei[k - 1]].offset: a
+			// select), but the same address in every lane: only where
+			// it falls in a sector matters, and it is a multiple of the
+			// element's alignment, as C places every object.
+			zero[u.Key()] = symbolic.Const(0)
+			g = 1
+			continue
+		}
 		if !ok {
 			return nil, false
 		}

@@ -29,7 +29,7 @@ __global__ void tree(int* g) {
 __global__ void neighbored(int* g) {
     int* d = g + blockIdx.x * blockDim.x;
     for (int stride = 1; stride < blockDim.x; stride *= 2) {
-        if (threadIdx.x % (2 * stride) == 0) d[threadIdx.x] += d[threadIdx.x + stride]; // want "load d\[threadIdx.x\]: lanes are contiguous but .*lets only some lanes through.*give the work of each step to neighbouring lanes" "load d\[threadIdx.x \+ stride\]: lanes are contiguous but" "store d\[threadIdx.x\]: lanes are contiguous but"
+        if (threadIdx.x % (2 * stride) == 0) d[threadIdx.x] += d[threadIdx.x + stride]; // want "load d\[threadIdx.x\]: lanes are contiguous but .*(lets only some lanes through|lane passes the guards).*give the work of each step to neighbouring lanes" "load d\[threadIdx.x \+ stride\]: lanes are contiguous but" "store d\[threadIdx.x\]: lanes are contiguous but"
         __syncthreads();
     }
 }
