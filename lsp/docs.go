@@ -263,11 +263,12 @@ func (s *Server) didChangeConfiguration(ctx context.Context, p *DidChangeConfigu
 // headersChanged drops the header cache, for a change of the disk (a
 // file saved or changed outside the editor): a replayed header is
 // checked against its own text, but not against the headers it includes.
-// The item cache (keyed by content) and the context cache (by
-// modification time) stay valid.
+// The files read from disk go too (diskCache). The item cache (keyed
+// by content) and the context cache (by modification time) stay valid.
 func (s *Server) headersChanged() {
 	s.headers = cpp.NewHeaderCache()
 	s.cached = map[string][]byte{}
+	s.disk = newDiskCache()
 }
 
 // syncHeaders drops the header recordings that read an open buffer
@@ -333,6 +334,7 @@ func (s *Server) analyze(d *document) *result {
 	}
 	set := s.settings
 	root, inside := s.workspaceOf(d.path)
+	disk := s.disk
 	opts := driver.Options{
 		Paths: []string{d.path}, Found: []string{d.path}, Root: root,
 		ConfigPath: set.ConfigPath, Settings: set.Settings, Items: s.items, Headers: s.headers, Memo: s.memo, Context: s.context,
@@ -345,7 +347,7 @@ func (s *Server) analyze(d *document) *result {
 			if !inside {
 				return nil, &cpp.RefusedError{Path: path, Reason: "the open file is outside every workspace folder and repository, so nothing else is read"}
 			}
-			return readDisk(path)
+			return disk.read(path)
 		},
 		NoContext: !inside, NoDiscovery: !inside,
 	}
