@@ -145,6 +145,8 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 		{"a blank line in a kernel", "main.cu", "    __syncthreads();\n", "    __syncthreads();\n\n"},
 		{"a host statement re-indented", "main.cu", "    columns<<<", "\tcolumns<<<"},
 		{"trailing spaces after a launch", "main.cu", "(out, in);\n", "(out, in);   \n"},
+		{"a space made a line break", "main.cu", "const int STRIDE", "const int\nSTRIDE"},
+		{"the line break made a space again", "main.cu", "const int\nSTRIDE", "const int STRIDE"},
 		{"lines above the kernels", "main.cu", "const int STRIDE = 4;\n", "const int STRIDE = 4;\n\n\n"},
 		{"a constant a kernel reads", "main.cu", "const int STRIDE = 4;", "const int STRIDE = 1;"},
 		{"a helper in the header", "lib.cuh", "return a[i];", "return a[2 * i];"},
