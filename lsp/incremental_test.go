@@ -211,6 +211,10 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 	if n := strings.Count(log.String(), "an edit inside a comment"); n < 3 {
 		t.Errorf("%d analyses reused whole after edits inside comments, want the three that allow it", n)
 	}
+	// Edits that changed a line's length took it back from slack.
+	if !regexp.MustCompile(`lines patched [1-9]`).MatchString(log.String()) {
+		t.Errorf("no analysis of a text with slack taken")
+	}
 	// The session did reuse analyses, and re-analyzed some kernels too.
 	re := regexp.MustCompile(`host functions interpreted (\d+), reused (\d+); kernels interpreted (\d+), reused (\d+); predicted (\d+), reused (\d+)`)
 	var sums [6]int
