@@ -135,7 +135,12 @@ func BenchmarkEditLLMc(b *testing.B) {
 			return replaceOnce(b, src, "        exit(EXIT_FAILURE);\n    }\n\n    // convenience parameters", strings.Repeat(" ", 8+i%40)+"exit(EXIT_FAILURE);\n    }\n\n    // convenience parameters")
 		},
 	}
-	for _, name := range []string{"comment", "whitespace", "host", "launch"} {
+	// A host statement typed: each edit one byte longer than the one
+	// before, as keystrokes are, so that every item after it moves.
+	edits["host/typing"] = func(src string, i int) string {
+		return replaceOnce(b, src, "Error: model was not initialized properly.", "Error: model "+strings.Repeat("x", i)+" was not initialized.")
+	}
+	for _, name := range []string{"comment", "whitespace", "host", "host/typing", "launch"} {
 		b.Run(name, func(b *testing.B) { benchRealEdits(b, path, edits[name]) })
 	}
 	// train_gpt2.cu defines no kernel of its own (they are in llmc/):
@@ -178,6 +183,12 @@ func BenchmarkEditGGML(b *testing.B) {
 	b.Run("largest/kernel", func(b *testing.B) {
 		benchRealEdits(b, largest, func(src string, i int) string {
 			return replaceOnce(b, src, "ptrs_src[0*ne23 + i12 + i13*ne12]", fmt.Sprintf("ptrs_src[%d*ne23 + i12 + i13*ne12]", i))
+		})
+	})
+	// The same, typed: each edit one byte longer than the one before.
+	b.Run("largest/kernel/typing", func(b *testing.B) {
+		benchRealEdits(b, largest, func(src string, i int) string {
+			return replaceOnce(b, src, "ptrs_src[0*ne23 + i12 + i13*ne12]", fmt.Sprintf("ptrs_src[0*ne23 + i12 + i13*ne12 + %s]", strings.Repeat("0", i)))
 		})
 	})
 	// A statement re-indented in a host function.

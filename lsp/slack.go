@@ -156,16 +156,21 @@ func absorb(src []byte, ln lineInfo, pt patch, from, delta int) (patch, bool) {
 		pt.cut += delta - take
 		pt.at = end - pt.cut
 	}
-	if pt.at < max(ln.slack, from) || !cuttable(src[pt.at:end]) || pt.at > 0 && src[pt.at-1] == '\\' {
+	if pt.at < max(ln.slack, from) || pt.at > 0 && !cuttable(src[pt.at:end], src[pt.at-1]) {
 		return patch{}, false
 	}
 	return pt, true
 }
 
-// cuttable reports whether bytes can leave a line's end without a token
-// changing: none opens or closes a comment or a string, or splices.
-func cuttable(b []byte) bool {
-	return bytes.IndexAny(b, "*/\\\"'") < 0
+// cuttable reports whether the bytes cut, which end a line after before,
+// can go without a token changing, were the scanner wrong about the line
+// and they lay in a block comment: they hold no '*', so no comment's end
+// goes with them, and what stays does not end with '\' (a splice).
+func cuttable(cut []byte, before byte) bool {
+	if before == '\\' || bytes.IndexByte(cut, '*') >= 0 {
+		return false
+	}
+	return len(cut) == 0 || cut[0] != '/' || before != '*'
 }
 
 // render is src with patches made.

@@ -102,3 +102,24 @@ func TestSlackLines(t *testing.T) {
 		}
 	}
 }
+
+// What a cut may take from a line's end.
+func TestCuttable(t *testing.T) {
+	for _, tc := range []struct {
+		cut    string
+		before byte
+		ok     bool
+	}{
+		{" types", 's', true},
+		{"CUDA/cuBLAS it's \"x\"", ' ', true},
+		{"", 'x', true},
+		{"a */", ' ', false}, // a block comment's end, were the line in one
+		{"/ b", '*', false},  // the same, split
+		{"x", '\\', false},   // a splice left behind
+		{"/ b", ' ', true},
+	} {
+		if got := cuttable([]byte(tc.cut), tc.before); got != tc.ok {
+			t.Errorf("cut %q after %q: %v, want %v", tc.cut, tc.before, got, tc.ok)
+		}
+	}
+}
