@@ -13,7 +13,8 @@ import (
 // to src's.
 func tokensAlike(t *testing.T, src, ana []byte, shifts []shift) {
 	t.Helper()
-	a, b := lex.Scan("f.cu", src, nil), lex.Scan("f.cu", ana, nil)
+	var na, nb lex.Notes
+	a, b := lex.Scan("f.cu", src, &na), lex.Scan("f.cu", ana, &nb)
 	if len(a) != len(b) {
 		t.Fatalf("%d tokens, analyzed %d", len(a), len(b))
 	}
@@ -120,6 +121,41 @@ func TestCuttable(t *testing.T) {
 	} {
 		if got := cuttable([]byte(tc.cut), tc.before); got != tc.ok {
 			t.Errorf("cut %q after %q: %v, want %v", tc.cut, tc.before, got, tc.ok)
+		}
+	}
+}
+
+// Keystrokes all over real files keep the analyzed text's tokens the
+// buffer's: each inserts or deletes a byte at a place drawn in turn (the
+// checkouts in /work/proj; skipped without them).
+func TestSlackKeystrokes(t *testing.T) {
+	for _, path := range []string{"/work/proj/llm.c/train_gpt2.cu", "/work/proj/llm.c/llmc/layernorm.cuh", "/work/proj/ggml/src/ggml-cuda/ggml-cuda.cu"} {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Skipf("%s: %v", path, err)
+		}
+		d := &document{src: raw}
+		patched := 0
+		seed := uint32(1)
+		for k := 0; k < 100; k++ {
+			seed = seed*1664525 + 1013904223
+			at := int(seed>>8) % len(d.src)
+			old := d.src
+			var next []byte
+			if seed&1 == 0 {
+				next = append(append(append([]byte(nil), old[:at]...), 'x'), old[at:]...)
+			} else {
+				next = append(append([]byte(nil), old[:at]...), old[at+1:]...)
+			}
+			d.src = next
+			d.retarget(old)
+			if len(d.patches) > 0 {
+				patched++
+			}
+			tokensAlike(t, d.src, d.analyzedText(), shiftsOf(d.patches))
+		}
+		if patched == 0 {
+			t.Errorf("%s: no keystroke took slack", path)
 		}
 	}
 }
