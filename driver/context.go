@@ -223,6 +223,8 @@ type ContextCache struct {
 	buffers map[string]bufferFacts
 	// hosts holds files' host facts (hostcpp.go).
 	hosts map[string]cachedScan[*hostFacts]
+	// words holds host files' call words (hostcpp.go).
+	words map[string]cachedScan[callWords]
 }
 
 type cachedText struct {
@@ -233,7 +235,7 @@ type cachedText struct {
 
 // NewContextCache makes an empty cache.
 func NewContextCache() *ContextCache {
-	return &ContextCache{files: map[string]cachedText{}, scanned: map[string]cachedScan[*contextFacts]{}, buffers: map[string]bufferFacts{}, hosts: map[string]cachedScan[*hostFacts]{}}
+	return &ContextCache{files: map[string]cachedText{}, scanned: map[string]cachedScan[*contextFacts]{}, buffers: map[string]bufferFacts{}, hosts: map[string]cachedScan[*hostFacts]{}, words: map[string]cachedScan[callWords]{}}
 }
 
 // Forget drops what the cache holds for path.
@@ -245,6 +247,7 @@ func (c *ContextCache) Forget(path string) {
 	delete(c.files, absPath(path))
 	delete(c.scanned, absPath(path))
 	delete(c.hosts, absPath(path))
+	delete(c.words, absPath(path))
 	c.mu.Unlock()
 }
 

@@ -293,23 +293,18 @@ func hostFiles(root string, cuda []string, read func(string) ([]byte, error), ca
 	// A file is lexed only once its text names a launching function near
 	// it, read byte by byte: most C and C++ files of a tree (ggml's
 	// thousands of lines of CPU code) call nothing of the CUDA files'.
-	texts := map[string][]byte{}
 	failed := map[string]bool{}
 	factsOf := func(f string) *hostFacts {
 		if h, ok := facts[f]; ok || failed[f] {
 			return h
 		}
-		src, ok := texts[f]
-		if !ok {
-			var err error
-			if src, err = read(f); err != nil {
-				problems = append(problems, err.Error())
-				failed[f] = true
-				return nil
-			}
-			texts[f] = src
+		names, err := cache.namesLauncherNear(f, read, launchers)
+		if err != nil {
+			problems = append(problems, err.Error())
+			failed[f] = true
+			return nil
 		}
-		if !namesNear(src, filepath.Dir(absPath(f)), launchers) {
+		if !names {
 			return nil
 		}
 		h, err := cache.host(f, read)
@@ -319,7 +314,6 @@ func hostFiles(root string, cuda []string, read func(string) ([]byte, error), ca
 			return nil
 		}
 		facts[f] = withIncluded(f, h, read, cache)
-		delete(texts, f)
 		return facts[f]
 	}
 	// The first look, at the launchers of the CUDA files, on every core.
@@ -327,12 +321,12 @@ func hostFiles(root string, cuda []string, read func(string) ([]byte, error), ca
 	firstErr := make([]error, len(candidates))
 	eachParallel(len(candidates), func(i int) {
 		f := candidates[i]
-		src, err := read(f)
+		names, err := cache.namesLauncherNear(f, read, launchers)
 		if err != nil {
 			firstErr[i] = err
 			return
 		}
-		if !namesNear(src, filepath.Dir(absPath(f)), launchers) {
+		if !names {
 			return
 		}
 		h, err := cache.host(f, read)
@@ -378,7 +372,7 @@ func hostFiles(root string, cuda []string, read func(string) ([]byte, error), ca
 	// A file over the limit is worth a line only where it would have
 	// been read: when its text calls a launching function near it.
 	for _, f := range big {
-		if src, err := read(f); err == nil && !skip(f) && namesNear(src, filepath.Dir(absPath(f)), launchers) {
+		if names, err := cache.namesLauncherNear(f, read, launchers); err == nil && names && !skip(f) {
 			problems = append(problems, fmt.Sprintf("%s: over %d bytes, not read", f, MaxHostFileSize))
 		}
 	}
@@ -389,6 +383,17 @@ func hostFiles(root string, cuda []string, read func(string) ([]byte, error), ca
 // too), has a word followed by '(' or '<' that is a launcher defined
 // near dir: what a file must have to call one.
 func namesNear(src []byte, dir string, launchers map[string]map[string]bool) bool {
+	found := false
+	eachCallWord(src, func(w []byte) bool {
+		found = launcherNear(string(w), dir, launchers)
+		return !found
+	})
+	return found
+}
+
+// eachCallWord calls f with each word of src followed by '(' or '<'
+// while f returns true.
+func eachCallWord(src []byte, f func([]byte) bool) {
 	for i := 0; i < len(src); {
 		if !isIdent(src[i]) {
 			i++
@@ -402,15 +407,57 @@ func namesNear(src []byte, dir string, launchers map[string]map[string]bool) boo
 		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
 			j++
 		}
-		if j < len(src) && (src[j] == '(' || src[j] == '<') {
-			for d := range launchers[string(src[s:i])] {
-				if near(d, dir) {
-					return true
-				}
-			}
+		if j < len(src) && (src[j] == '(' || src[j] == '<') && !f(src[s:i]) {
+			return
+		}
+	}
+}
+
+func launcherNear(name, dir string, launchers map[string]map[string]bool) bool {
+	for d := range launchers[name] {
+		if near(d, dir) {
+			return true
 		}
 	}
 	return false
+}
+
+// callWords are the words of a file that eachCallWord gives. A server
+// keeps them per file (ContextCache.callWords), so that an edit's run
+// looks names up rather than reading and scanning the tree again.
+type callWords map[string]bool
+
+func scanCallWords(src []byte) callWords {
+	words := callWords{}
+	eachCallWord(src, func(w []byte) bool {
+		words[string(w)] = true
+		return true
+	})
+	return words
+}
+
+// namesLauncherNear is namesNear of path's text: from its call words
+// kept in the cache while the file is unchanged (see facts), or, with no
+// cache, from the text read now.
+func (c *ContextCache) namesLauncherNear(path string, read func(string) ([]byte, error), launchers map[string]map[string]bool) (bool, error) {
+	dir := filepath.Dir(absPath(path))
+	if c == nil {
+		src, err := read(path)
+		if err != nil {
+			return false, err
+		}
+		return namesNear(src, dir, launchers), nil
+	}
+	words, err := scanned(&c.mu, c.words, path, read, scanCallWords)
+	if err != nil {
+		return false, err
+	}
+	for name := range launchers {
+		if words[name] && launcherNear(name, dir, launchers) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // callsAny reports whether one of calls is a launcher.

@@ -2,13 +2,16 @@ package driver
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/sources"
 )
 
 // runCu is a CUDA file whose host function run() launches its kernel
@@ -183,5 +186,40 @@ func TestScanHost(t *testing.T) {
 				t.Errorf("defs %q, want %q", got, tt.defs)
 			}
 		})
+	}
+}
+
+// A cache keeps each host file's call words while the file is unchanged:
+// a run after the file stops (or starts) calling a launcher sees it.
+func TestHostFilesCached(t *testing.T) {
+	dir := t.TempDir()
+	cu := filepath.Join(dir, "run.cu")
+	cpp := filepath.Join(dir, "main.cpp")
+	mod := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mod = mod.Add(time.Second)
+		if err := os.Chtimes(path, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(cu, runCu)
+	cache := NewContextCache()
+	for _, step := range []struct {
+		main string
+		want []string
+	}{
+		{"extern \"C\" void run(float*, int, int);\nint main() { run(0, 1 << 20, 1); }\n", []string{cpp}},
+		{"void walk(float*, int, int);\nint main() { walk(0, 1 << 20, 1); }\n", nil},
+		{"extern \"C\" void run(float*, int, int);\nint main() { run(0, 1 << 10, 1); }\n", []string{cpp}},
+	} {
+		write(cpp, step.main)
+		got, problems := hostFiles(dir, []string{cu}, sources.ReadFile, cache, func(string) bool { return false })
+		if !reflect.DeepEqual(got, step.want) || len(problems) > 0 {
+			t.Errorf("main %q: host files %v (%v), want %v", step.main, got, problems, step.want)
+		}
 	}
 }

@@ -2,8 +2,10 @@ package lsp
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,11 @@ import (
 // file is opened in its repository, as an editor opens it, and retyped:
 // each edit writes a text not seen before, so that nothing is served
 // from an earlier edit's analysis but what the edit leaves unchanged.
+//
+// Each edit's latency is timed from the didChange sent to its
+// diagnostics received (the debounce set to nothing), and the median and
+// 90th percentile are reported besides the mean: run with
+// -benchtime=20x or more, for a median of at least 20 edits.
 
 func benchRealEdits(b *testing.B, path string, edit func(src string, i int) string) {
 	raw, err := os.ReadFile(path)
@@ -32,14 +39,18 @@ func benchRealEdits(b *testing.B, path string, edit func(src string, i int) stri
 	// One edit first: the caches warm as an editing session's are.
 	version := 2
 	cur := src
+	var lat []time.Duration
 	change := func(next string) {
 		// The change as an editor sends it: the range retyped.
+		t0 := time.Now()
 		c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": version},
 			"contentChanges": []any{rangeChange(cur, next)}})
 		cur = next
 		waitVersion(c, uri, version)
+		lat = append(lat, time.Since(t0))
 	}
 	change(edit(src, 1))
+	lat = lat[:0]
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -48,6 +59,8 @@ func benchRealEdits(b *testing.B, path string, edit func(src string, i int) stri
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/edit")
+	b.ReportMetric(ms(quantile(lat, 0.5)), "p50-ms")
+	b.ReportMetric(ms(quantile(lat, 0.9)), "p90-ms")
 	// The process's CPU time per edit (both cores': the kernels are
 	// analyzed in parallel): on a shared machine, less noisy than the
 	// wall clock.
@@ -59,6 +72,17 @@ func benchRealEdits(b *testing.B, path string, edit func(src string, i int) stri
 	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "MB-heap")
 	c.shutdown()
 }
+
+// quantile is the q-quantile of ds (nearest rank), which it sorts.
+func quantile(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return ds[min(len(ds)-1, int(math.Ceil(q*float64(len(ds))))-1)]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // rangeChange is the incremental change that makes old new.
 func rangeChange(old, new string) map[string]any {
@@ -106,8 +130,17 @@ func BenchmarkEditLLMc(b *testing.B) {
 		"launch": func(src string, i int) string {
 			return replaceOnce(b, src, "l_qkvb = params.qkvb + l * 3*C;", fmt.Sprintf("l_qkvb = params.qkvb + l * %d*C;", i+3))
 		},
+		// A statement re-indented: the same tokens, their columns moved.
+		"whitespace": func(src string, i int) string {
+			return replaceOnce(b, src, "        exit(EXIT_FAILURE);\n    }\n\n    // convenience parameters", strings.Repeat(" ", 8+i%40)+"exit(EXIT_FAILURE);\n    }\n\n    // convenience parameters")
+		},
 	}
-	for _, name := range []string{"comment", "host", "launch"} {
+	// A host statement typed: each edit one byte longer than the one
+	// before, as keystrokes are, so that every item after it moves.
+	edits["host/typing"] = func(src string, i int) string {
+		return replaceOnce(b, src, "Error: model was not initialized properly.", "Error: model "+strings.Repeat("x", i)+" was not initialized.")
+	}
+	for _, name := range []string{"comment", "whitespace", "host", "host/typing", "launch"} {
 		b.Run(name, func(b *testing.B) { benchRealEdits(b, path, edits[name]) })
 	}
 	// train_gpt2.cu defines no kernel of its own (they are in llmc/):
@@ -150,6 +183,30 @@ func BenchmarkEditGGML(b *testing.B) {
 	b.Run("largest/kernel", func(b *testing.B) {
 		benchRealEdits(b, largest, func(src string, i int) string {
 			return replaceOnce(b, src, "ptrs_src[0*ne23 + i12 + i13*ne12]", fmt.Sprintf("ptrs_src[%d*ne23 + i12 + i13*ne12]", i))
+		})
+	})
+	// The same, typed: each edit one byte longer than the one before.
+	b.Run("largest/kernel/typing", func(b *testing.B) {
+		benchRealEdits(b, largest, func(src string, i int) string {
+			return replaceOnce(b, src, "ptrs_src[0*ne23 + i12 + i13*ne12]", fmt.Sprintf("ptrs_src[0*ne23 + i12 + i13*ne12 + %s]", strings.Repeat("0", i)))
+		})
+	})
+	// A statement re-indented in a host function.
+	b.Run("largest/whitespace", func(b *testing.B) {
+		benchRealEdits(b, largest, func(src string, i int) string {
+			return replaceOnce(b, src, "        CUDA_CHECK(err);\n    }\n\n    return true;", strings.Repeat(" ", 8+i%40)+"CUDA_CHECK(err);\n    }\n\n    return true;")
+		})
+	})
+	// A host statement that launches nothing changes.
+	b.Run("largest/host", func(b *testing.B) {
+		benchRealEdits(b, largest, func(src string, i int) string {
+			return replaceOnce(b, src, `"%s: %s failed\n", __func__, ggml_op_desc(dst)`, fmt.Sprintf(`"%%s: %%s failed %d\n", __func__, ggml_op_desc(dst)`, i))
+		})
+	})
+	// The grid of a launch in a host function changes.
+	b.Run("largest/launch", func(b *testing.B) {
+		benchRealEdits(b, largest, func(src string, i int) string {
+			return replaceOnce(b, src, "(ne13 + threads_x - 1) / threads_x,", fmt.Sprintf("(ne13 + threads_x - %d) / threads_x,", i+1))
 		})
 	})
 }

@@ -25,6 +25,10 @@ type document struct {
 	src       []byte
 	timer     *time.Timer
 	res       *result // the latest analysis, possibly of an older version
+	// ana is what is analyzed for it, when not src: src with patches
+	// made (slack.go).
+	ana     []byte
+	patches []patch
 	// cost is how long its latest analysis took.
 	cost time.Duration
 }
@@ -62,7 +66,7 @@ func (s *Server) didOpen(ctx context.Context, p *DidOpenTextDocumentParams) erro
 	s.lint(ctx, d)
 	// Files including it see a change only when the buffer differs from
 	// what their analysis read: compared with that, the disk is not read.
-	s.relintDependentsIf(ctx, d.path, func(o *document) bool { return !bytes.Equal(o.res.seen[d.path], d.src) })
+	s.relintDependentsIf(ctx, d.path, func(o *document) bool { return !bytes.Equal(o.res.seen[d.path], d.analyzedText()) })
 	return nil
 }
 
@@ -73,9 +77,11 @@ func (s *Server) didChange(ctx context.Context, p *DidChangeTextDocumentParams) 
 	if d == nil {
 		return invalidParams(errorf("didChange: %s is not open", p.TextDocument.URI))
 	}
+	old := d.src
 	for _, c := range p.ContentChanges {
 		d.src = applyChange(d.src, c, s.enc)
 	}
+	d.retarget(old)
 	s.context.Forget(d.path)
 	d.version = p.TextDocument.Version
 	if s.settings.onSave() {
@@ -138,7 +144,7 @@ func (s *Server) reuse(d *document) *result {
 		return nil
 	}
 	for _, o := range s.docs {
-		if o != d && old.deps[o.path] && !bytes.Equal(old.seen[o.path], o.src) {
+		if o != d && old.deps[o.path] && !bytes.Equal(old.seen[o.path], o.analyzedText()) {
 			return nil
 		}
 	}
@@ -176,6 +182,7 @@ func (s *Server) didSave(ctx context.Context, p *DidSaveTextDocumentParams) erro
 	}
 	if p.Text != nil {
 		d.src = []byte(*p.Text)
+		d.ana, d.patches = nil, nil
 	}
 	if d.timer != nil {
 		d.timer.Stop()
@@ -263,11 +270,12 @@ func (s *Server) didChangeConfiguration(ctx context.Context, p *DidChangeConfigu
 // headersChanged drops the header cache, for a change of the disk (a
 // file saved or changed outside the editor): a replayed header is
 // checked against its own text, but not against the headers it includes.
-// The item cache (keyed by content) and the context cache (by
-// modification time) stay valid.
+// The files read from disk go too (diskCache). The item cache (keyed
+// by content) and the context cache (by modification time) stay valid.
 func (s *Server) headersChanged() {
 	s.headers = cpp.NewHeaderCache()
 	s.cached = map[string][]byte{}
+	s.disk = newDiskCache()
 }
 
 // syncHeaders drops the header recordings that read an open buffer
@@ -278,9 +286,9 @@ func (s *Server) headersChanged() {
 func (s *Server) syncHeaders() {
 	for _, o := range s.docs {
 		p := absPath(o.path)
-		if src, ok := s.cached[p]; !ok || !bytes.Equal(src, o.src) {
+		if src, ok := s.cached[p]; !ok || !bytes.Equal(src, o.analyzedText()) {
 			s.headers.Forget(p)
-			s.cached[p] = o.src
+			s.cached[p] = o.analyzedText()
 		}
 	}
 }
@@ -329,10 +337,11 @@ func (s *Server) analyze(d *document) *result {
 	s.syncHeaders()
 	overlay := map[string][]byte{}
 	for _, o := range s.docs {
-		overlay[absPath(o.path)] = o.src
+		overlay[absPath(o.path)] = o.analyzedText()
 	}
 	set := s.settings
 	root, inside := s.workspaceOf(d.path)
+	disk := s.disk
 	opts := driver.Options{
 		Paths: []string{d.path}, Found: []string{d.path}, Root: root,
 		ConfigPath: set.ConfigPath, Settings: set.Settings, Items: s.items, Headers: s.headers, Memo: s.memo, Context: s.context,
@@ -345,7 +354,7 @@ func (s *Server) analyze(d *document) *result {
 			if !inside {
 				return nil, &cpp.RefusedError{Path: path, Reason: "the open file is outside every workspace folder and repository, so nothing else is read"}
 			}
-			return readDisk(path)
+			return disk.read(path)
 		},
 		NoContext: !inside, NoDiscovery: !inside,
 	}
@@ -365,7 +374,8 @@ func (s *Server) analyze(d *document) *result {
 	}
 	start := time.Now()
 	rep := driver.Run(opts)
-	res := &result{version: d.version, text: newText(d.src), rep: rep, deps: map[string]bool{}, seen: map[string][]byte{}, path: d.path}
+	res := &result{version: d.version, text: newText(d.src), rep: rep, deps: map[string]bool{}, seen: map[string][]byte{}, path: d.path,
+		shifts: shiftsOf(d.patches)}
 	if rep.Result != nil {
 		for _, f := range rep.Result.Analysis.Program.Files {
 			for path, src := range f.Sources {
@@ -377,15 +387,21 @@ func (s *Server) analyze(d *document) *result {
 	res.diags, res.findings = s.diagnostics(d, res)
 	d.cost = time.Since(start)
 	st := s.memo.Last()
-	s.log.Printf("analyzed %s v%d: %d diagnostics in %v (host functions interpreted %d, reused %d; kernels interpreted %d, reused %d; predicted %d, reused %d)",
+	s.log.Printf("analyzed %s v%d: %d diagnostics in %v (host functions interpreted %d, reused %d; kernels interpreted %d, reused %d; predicted %d, reused %d; lines patched %d)",
 		d.path, d.version, len(res.diags), time.Since(start).Round(time.Microsecond),
-		st.HostsInterpreted, st.HostsReused, st.RunsComputed, st.RunsReused, st.PredsComputed, st.PredsReused)
+		st.HostsInterpreted, st.HostsReused, st.RunsComputed, st.RunsReused, st.PredsComputed, st.PredsReused, len(d.patches))
 	return res
 }
 
 // lint analyzes d and publishes its diagnostics.
 func (s *Server) lint(ctx context.Context, d *document) {
 	d.res = s.analyze(d)
+	if fixTouchesPatch(d) {
+		// A fix's text is the analyzed text's: it must be the buffer's.
+		s.log.Printf("%s v%d: a fix spans a line the analysis took slack from; analyzed again as the buffer is", d.path, d.version)
+		d.ana, d.patches = nil, nil
+		d.res = s.analyze(d)
+	}
 	v := d.res.version
 	s.publish(ctx, &PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: d.res.diags})
 }

@@ -140,6 +140,13 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 		{"a comment before code", "main.cu", "/* lane */", "/* the lane */"},
 		{"a comment made a directive", "main.cu", "// load", "// cudalint:ignore strided-access"},
 		{"a comment retyped again", "main.cu", "// a column walk, retyped", "// a walk"},
+		{"a kernel's statement re-indented", "main.cu", "    int i = blockIdx.x", "        int i = blockIdx.x"},
+		{"spaces inside a kernel's index", "main.cu", "in[i * STRIDE]", "in[i  *  STRIDE]"},
+		{"a blank line in a kernel", "main.cu", "    __syncthreads();\n", "    __syncthreads();\n\n"},
+		{"a host statement re-indented", "main.cu", "    columns<<<", "\tcolumns<<<"},
+		{"trailing spaces after a launch", "main.cu", "(out, in);\n", "(out, in);   \n"},
+		{"a space made a line break", "main.cu", "const int STRIDE", "const int\nSTRIDE"},
+		{"the line break made a space again", "main.cu", "const int\nSTRIDE", "const int STRIDE"},
 		{"lines above the kernels", "main.cu", "const int STRIDE = 4;\n", "const int STRIDE = 4;\n\n\n"},
 		{"a constant a kernel reads", "main.cu", "const int STRIDE = 4;", "const int STRIDE = 1;"},
 		{"a helper in the header", "lib.cuh", "return a[i];", "return a[2 * i];"},
@@ -203,6 +210,10 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 
 	if n := strings.Count(log.String(), "an edit inside a comment"); n < 3 {
 		t.Errorf("%d analyses reused whole after edits inside comments, want the three that allow it", n)
+	}
+	// Edits that changed a line's length took it back from slack.
+	if !regexp.MustCompile(`lines patched [1-9]`).MatchString(log.String()) {
+		t.Errorf("no analysis of a text with slack taken")
 	}
 	// The session did reuse analyses, and re-analyzed some kernels too.
 	re := regexp.MustCompile(`host functions interpreted (\d+), reused (\d+); kernels interpreted (\d+), reused (\d+); predicted (\d+), reused (\d+)`)

@@ -57,6 +57,8 @@ type Server struct {
 	// cached is, for each open buffer, the text that the header cache's
 	// recordings may hold of it (see syncHeaders).
 	cached map[string][]byte
+	// disk holds the files analyses read from disk (diskCache).
+	disk *diskCache
 	// memo keeps kernels' analyses between runs (analyzer.Memo).
 	memo *analyzer.Memo
 	// context keeps the project's files read for a file's context

@@ -36,7 +36,8 @@ func (k *keyHasher) write(b []byte) {
 // large headers parses those headers once, not 150 times.
 //
 // An item is keyed by everything its parse depends on: the namespace it
-// stands in, each token's kind, spelling, position and macro origin, and
+// stands in, each token's kind, spelling, position (offset, line and
+// column) and macro origin, and
 // for each identifier whether it names a type at that point. Items of the
 // file being parsed itself are not cached (no other file holds them)
 // unless Own is set.
@@ -106,7 +107,11 @@ func (u *unit) itemKey(k *keyHasher, toks []Token, ns string) itemKey {
 		} else {
 			buf = append(buf, 0)
 		}
+		// The line and column too: the same offset is another line after
+		// a blank made a line break before it.
 		buf = binary.AppendUvarint(buf, uint64(t.Pos.Offset))
+		buf = binary.AppendUvarint(buf, uint64(t.Pos.Line))
+		buf = binary.AppendUvarint(buf, uint64(t.Pos.Col))
 		if m := t.Macro; m != nil {
 			str(m.Name)
 			str(m.Def.File)
