@@ -36,10 +36,15 @@ const (
 // their part was handed over (what each derived from them is the
 // caller's).
 func AnalyzeEach(files []*parser.File, opts Options, each func(part *Result)) *Result {
+	return analyzeEach(files, opts, partJobs, each)
+}
+
+// analyzeEach is AnalyzeEach with parts of about size jobs.
+func analyzeEach(files []*parser.File, opts Options, size int, each func(part *Result)) *Result {
 	memo := opts.Memo.begin(files)
 	prog := launch.NewProgramIn(files, memo.hostIndex())
 	jobs := kernelJobs(files, prog, memo)
-	parts := splitParts(jobs, partJobs)
+	parts := splitParts(jobs, size)
 	s := newStream(parts.count())
 	done := make([]jobResult, len(jobs))
 	lanes := &warp.Lanes{}
