@@ -213,21 +213,7 @@ func (c *passRunner) checkRules(enabled func(id string) bool, keep func(id, file
 		found, errs := c.kept(acts[1:], byAnalyzer, keep)
 		return acts[0].res.(*accesses.Result), winners(found), errs
 	}
-	var kept []*lint.Finding
-	var errs []error
-	pass := &analysis.Pass{Analyzer: accesses.Analyzer, Fset: c.fset, OtherFiles: c.files, ReadFile: c.readFile,
-		ResultOf: map[*analysis.Analyzer]any{}, Report: func(analysis.Diagnostic) {}}
-	res, err := accesses.LoadEach(pass, c.model, func(part *accesses.Result) {
-		c.part = part
-		defer func() { c.part = nil }()
-		found, partErrs := c.kept(c.run(all)[1:], byAnalyzer, keep)
-		kept = append(kept, winners(found)...) // precedence is per access: one part's
-		errs = append(errs, partErrs...)
-	})
-	if err != nil {
-		return nil, nil, []error{err}
-	}
-	return res, kept, errs
+	return c.checkStreamed(all, byAnalyzer, keep)
 }
 
 // kept are the findings of the rules' actions that keep says count, their

@@ -44,17 +44,31 @@ func findingsText(rep *Report) string {
 	return b.String()
 }
 
+// escapeLoop is a loop of arithmetic alone (TestComputeLoopMakesInfo).
+const escapeLoop = "float x = 0, y = 0; int i = 0;\n    do { float xx = x * x - y * y + cx; y = 2.0f * x * y + cy; x = xx; i = i + 1; float r = x * x + y * y; if (r > 4.0f * 1.0f + 0.0f * r) break; x = x * 1.0f + 0.0f; y = y * 1.0f + 0.0f; } while (i < n);\n    "
+
+// readLater are the kernels of TestStreamReportsAsWhole whose bodies a
+// streamed run keeps: what the demotions and the summary read.
+var readLater = map[string]bool{"frees": true, "escapes": true, "skips": true}
+
 // A streamed run reports what a whole one reports, finding for finding,
 // with the same warnings, notes and errors: the examples, a project whose
 // kernels are launched from another file, suppressions (an unused ignore
 // is only known once every part has run), and enough generated kernels to
-// make many parts.
+// make many parts. A streamed run drops each kernel's body once its part
+// is done, but for the kernels whose bodies are read later.
 func TestStreamReportsAsWhole(t *testing.T) {
 	project := t.TempDir()
 	write(t, project, map[string]string{
 		"kernels.cu": strided + "// cudalint:ignore aos-field suppresses nothing\n" + gen.KernelDense(64<<10),
 		"host.cu":    "__global__ void k(const float* in, float* out);\nvoid run(float* a, float* b) { k<<<64, 32>>>(a, b); }\n",
 		"quiet.cu":   strings.Replace(strided, "in[i * 4];", "in[i * 4]; // cudalint:ignore strided-access by design", 1),
+		// Kernels whose bodies are read after their part: an allocator
+		// call, a compute loop, a statement the parser skips.
+		"later.cu": "__global__ void frees(float** ps, float* out) {\n    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    float* p = ps[8 * t]; cudaFree(p);\n}\n" +
+			"__global__ void escapes(float* out, float cx, float cy, int n) {\n    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    " + escapeLoop + "out[8 * t] = i;\n}\n" +
+			"__global__ void skips(float* out) {\n    int t = threadIdx.x;\n    out[8 * t] = 1;\n    @@@ not C;\n}\n" +
+			"void h(float** a, float* b, int n) { frees<<<64, 256>>>(a, b); escapes<<<64, 256>>>(b, 0.5f, 0.5f, n); skips<<<64, 256>>>(b); }\n",
 	})
 	tests := []struct {
 		name  string
@@ -76,6 +90,12 @@ func TestStreamReportsAsWhole(t *testing.T) {
 			}
 			if streamed.Result == nil || len(streamed.Result.Analysis.Predictions) != 0 {
 				t.Errorf("a streamed report keeps the model's predictions")
+			}
+			for _, k := range streamed.Result.Analysis.Kernels {
+				kept := k.Func.Body != nil
+				if want := readLater[k.Func.Name]; kept != want {
+					t.Errorf("kernel %s: body kept %v after its part, want %v", k.Func.Name, kept, want)
+				}
 			}
 		})
 	}
