@@ -3,7 +3,10 @@ package driver
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
 
@@ -97,6 +100,43 @@ func TestStreamReportsAsWhole(t *testing.T) {
 					t.Errorf("kernel %s: body kept %v after its part, want %v", k.Func.Name, kept, want)
 				}
 			}
+		})
+	}
+}
+
+// liveHeap is the heap a full collection leaves.
+func liveHeap() int64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
+
+// BenchmarkReportKeptDense measures what a run's report keeps of a 1 MB
+// kernel-dense file, per input byte (kept-B/B: the live heap after the
+// run, the report held), whole and streamed: a whole report holds every
+// syntax tree and prediction, a streamed one the findings, what they
+// point at and the kernels' signatures. A process peaks at about twice
+// what it holds at its fullest (the collector's headroom); the command's
+// own peak is BenchmarkCommandDense* in cmd/cudalint.
+func BenchmarkReportKeptDense(b *testing.B) {
+	dir := b.TempDir()
+	src := gen.KernelDense(1 << 20)
+	if err := os.WriteFile(filepath.Join(dir, "dense.cu"), []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, stream := range []bool{false, true} {
+		name := map[bool]string{false: "whole", true: "streamed"}[stream]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			var kept int64
+			for i := 0; i < b.N; i++ {
+				base := liveHeap()
+				rep := Run(Options{Paths: []string{dir}, Root: dir, Stream: stream})
+				kept = liveHeap() - base
+				runtime.KeepAlive(rep)
+			}
+			b.ReportMetric(float64(kept)/float64(len(src)), "kept-B/B")
 		})
 	}
 }
