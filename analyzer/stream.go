@@ -59,6 +59,9 @@ func analyzeEach(files []*parser.File, opts Options, size int, each func(part *R
 			s.finished(p, to-from)
 		})
 	}()
+	// Should each panic, the workers must not wait for a turn that never
+	// comes: released, they finish the jobs left and nothing is handed over.
+	defer s.release()
 	whole := &Result{Program: prog}
 	for p := range parts.count() {
 		s.waitDone(p)
@@ -164,6 +167,14 @@ func (s *stream) waitDone(p int) { <-s.done[p] }
 func (s *stream) handedOver() {
 	s.mu.Lock()
 	s.handed++
+	s.turn.Broadcast()
+	s.mu.Unlock()
+}
+
+// release lets every worker run: no part is handed over any more.
+func (s *stream) release() {
+	s.mu.Lock()
+	s.handed = len(s.done)
 	s.turn.Broadcast()
 	s.mu.Unlock()
 }

@@ -2,7 +2,9 @@ package analyzer
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/cudalint/cudalint/internal/gen"
 	"github.com/cudalint/cudalint/parser"
@@ -148,5 +150,27 @@ func TestSplitParts(t *testing.T) {
 	}
 	if ps := splitParts(nil, 4); ps.count() != 0 {
 		t.Errorf("no jobs make %d parts", ps.count())
+	}
+}
+
+// A caller that panics on a part leaves no worker waiting for its turn:
+// the workers finish the jobs left and exit.
+func TestAnalyzeEachPanicReleasesWorkers(t *testing.T) {
+	files := streamFiles()
+	before := runtime.NumGoroutine()
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the caller's panic did not reach analyzeEach's caller")
+			}
+		}()
+		analyzeEach(files, Options{}, 1, func(*Result) { panic("caller fails") })
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines left running, %d before", n, before)
 	}
 }
