@@ -138,14 +138,43 @@ type Result struct {
 func Analyze(files []*parser.File, opts Options) *Result {
 	memo := opts.Memo.begin(files)
 	prog := launch.NewProgramIn(files, memo.hostIndex())
+	jobs := kernelJobs(files, prog, memo)
+	// Kernels are independent: analyze them concurrently, keep their order.
+	done := make([]jobResult, len(jobs))
+	lanes := &warp.Lanes{} // one copy of each distinct warp's addresses
+	par.Each(len(jobs), func(i int) { done[i] = jobs[i].analyze(prog, opts, memo, lanes) })
+	memo.end()
 	r := &Result{Program: prog}
-	// A kernel in a header included by several files is analyzed once, in
-	// the context of its first includer.
-	type job struct {
-		f        *parser.File
-		fn       *parser.Func
-		instance string // type arguments, for template kernels
-	}
+	r.add(done)
+	return r
+}
+
+// job is one kernel to analyze, in the file whose translation unit it is
+// analyzed in.
+type job struct {
+	f        *parser.File
+	fn       *parser.Func
+	instance string // type arguments, for template kernels
+}
+
+// jobResult is what analyzing a job gave.
+type jobResult struct {
+	kernel *Kernel
+	preds  []*Prediction
+	errs   []InternalError
+}
+
+func (j job) analyze(prog *Program, opts Options, memo *memoIndex, lanes *warp.Lanes) jobResult {
+	k, ps, errs := analyzeJob(prog, j.f, j.fn, opts, j.instance, memo, lanes)
+	return jobResult{k, ps, errs}
+}
+
+// kernelJobs lists the kernels of files to analyze, in file order. A
+// kernel in a header included by several files is analyzed once, in the
+// context of its first includer; a template kernel once per distinct set
+// of type arguments its launches use (and generically without any), its
+// instances one after another.
+func kernelJobs(files []*parser.File, prog *Program, memo *memoIndex) []job {
 	var jobs []job
 	seen := map[parser.Pos]bool{}
 	for _, f := range files {
@@ -157,35 +186,33 @@ func Analyze(files []*parser.File, opts Options) *Result {
 			if !memo.reportable(fn) {
 				continue // under the memo's focus, findings no one reads
 			}
-			// A template kernel is analyzed once per distinct set of type
-			// arguments its launches use (and generically without any).
 			for _, inst := range prog.Instances(fn) {
 				jobs = append(jobs, job{f, fn, inst})
 			}
 		}
 	}
-	// Kernels are independent: analyze them concurrently, keep their order.
-	kernels := make([]*Kernel, len(jobs))
-	preds := make([][]*Prediction, len(jobs))
-	errs := make([][]InternalError, len(jobs))
-	lanes := &warp.Lanes{} // one copy of each distinct warp's addresses
-	par.Each(len(jobs), func(i int) {
-		kernels[i], preds[i], errs[i] = analyzeJob(prog, jobs[i].f, jobs[i].fn, opts, jobs[i].instance, memo, lanes)
-	})
-	memo.end()
-	r.Kernels = kernels
-	for i, ps := range preds {
-		r.Predictions = append(r.Predictions, ps...)
-		r.InternalErrors = append(r.InternalErrors, errs[i]...)
+	return jobs
+}
+
+// add appends analyzed jobs to r, in their order, and sorts r's
+// predictions by position.
+func (r *Result) add(done []jobResult) {
+	for _, d := range done {
+		r.Kernels = append(r.Kernels, d.kernel)
+		r.Predictions = append(r.Predictions, d.preds...)
+		r.InternalErrors = append(r.InternalErrors, d.errs...)
 	}
-	sort.SliceStable(r.Predictions, func(i, j int) bool {
-		a, b := r.Predictions[i].Access, r.Predictions[j].Access
+	sortPredictions(r.Predictions)
+}
+
+func sortPredictions(ps []*Prediction) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i].Access, ps[j].Access
 		if a.Pos != b.Pos {
 			return a.Pos.Before(b.Pos)
 		}
 		return a.Op < b.Op
 	})
-	return r
 }
 
 // analyzeJob analyzes one kernel and predicts its accesses under each of

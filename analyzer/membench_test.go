@@ -22,8 +22,9 @@ func liveHeap() int64 {
 // the tree and the analysis's result (every kernel's accesses and
 // predictions) after it. A process's peak is about twice what it keeps
 // (the collector's headroom), so the goal of a peak under 10x the
-// input needs live-B/B under about 5: streaming kernels (analyze, report
-// and drop each) is what brings it there.
+// input needs live-B/B under about 5. AnalyzeEach lets a caller keep
+// only what it derives from each part (driver's BenchmarkReportKeptDense
+// measures what that leaves); the trees, built first, are tree-B/B.
 func BenchmarkLiveDense1MB(b *testing.B) {
 	src := []byte(gen.KernelDense(1 << 20))
 	b.SetBytes(int64(len(src)))

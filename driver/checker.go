@@ -28,6 +28,12 @@ type passRunner struct {
 	readFile func(string) ([]byte, error)
 	// model are the options the model analyzer runs with in this run.
 	model accesses.Options
+	// stream runs the rules part by part of the model (accesses.LoadEach),
+	// keeping only their findings: see checkRules.
+	stream bool
+	// part, while the rules run over one part of the model, is the model
+	// analyzer's result for that part.
+	part *accesses.Result
 }
 
 // action is one analyzer's run.
@@ -85,6 +91,10 @@ func (c *passRunner) exec(act *action) {
 		Report:     func(d analysis.Diagnostic) { act.diags = append(act.diags, d) },
 	}
 	if act.a == accesses.Analyzer {
+		if c.part != nil {
+			act.res = c.part
+			return
+		}
 		// The model's options belong to this run, not to the analyzer.
 		act.res, act.err = accesses.Load(pass, c.model)
 		return
@@ -176,6 +186,12 @@ func winners(fs []*lint.Finding) []*lint.Finding {
 // finding in a file counts (a folder's configuration may disable the
 // rule there). Precedence is decided among what counts, so a rule a
 // folder disabled never hides another rule's finding on the same access.
+//
+// Streamed, the rules run over each part of the model in turn (every
+// rule reads a kernel's predictions together, never two kernels'), and
+// only the findings are kept: the model's other predictions and the
+// rules' own state are dropped part by part. The result then holds no
+// predictions but the findings'.
 func (c *passRunner) checkRules(enabled func(id string) bool, keep func(id, file string) bool) (*accesses.Result, []*lint.Finding, []error) {
 	var roots []*analysis.Analyzer
 	byAnalyzer := map[*analysis.Analyzer]*lint.Rule{}
@@ -189,14 +205,23 @@ func (c *passRunner) checkRules(enabled func(id string) bool, keep func(id, file
 	if err := analysis.Validate(all); err != nil { // as x/tools' checker does: names, docs, no cycles
 		return nil, nil, []error{err}
 	}
-	acts := c.run(all)
-	if acts[0].err != nil {
-		return nil, nil, []error{acts[0].err}
+	if !c.stream {
+		acts := c.run(all)
+		if acts[0].err != nil {
+			return nil, nil, []error{acts[0].err}
+		}
+		found, errs := c.kept(acts[1:], byAnalyzer, keep)
+		return acts[0].res.(*accesses.Result), winners(found), errs
 	}
-	res := acts[0].res.(*accesses.Result)
+	return c.checkStreamed(all, byAnalyzer, keep)
+}
+
+// kept are the findings of the rules' actions that keep says count, their
+// invalid fixes dropped, and the rules' failures.
+func (c *passRunner) kept(acts []*action, byAnalyzer map[*analysis.Analyzer]*lint.Rule, keep func(id, file string) bool) ([]*lint.Finding, []error) {
 	var errs []error
 	var kept []*lint.Finding
-	for _, act := range acts[1:] {
+	for _, act := range acts {
 		r := byAnalyzer[act.a]
 		if r == nil {
 			continue // a requirement of the rules (impact), not a rule
@@ -213,7 +238,7 @@ func (c *passRunner) checkRules(enabled func(id string) bool, keep func(id, file
 			}
 		}
 	}
-	return res, winners(kept), errs
+	return kept, errs
 }
 
 // findingsOf is what a rule's analyzer found, checked as x/tools' checker

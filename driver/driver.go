@@ -69,6 +69,14 @@ type Options struct {
 	// NoHostCpp reads no C or C++ file for host context (hostcpp.go);
 	// a configuration's host-cpp: false does the same for its folder.
 	NoHostCpp bool
+	// Stream keeps, of the model, only what the findings need: the rules
+	// run part by part of the kernels and the rest of each part is
+	// dropped, so that a large run holds a few parts' predictions, not
+	// all of them. The report's Result then has the program and its
+	// kernels (with no accesses) and no predictions but the findings':
+	// for a caller that reads the findings alone (not ModelOnly, not the
+	// HTML page or an editor's hovers, which read every prediction).
+	Stream bool
 }
 
 // Report is the outcome of a run.
@@ -160,7 +168,7 @@ func Run(opts Options) *Report {
 	fset := token.NewFileSet()
 	model := d.modelOptions()
 	model.HostFiles = host
-	runner := &passRunner{fset: fset, files: analyzed, readFile: opts.ReadFile, model: model}
+	runner := &passRunner{fset: fset, files: analyzed, readFile: opts.ReadFile, model: model, stream: opts.Stream && !opts.ModelOnly}
 	enabled := d.cliEnabled
 	if opts.ModelOnly {
 		enabled = func(string) bool { return false }

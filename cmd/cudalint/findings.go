@@ -24,6 +24,8 @@ import (
 
 func (o *options) driverOptions() driver.Options {
 	d := driver.Options{Paths: o.paths, ConfigPath: o.config, Settings: o.settings, Enable: o.enable, Disable: o.disable, Root: o.root, NoHostCpp: o.noHostCpp}
+	// The page shows every access of a kernel, not only the findings'.
+	d.Stream = o.format != "html"
 	if o.severity != "" {
 		s, _ := lint.ParseSeverity(o.severity)
 		d.MinSeverity = &s

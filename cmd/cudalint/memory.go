@@ -9,7 +9,9 @@ import (
 )
 
 // Peak memory is held under about ten times the input when the data the
-// run must keep (every kernel's tree and predictions) leaves room for it:
+// run must keep (every syntax tree, built before the analysis; the
+// findings, as the rules see the model part by part, driver.Options.Stream)
+// leaves room for it:
 // after each collection the runtime's soft memory limit is set to
 // memoryPerInputByte times the input when the live heap is under 70% of
 // that, and lifted otherwise (a limit under the live heap would keep the

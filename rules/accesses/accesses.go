@@ -65,7 +65,7 @@ type Options struct {
 
 // analyzerOptions are the command line's answers for the model.
 func (o Options) analyzerOptions() analyzer.Options {
-	return analyzer.Options{Settings: o.Settings, Memo: o.Memo}
+	return analyzer.Options{Settings: o.Settings, Memo: o.Memo, Scope: o.Scope}
 }
 
 // Result is what the rules get.
@@ -87,20 +87,44 @@ type Result struct {
 
 // Load models the CUDA files of pass.OtherFiles under opts.
 func Load(pass *analysis.Pass, o Options) (*Result, error) {
-	opts := o.analyzerOptions()
+	res, files := open(pass, o)
+	res.Analysis = analyzer.Analyze(files, o.analyzerOptions())
+	res.computeFacts()
+	return res, nil
+}
+
+// LoadEach models the files as Load does, handing the model over in
+// parts (analyzer.AnalyzeEach): each is a Result of its own, for a part
+// of the kernels, with their predictions and facts, in the pass's file
+// set. The Result returned has the program, every kernel and internal
+// error and no predictions: a driver that keeps what it derives from each
+// part holds a few parts at a time, not the whole model.
+func LoadEach(pass *analysis.Pass, o Options, each func(part *Result)) (*Result, error) {
+	res, files := open(pass, o)
+	res.Analysis = analyzer.AnalyzeEach(files, o.analyzerOptions(), func(a *analyzer.Result) {
+		part := &Result{Analysis: a, Fset: res.Fset, Errors: res.Errors, files: res.files}
+		part.computeFacts()
+		each(part)
+	})
+	res.computeFacts()
+	return res, nil
+}
+
+// open reads and parses the files of the pass and adds them to its file
+// set: the Result, to be given its analysis, and the files to analyze.
+func open(pass *analysis.Pass, o Options) (*Result, []*parser.File) {
 	defines := o.Defines
 	if defines == nil {
 		defines = map[string]string{}
 	}
 	var definesFor func(string) map[string]string
 	if o.Scope != nil {
-		opts.Scope = o.Scope
 		definesFor = func(file string) map[string]string { return merged(o.Scope(file).Defines, defines) }
 	}
 	cfg := parser.Config{Defines: defines, IncludeDirs: o.IncludeDirs, Root: o.Root, ReadFile: pass.ReadFile,
 		Items: o.Items, Headers: o.Headers}
 	set, errs := sources.LoadWithHost(pass.OtherFiles, o.HostFiles, cfg, definesFor)
-	res := &Result{Analysis: analyzer.Analyze(set.Analyzed(), opts), Fset: pass.Fset, Errors: errs, files: map[string]*token.File{}}
+	res := &Result{Fset: pass.Fset, Errors: errs, files: map[string]*token.File{}}
 	var paths []string
 	srcs := map[string][]byte{}
 	for _, f := range set.Files {
@@ -117,8 +141,7 @@ func Load(pass *analysis.Pass, o Options) (*Result, error) {
 		tf.SetLinesForContent(srcs[path])
 		res.files[path] = tf
 	}
-	res.computeFacts()
-	return res, nil
+	return res, set.Analyzed()
 }
 
 // merged is base with over's entries put over it.
