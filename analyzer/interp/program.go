@@ -61,6 +61,9 @@ func NewProgram(files []*parser.File) *Program {
 // Types resolves the type names of the program's files.
 func (p *Program) Types() *ctype.Types { return p.types }
 
+// FuncsNamed are the program's functions named name, in file order.
+func (p *Program) FuncsNamed(name string) []*parser.Func { return p.funcs[name] }
+
 // Launch is a kernel<<<grid, block>>>(args) met in host code, with what
 // the host code says about its values.
 type Launch struct {

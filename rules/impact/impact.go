@@ -140,7 +140,7 @@ func Of(res *accesses.Result) *Costs {
 	for _, p := range res.Analysis.Predictions {
 		preds[keyOf(p)] = append(preds[keyOf(p)], p)
 	}
-	funcs := deviceFuncs(res.Analysis.Program.Files)
+	funcs := funcsNamed(res.Analysis.Program.FuncsNamed) // the program's index: no index of our own per pass
 	code := map[*parser.Func]*kernelCode{}
 	c.places = make(map[costKey]*places, len(preds))
 	for key, ps := range preds {

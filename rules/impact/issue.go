@@ -91,7 +91,7 @@ const maxCallDepth = 4
 // opCounter counts a kernel's operations per place, following the calls
 // of device functions the run defines.
 type opCounter struct {
-	funcs map[string]*parser.Func
+	funcs funcsNamed
 	ops   map[loopKey]float64
 	trips map[parser.Pos]int64 // loops whose header gives a constant trip count
 }
@@ -105,21 +105,22 @@ type kernelCode struct {
 	trips map[parser.Pos]int64
 }
 
-// deviceFuncs are the run's device functions with bodies, by name.
-func deviceFuncs(files []*parser.File) map[string]*parser.Func {
-	out := map[string]*parser.Func{}
-	for _, f := range files {
-		for _, fn := range f.Funcs {
-			if fn.Body != nil && !fn.Global && out[fn.Name] == nil {
-				out[fn.Name] = fn
-			}
+// funcsNamed looks a called function up in the program: its functions
+// of that name, in file order.
+type funcsNamed func(name string) []*parser.Func
+
+// deviceFunc is the first device function of that name with a body.
+func (look funcsNamed) deviceFunc(name string) *parser.Func {
+	for _, fn := range look(name) {
+		if fn.Body != nil && !fn.Global {
+			return fn
 		}
 	}
-	return out
+	return nil
 }
 
 // codeOf counts the operations of kernel's body, per place.
-func codeOf(kernel *parser.Func, funcs map[string]*parser.Func) *kernelCode {
+func codeOf(kernel *parser.Func, funcs funcsNamed) *kernelCode {
 	c := &opCounter{funcs: funcs, ops: map[loopKey]float64{}, trips: map[parser.Pos]int64{}}
 	if kernel.Body != nil {
 		c.stmt(kernel.Body, loopKey{}, 0)
@@ -272,7 +273,7 @@ func (c *opCounter) call(x *parser.Call, key loopKey, calls int) float64 {
 	if !ok {
 		return opCost
 	}
-	if fn := c.funcs[id.Name]; fn != nil && calls < maxCallDepth {
+	if fn := c.funcs.deviceFunc(id.Name); fn != nil && calls < maxCallDepth {
 		c.stmt(fn.Body, key, calls+1)
 		return 0
 	}
