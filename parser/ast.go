@@ -472,6 +472,10 @@ type Struct struct {
 	Fields []*Field
 	// Align is an explicit __align__(n) / alignas(n), or 0.
 	Align int64
+	// AlignExpr is an alignas argument that is no literal
+	// (alignas(sizeof(T) * N) in a class template): its instance
+	// evaluates it with the arguments bound.
+	AlignExpr Expr
 	// Incomplete is set when a member could not be read: the layout
 	// computed from Fields is then a guess.
 	Incomplete bool

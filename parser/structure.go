@@ -748,10 +748,13 @@ func (u *unit) structBody(tag, to int) *Struct {
 		switch {
 		case u.text(j) == "__align__" || u.text(j) == "alignas":
 			if u.isPunct(j+1, "(") {
-				if v, ok := lex.ParseInt(u.text(j + 2)); ok {
+				end := u.skipGroup(j+1, to)
+				if v, ok := lex.ParseInt(u.text(j + 2)); ok && j+3 == end-1 {
 					s.Align = v
+				} else if x, err := u.parseExpr(j+2, end-1); err == nil {
+					s.AlignExpr = x
 				}
-				j = u.skipGroup(j+1, to)
+				j = end
 				continue
 			}
 		case u.isPunct(j, ":"): // base classes

@@ -79,9 +79,22 @@ func (ts *Types) instance(name string, args []TemplateArg) *Type {
 			break
 		}
 	}
-	resolve := func(ref *parser.TypeRef) *Type {
+	var resolve func(ref *parser.TypeRef) *Type
+	aliasDepth := 0 // aliases of aliases, bounded: using A = B; using B = A;
+	resolve = func(ref *parser.TypeRef) *Type {
 		if ref != nil && len(ref.Words) == 1 && len(ref.Targs) == 0 {
-			if t, ok := b.types[ref.Words[0]]; ok {
+			t, ok := b.types[ref.Words[0]]
+			if !ok {
+				// A member alias of a parameter (using Element = T;
+				// Element buffer[N];) is the parameter's type, not
+				// the program-wide guess for a name it cannot size.
+				if td := memberAlias(s, ref.Words[0]); td != nil && aliasDepth < 8 {
+					aliasDepth++
+					t, ok = resolve(td.Type), true
+					aliasDepth--
+				}
+			}
+			if ok {
 				for range ref.Ptr {
 					t = PointerTo(t)
 				}
@@ -106,6 +119,17 @@ func (ts *Types) instance(name string, args []TemplateArg) *Type {
 	t.Args = args
 	ts.done[k] = t
 	return t
+}
+
+// memberAlias is the class's own alias called name (using Element = T;),
+// when it names a plain type (no array dimensions, not itself), or nil.
+func memberAlias(s *parser.Struct, name string) *parser.Typedef {
+	for _, td := range s.Typedefs {
+		if td.Name == name && len(td.Dims) == 0 && td.Type != nil {
+			return td
+		}
+	}
+	return nil
 }
 
 // binding is what a class template's parameters are bound to in one

@@ -434,6 +434,11 @@ func (ts *Types) layoutWith(s *parser.Struct, resolve func(*parser.TypeRef) *Typ
 	if s.Align > t.Align {
 		t.Align = s.Align
 	}
+	if s.AlignExpr != nil {
+		if a := dim(s.AlignExpr); a > t.Align && a&(a-1) == 0 {
+			t.Align = a
+		}
+	}
 	t.Size = roundUp(max(off, 1), t.Align)
 	if len(s.Fields) == 0 && len(t.Fields) == 0 {
 		t.Kind = TUnknown // a class we did not read: no layout
