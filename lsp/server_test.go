@@ -71,7 +71,7 @@ func TestSession(t *testing.T) {
 	c.result("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": Position{13, 6}}, &h)
 	for _, want := range []string{"store", "C[row * N + col]", "sectors/request: **16.00**, ideal 4.00", "efficiency **25%**",
 		"lane stride: 4096 bytes", "block 16x16 from launch at matmul.cu:29", "first warp: ▂·▂",
-		"fixing it: up to 1x for this kernel"} {
+		"fixing it: under 1.01x for this kernel"} {
 		if !strings.Contains(h.Contents.Value, want) {
 			t.Errorf("hover lacks %q:\n%s", want, h.Contents.Value)
 		}

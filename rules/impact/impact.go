@@ -418,6 +418,10 @@ func SmallShare(imp *lint.Impact) bool { return imp != nil && imp.Share < MinSha
 // finding is one cause: "it" is the cause, its accesses fixed together.
 func Text(imp *lint.Impact, demoted bool) string {
 	s := fmt.Sprintf("fixing it: up to %sx for this kernel (%s of its time", SpeedupText(imp.EstimatedSpeedup), percentText(imp.Share))
+	if imp.EstimatedSpeedup < 1.005 {
+		// "up to 1x" reads as no gain at all; the waste is never nothing.
+		s = fmt.Sprintf("fixing it: under 1.01x for this kernel (%s of its time", percentText(imp.Share))
+	}
 	if imp.IssueBound {
 		s += ", which its instructions bound, not its memory"
 	}

@@ -172,7 +172,7 @@ func TestText(t *testing.T) {
 	}{
 		{lint.Impact{EstimatedSpeedup: 4.321, Share: 0.769}, false, "fixing it: up to 4.3x for this kernel (77% of its time)"},
 		{lint.Impact{EstimatedSpeedup: 1.0204, Share: 0.02}, true, "fixing it: up to 1.02x for this kernel (2% of its time, under the 5% a warning needs)"},
-		{lint.Impact{EstimatedSpeedup: 1, Share: 0.001, Assumed: true}, false, "fixing it: up to 1x for this kernel (under 1% of its time, at the assumed sizes)"},
+		{lint.Impact{EstimatedSpeedup: 1, Share: 0.001, Assumed: true}, false, "fixing it: under 1.01x for this kernel (under 1% of its time, at the assumed sizes)"},
 	}
 	for _, tt := range tests {
 		if got := Text(&tt.imp, tt.demoted); got != tt.want {
