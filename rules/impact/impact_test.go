@@ -48,6 +48,11 @@ void h(float* a) { k<<<64, 256>>>(a); }`, 5120 * 16, 0, false},
 		// global load 512 requests of 4 sectors.
 		{"shared column", `__global__ void k(const float* a) { __shared__ float t[32][32]; int i = blockIdx.x * blockDim.x + threadIdx.x; t[threadIdx.x][threadIdx.x / 32] = a[i]; }
 void h(float* a) { k<<<64, 256>>>(a); }`, 512 * 4, 512 * 32, false},
+		// A load no iteration changes, in a loop that stores nothing:
+		// nvcc loads it once before the loop, so 512 requests of 32
+		// sectors, whatever n; the store 512 of 4.
+		{"hoisted load", `__global__ void k(const float* a, float* b, int n) { float s = 0; for (int j = 0; j < n; j++) s += a[32 * threadIdx.x] * j; b[blockIdx.x * blockDim.x + threadIdx.x] = s; }
+void h(float* a, float* b, int n) { k<<<64, 256>>>(a, b, n); }`, 512*32 + 512*4, 0, true},
 		// The grid comes from the host at run time: assumed.
 		{"grid at run time", `__global__ void k(const float* a, float* b) { int i = blockIdx.x * blockDim.x + threadIdx.x; b[i] = a[i]; }
 void h(float* a, float* b, int g) { k<<<g, 256>>>(a, b); }`, -1, 0, true},
