@@ -224,7 +224,10 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 		return in.inlineWith(f, args, lvs, e)
 	}
 	if in.host {
-		if f := in.hostFunc(name, len(args)); f != nil {
+		if f := in.hostFunc(name, args); f != nil {
+			return in.hostCall(f, args, e)
+		}
+		if f := in.hostFuncHeld(e, args); f != nil {
 			return in.hostCall(f, args, e)
 		}
 	}
@@ -691,7 +694,7 @@ func (in *interp) callObject(e *parser.Call, name string, args []value) (value, 
 // the types it covers, and its launches are the program's. The lambda
 // runs once; the names the dispatcher binds (scalar_t) stay unknown.
 func (in *interp) dispatchLambda(e *parser.Call, name string, args []value) (value, bool) {
-	if in.hostFunc(name, len(args)) != nil {
+	if in.hostFunc(name, args) != nil {
 		return value{}, false
 	}
 	ran := false
@@ -705,4 +708,19 @@ func (in *interp) dispatchLambda(e *parser.Call, name string, args []value) (val
 		return value{}, false
 	}
 	return in.dataValue(symbolic.CauseCallResult, name+"()"), true
+}
+
+// hostFuncHeld is the host function a call through a variable runs
+// (launcher(a, n) with launcher a parameter given launch_softmax_1), or
+// nil.
+func (in *interp) hostFuncHeld(e *parser.Call, args []value) *parser.Func {
+	id, ok := e.Fun.(*parser.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := in.vars[id.Name]
+	if !ok || v.closure == nil || v.closure.fn == "" {
+		return nil
+	}
+	return in.hostFunc(v.closure.fn, args)
 }

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
@@ -148,6 +149,12 @@ func (in *interp) ident(e *parser.Ident) value {
 	// function parameter binds (launcher<matmul_naive>(...)).
 	if f := in.unit.funcNamed(&parser.Ident{P: e.P, Name: name}); f != "" {
 		return in.funcValue(f)
+	}
+	// A host function named as a value (a launcher passed to the code
+	// that times it: llm.c's attention_backward1(..., launch_softmax_1,
+	// block_size)): a call through what holds it runs it.
+	if in.host && slices.ContainsFunc(in.unit.candidates(name, isHostFunc), isHostFunc) {
+		return in.funcValue(name)
 	}
 	// An unknown name: a constant from a header we did not read, a
 	// template value... uniform across the warp, given by the user.

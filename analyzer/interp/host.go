@@ -152,7 +152,8 @@ func (in *interp) hostStore(p *pointer, v value) {
 // following: one that returns a value (a size helper) or that launches a
 // kernel, directly or through the host functions it calls. One of the
 // caller's own file is preferred.
-func (in *interp) hostFunc(name string, n int) *parser.Func {
+func (in *interp) hostFunc(name string, args []value) *parser.Func {
+	n := len(args)
 	var pick *parser.Func
 	for _, f := range in.unit.candidates(name, isHostFunc) {
 		// A small function template over types (ceil_div(n, block_size))
@@ -162,13 +163,29 @@ func (in *interp) hostFunc(name string, n int) *parser.Func {
 		if f.Global || f.Body == nil || !f.Host || len(f.Params) != n || (hasTypeParams(f) && (!smallHelper(f) || in.prog.LaunchesKernel(f))) {
 			continue
 		}
-		if f.Result != nil && (len(f.Result.Words) != 1 || f.Result.Words[0] != "void" || f.Result.Ptr > 0) || in.prog.LaunchesKernel(f) || allocatesThroughRef(f) {
+		if f.Result != nil && (len(f.Result.Words) != 1 || f.Result.Words[0] != "void" || f.Result.Ptr > 0) || in.prog.LaunchesKernel(f) || allocatesThroughRef(f) || in.passesLauncher(args) {
 			if pick == nil || (in.kernel != nil && f.P.File == in.kernel.P.File) {
 				pick = f
 			}
 		}
 	}
 	return pick
+}
+
+// passesLauncher reports whether one of args is a host function that
+// launches a kernel (a launcher handed to the code that runs it).
+func (in *interp) passesLauncher(args []value) bool {
+	for _, a := range args {
+		if a.closure == nil || a.closure.fn == "" {
+			continue
+		}
+		for _, g := range in.unit.candidates(a.closure.fn, isHostFunc) {
+			if isHostFunc(g) && in.prog.LaunchesKernel(g) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // allocatesThroughRef reports whether void host function f sets device
@@ -257,6 +274,23 @@ func (p *Program) launches(f *parser.Func, depth int) bool {
 				if g != f && g.Host && !g.Global && g.Body != nil && p.launches(g, depth+1) {
 					found = true
 					return
+				}
+			}
+			// A launcher handed to the function called, which runs it
+			// (run(a, n, launch_softmax_1)).
+			for _, a := range e.Args {
+				if u, ok := a.(*parser.Unary); ok && u.Op == parser.AddrOf {
+					a = u.X
+				}
+				id, ok := a.(*parser.Ident)
+				if !ok {
+					continue
+				}
+				for _, g := range p.funcs[id.Name] {
+					if g != f && isHostFunc(g) && p.launches(g, depth+1) {
+						found = true
+						return
+					}
 				}
 			}
 		}

@@ -68,6 +68,14 @@ int main() {
   for (int j = 0; j < 8; j++) blocks += 512;
   k<<<blocks, 256>>>(a, count);
 }`, []string{"launch 256 4096 n=3,"}},
+		{"a launcher handed to the function that runs it", `
+typedef void (*Launcher)(float*, int, int);
+void launch_1(float* a, int n, int bs) { k<<<n / bs, bs>>>(a, n); }
+void run(float* a, int n, Launcher l, int bs) { l(a, n, bs); }
+int main() {
+  float* a;
+  run(a, 1024, launch_1, 128);
+}`, []string{"launch 128 8 n=1024,"}},
 		{"a host loop without constant bounds leaves its variables unknown", `
 int main(int argc, char** argv) {
   float* a;
