@@ -880,6 +880,12 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 			advanced[name] = advance(entry[name], st, iter)
 		}
 	}
+	guarded := guardedSteps(names, body, post, disc, steps, disc.first)
+	for name, st := range guarded {
+		if e := entry[name]; e.kind == vInt && e.x != nil {
+			advanced[name] = advance(e, st, iter)
+		}
+	}
 	l.Carried = in.uniformCarried(names, disc, entry, advanced, pos)
 	uniform := map[string]bool{}
 	for _, c := range l.Carried {
@@ -923,6 +929,9 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	// After the loop: the exit values where the trip count is known (see
 	// exitValues), else unknown (uniform for a uniform carried value).
 	exit := in.exitValues(names, entry, carried, last, steps, l, iter, body, post, do)
+	for name := range guarded {
+		delete(exit, name) // each lane left the branch at an iteration of its own
+	}
 	for _, name := range names {
 		if _, ok := in.vars[name]; !ok {
 			continue
@@ -967,6 +976,7 @@ func resetNames(names []string, disc discovery, entry map[string]value, steps ma
 // variable's placeholder and its value after the body.
 type discovery struct {
 	holders, after map[string]value
+	first          int // the first unknown the pass made
 }
 
 func (in *interp) discoverInductions(names []string, body parser.Stmt, post parser.Expr) (map[string]step, discovery) {
@@ -1006,7 +1016,7 @@ func (in *interp) discoverInductions(names []string, body parser.Stmt, post pars
 			steps[name] = step{diff: d} // resolved or dropped by sumInductions
 		}
 	}
-	return steps, discovery{holders: holders, after: after}
+	return steps, discovery{holders: holders, after: after, first: firstFresh}
 }
 
 // madeIn reports whether v mentions an unknown numbered first or later:
