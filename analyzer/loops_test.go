@@ -314,8 +314,9 @@ void h(float* a, float* b) { k<<<64, dim3(32, 8)>>>(a, b, 256); }`
 // reads nothing else the loop changes (dwtHaar1D's num_threads >>= 1
 // under tid < num_threads) holds, in every lane the guard lets through,
 // what that many steps make of it: a lane stopped once is stopped for
-// good. Where the guard reads the iteration, or the variable is read
-// outside the branch, lanes disagree and the address stays unknown.
+// good. Read after the branch, or where the guard reads the iteration or
+// another statement assigns the variable, lanes disagree and the address
+// stays unknown.
 func TestGuardedSteps(t *testing.T) {
 	loop := func(guard, after string) string {
 		return `
@@ -343,7 +344,21 @@ void h(float* a) { k<<<4, 512>>>(a, 10, 512); }`
 			loop("tid < num_threads", ""), "od[g_wpos]", interp.Store, 3.3, ""},
 		{"the guard reads the iteration: a lane stopped may pass again",
 			loop("tid < num_threads + i", ""), "od[g_wpos]", interp.Store, -1, "changes across loop iterations"},
-		{"the variable read outside the branch",
-			loop("tid < num_threads", "od[num_threads] = 0.0f;"), "od[g_wpos]", interp.Store, -1, "changes across loop iterations"},
+		{"read after the branch too: the branch still sees the stepped value",
+			loop("tid < num_threads", "od[num_threads] = 0.0f;"), "od[g_wpos]", interp.Store, 3.3, ""},
+		{"read after the branch: there each lane holds its own",
+			loop("tid < num_threads", "od[num_threads] = 0.0f;"), "od[num_threads]", interp.Store, -1, "changes across loop iterations"},
+		{"assigned after the branch too: not the guard's alone",
+			loop("tid < num_threads", "num_threads |= 1;"), "od[g_wpos]", interp.Store, -1, "changes across loop iterations"},
+		{"a pointer stepped under the guard is not followed (and breaks nothing)", `
+__global__ void k(float* od, const unsigned int dlevels) {
+  float* p = od + threadIdx.x;
+  unsigned int n = 256;
+  for (unsigned int i = 1; i < dlevels; ++i) {
+    if (threadIdx.x < n) { p += 32; p[0] = 1.0f; p[1] = 2.0f; p[2] = 3.0f; n >>= 1; }
+    __syncthreads();
+  }
+}
+void h(float* a) { k<<<4, 512>>>(a, 10); }`, "p[0]", interp.Store, -1, "changes across loop iterations"},
 	})
 }
