@@ -309,3 +309,56 @@ void h(float* a, float* b) { k<<<64, dim3(32, 8)>>>(a, b, 256); }`
 		})
 	}
 }
+
+// TestGuardedSteps: a variable a loop changes only under an if that
+// reads nothing else the loop changes (dwtHaar1D's num_threads >>= 1
+// under tid < num_threads) holds, in every lane the guard lets through,
+// what that many steps make of it: a lane stopped once is stopped for
+// good. Read after the branch, or where the guard reads the iteration or
+// another statement assigns the variable, lanes disagree and the address
+// stays unknown.
+func TestGuardedSteps(t *testing.T) {
+	loop := func(guard, after string) string {
+		return `
+__global__ void k(float* od, const unsigned int dlevels, const int bdim) {
+  const int gdim = gridDim.x;
+  const int bid = blockIdx.x;
+  const int tid = threadIdx.x;
+  unsigned int num_threads = bdim >> 1;
+  for (unsigned int i = 1; i < dlevels; ++i) {
+    if (` + guard + `) {
+      unsigned int g_wpos = (num_threads * gdim) + (bid * num_threads) + tid;
+      od[g_wpos] = 1.0f;
+      od[g_wpos + 1] = 2.0f;
+      od[g_wpos + 2] = 3.0f;
+      num_threads = num_threads >> 1;
+    }
+    ` + after + `
+    __syncthreads();
+  }
+}
+void h(float* a) { k<<<4, 512>>>(a, 10, 512); }`
+	}
+	runValueCases(t, []valueCase{
+		{"halved under tid < num_threads: 256, 128, .. 1 lanes, 66 sectors in 20 requests",
+			loop("tid < num_threads", ""), "od[g_wpos]", interp.Store, 3.3, ""},
+		{"the guard reads the iteration: a lane stopped may pass again",
+			loop("tid < num_threads + i", ""), "od[g_wpos]", interp.Store, -1, "changes across loop iterations"},
+		{"read after the branch too: the branch still sees the stepped value",
+			loop("tid < num_threads", "od[num_threads] = 0.0f;"), "od[g_wpos]", interp.Store, 3.3, ""},
+		{"read after the branch: there each lane holds its own",
+			loop("tid < num_threads", "od[num_threads] = 0.0f;"), "od[num_threads]", interp.Store, -1, "changes across loop iterations"},
+		{"assigned after the branch too: not the guard's alone",
+			loop("tid < num_threads", "num_threads |= 1;"), "od[g_wpos]", interp.Store, -1, "changes across loop iterations"},
+		{"a pointer stepped under the guard is not followed (and breaks nothing)", `
+__global__ void k(float* od, const unsigned int dlevels) {
+  float* p = od + threadIdx.x;
+  unsigned int n = 256;
+  for (unsigned int i = 1; i < dlevels; ++i) {
+    if (threadIdx.x < n) { p += 32; p[0] = 1.0f; p[1] = 2.0f; p[2] = 3.0f; n >>= 1; }
+    __syncthreads();
+  }
+}
+void h(float* a) { k<<<4, 512>>>(a, 10); }`, "p[0]", interp.Store, -1, "changes across loop iterations"},
+	})
+}

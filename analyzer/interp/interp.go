@@ -73,6 +73,10 @@ type interp struct {
 	// the loops seen at each site (see loopSym).
 	loopSyms  map[parser.Stmt]symbolic.Expr
 	loopSites map[symbolic.Site]int
+	// guardedIfs holds, for the guard of each loop being interpreted
+	// whose variables only it changes, what they hold where it is
+	// evaluated and in its branch (guarded.go).
+	guardedIfs map[*parser.If]map[string]value
 	// hostMem holds the elements of host arrays with known contents, by
 	// base (host.go); fnTargets the kernels each host function pointer
 	// may hold.
@@ -120,7 +124,7 @@ type ret struct {
 
 func newInterp(u *unit, host bool) *interp {
 	return &interp{prog: u.prog, unit: u, host: host, vars: map[string]value{}, record: true, params: map[symbolic.SymID]bool{},
-		loopSyms: map[parser.Stmt]symbolic.Expr{}, loopSites: map[symbolic.Site]int{}}
+		loopSyms: map[parser.Stmt]symbolic.Expr{}, loopSites: map[symbolic.Site]int{}, guardedIfs: map[*parser.If]map[string]value{}}
 }
 
 // lookup returns a variable's value: a local (or a global the code has
@@ -575,6 +579,10 @@ func (in *interp) convert(v value, t *ctype.Type) value {
 }
 
 func (in *interp) ifStmt(s *parser.If) {
+	if held, ok := in.guardedIfs[s]; ok {
+		in.guardedIf(s, held)
+		return
+	}
 	c := in.cond(s.Cond)
 	if n := len(in.loops); n > 0 && in.loops[n-1].lastBreak == s {
 		in.loops[n-1].breakCond = c
@@ -880,6 +888,13 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 			advanced[name] = advance(entry[name], st, iter)
 		}
 	}
+	guard, guarded := guardedSteps(names, body, post, disc, steps, disc.first)
+	inGuard := map[string]value{} // what the guard and its branch see
+	for name, st := range guarded {
+		if e := entry[name]; e.kind == vInt && e.x != nil {
+			inGuard[name] = advance(e, st, iter)
+		}
+	}
 	l.Carried = in.uniformCarried(names, disc, entry, advanced, pos)
 	uniform := map[string]bool{}
 	for _, c := range l.Carried {
@@ -913,6 +928,10 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	carried := varsOf(in.vars, names)
 	in.loops = append(in.loops, l)
 	before := len(in.accesses)
+	if len(inGuard) > 0 {
+		in.guardedIfs[guard] = inGuard
+		defer delete(in.guardedIfs, guard)
+	}
 	in.stmt(body)
 	l.Accesses = len(in.accesses) - before
 	last := varsOf(in.vars, names) // the values an iteration leaves, before the step
@@ -923,6 +942,9 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	// After the loop: the exit values where the trip count is known (see
 	// exitValues), else unknown (uniform for a uniform carried value).
 	exit := in.exitValues(names, entry, carried, last, steps, l, iter, body, post, do)
+	for name := range guarded {
+		delete(exit, name) // each lane left the branch at an iteration of its own
+	}
 	for _, name := range names {
 		if _, ok := in.vars[name]; !ok {
 			continue
@@ -967,6 +989,7 @@ func resetNames(names []string, disc discovery, entry map[string]value, steps ma
 // variable's placeholder and its value after the body.
 type discovery struct {
 	holders, after map[string]value
+	first          int // the first unknown the pass made
 }
 
 func (in *interp) discoverInductions(names []string, body parser.Stmt, post parser.Expr) (map[string]step, discovery) {
@@ -1006,7 +1029,7 @@ func (in *interp) discoverInductions(names []string, body parser.Stmt, post pars
 			steps[name] = step{diff: d} // resolved or dropped by sumInductions
 		}
 	}
-	return steps, discovery{holders: holders, after: after}
+	return steps, discovery{holders: holders, after: after, first: firstFresh}
 }
 
 // madeIn reports whether v mentions an unknown numbered first or later:
