@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cudalint/cudalint/parser/lex"
@@ -20,6 +21,13 @@ type chunker struct {
 	scopes []string // namespaces of the open namespace and extern blocks
 	buf    []Token  // an array to read the next item into
 	open   []byte   // the unclosed brackets of the item being read
+	// boundary is set while the next token read starts an item and
+	// nothing is read ahead: only there can a header be taken whole
+	// (takeHeader).
+	boundary bool
+	// cut is set when an item ended at the end of input, not at its ';'
+	// or '}'.
+	cut bool
 }
 
 func (c *chunker) get() (Token, bool) {
@@ -28,7 +36,16 @@ func (c *chunker) get() (Token, bool) {
 		c.back = c.back[:n-1]
 		return t, true
 	}
-	return c.read()
+	t, ok := c.read()
+	if len(c.back) > 0 {
+		// Reading took a header whole and gave back its unfinished last
+		// item, which comes before t.
+		if ok {
+			c.back = slices.Insert(c.back, 0, t)
+		}
+		return c.get()
+	}
+	return t, ok
 }
 
 func (c *chunker) unget(ts ...Token) {
@@ -48,7 +65,9 @@ func (c *chunker) ns() string {
 // more is false at the end of input.
 func (c *chunker) item() (toks []Token, ns string, more bool) {
 	for {
+		c.boundary = len(c.back) == 0
 		t, ok := c.get()
+		c.boundary = false
 		if !ok {
 			return nil, "", false
 		}
@@ -220,6 +239,7 @@ func (c *chunker) rest(toks []Token) []Token {
 	for {
 		t, ok := c.get()
 		if !ok {
+			c.cut = true
 			return toks
 		}
 		toks = append(toks, t)

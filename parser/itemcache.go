@@ -2,6 +2,7 @@ package parser
 
 import (
 	"encoding/binary"
+	"github.com/cudalint/cudalint/parser/cpp"
 	"github.com/cudalint/cudalint/parser/lex"
 	"hash/maphash"
 	"sync"
@@ -50,11 +51,13 @@ type ItemCache struct {
 	seeds [2]maphash.Seed
 	mu    sync.Mutex
 	items map[itemKey]*parsedItem
+	// headers are the item lists of replayed headers (headeritems.go).
+	headers map[cpp.Header]*headerMemo
 }
 
 // NewItemCache returns an empty cache, safe for concurrent use.
 func NewItemCache() *ItemCache {
-	return &ItemCache{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, items: map[itemKey]*parsedItem{}}
+	return &ItemCache{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, items: map[itemKey]*parsedItem{}, headers: map[cpp.Header]*headerMemo{}}
 }
 
 func (c *ItemCache) get(k itemKey) *parsedItem {
@@ -174,12 +177,13 @@ func (u *unit) replay(it *parsedItem) {
 	}
 }
 
-// parseCached parses an item of an included file through the cache.
-func (u *unit) parseCached(c *ItemCache, kh *keyHasher, toks []Token, ns string) {
+// parseCached parses an item of an included file through the cache, and
+// returns what it added.
+func (u *unit) parseCached(c *ItemCache, kh *keyHasher, toks []Token, ns string) *parsedItem {
 	k := u.itemKey(kh, toks, ns)
 	if it := c.get(k); it != nil {
 		u.replay(it)
-		return
+		return it
 	}
 	wasType := map[string]bool{}
 	for _, t := range toks {
@@ -189,5 +193,7 @@ func (u *unit) parseCached(c *ItemCache, kh *keyHasher, toks []Token, ns string)
 	}
 	m := u.mark()
 	u.parseItems(toks, ns)
-	c.put(k, u.since(m, toks, wasType))
+	it := u.since(m, toks, wasType)
+	c.put(k, it)
+	return it
 }

@@ -100,6 +100,7 @@ func Parse(path string, src []byte, cfg Config) *File {
 	var kh *keyHasher
 	if cfg.Items != nil {
 		kh = newKeyHasher(cfg.Items)
+		pp.OfferReplays(func(h cpp.Header) bool { return u.takeHeader(&c, cfg.Items, kh, h) })
 	}
 	for {
 		toks, ns, more := c.item()

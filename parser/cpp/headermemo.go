@@ -483,9 +483,31 @@ func (p *Preprocessor) replay(e *headerEntry) {
 			p.sealLog()
 			p.logSegs = append(p.logSegs, e.toks...)
 		}
+		if p.offer != nil && p.offer(Header{e}) {
+			p.budget.tokens += e.ntoks // what reading them one by one would spend (matches checked it fits)
+			return
+		}
 		p.files = append(p.files, &fileFrame{path: e.path, replay: e.toks})
 	}
 }
+
+// Header is a recorded header about to be replayed (see OfferReplays).
+// Headers compare equal when they are the same recording: the same
+// tokens, positions and macro origins.
+type Header struct{ e *headerEntry }
+
+// Segments are the header's finished tokens, in order, in segments that
+// must not be modified.
+func (h Header) Segments() [][]lex.Token { return h.e.toks }
+
+// OfferReplays has take offered each header replayed from the cache,
+// before its tokens are read: when take reports true it has consumed
+// them itself, and NextToken goes on with what follows the header (the
+// header's other effects, macros, notes and includes, are performed
+// either way). A parser that has the header's items already parsed
+// skips re-reading its tokens one by one (ggml's files each replay the
+// same large headers).
+func (p *Preprocessor) OfferReplays(take func(Header) bool) { p.offer = take }
 
 // noteInclude records a file read through #include in the output, and in
 // the log of the recordings.

@@ -221,6 +221,8 @@ type Preprocessor struct {
 	// unroll is the #pragma unroll read last, until the token after it
 	// takes it (see read).
 	unroll lex.Unroll
+	// offer, when set, is offered each replayed header (OfferReplays).
+	offer func(Header) bool
 }
 
 // budget is what a unit has spent of its Limits.
