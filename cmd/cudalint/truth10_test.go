@@ -61,16 +61,7 @@ func TestMeasuredUniformSelects(t *testing.T) {
 		}
 		seen[k] = true
 		p := got[0]
-		if gaps10[k] {
-			if p.SectorsPerInstruction != nil && near(*p.SectorsPerInstruction, m.SectorsPerRequest()) {
-				t.Errorf("%s %s: listed as a gap, but predicted right: take it off the list", k, p.Expr)
-			}
-			continue
-		}
-		if p.Predicated != predicated10[k] {
-			t.Errorf("%s %s: predicated %v, want %v", k, p.Expr, p.Predicated, predicated10[k])
-		}
-		checkPerInstruction(t, k, p, m)
+		checkProbeLine(t, k, p, m, gaps10, predicated10)
 	}
 	for k := range predicated10 {
 		if !seen[k] {

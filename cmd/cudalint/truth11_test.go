@@ -67,16 +67,7 @@ func TestMeasuredGuardedSteps(t *testing.T) {
 		}
 		seen[k] = true
 		p := got[0]
-		if gaps11[k] {
-			if p.SectorsPerInstruction != nil && near(*p.SectorsPerInstruction, m.SectorsPerRequest()) {
-				t.Errorf("%s %s: listed as a gap, but predicted right: take it off the list", k, p.Expr)
-			}
-			continue
-		}
-		if p.Predicated != predicated11[k] {
-			t.Errorf("%s %s: predicated %v, want %v", k, p.Expr, p.Predicated, predicated11[k])
-		}
-		checkPerInstruction(t, k, p, m)
+		checkProbeLine(t, k, p, m, gaps11, predicated11)
 	}
 	for _, p := range byKey["g_long:22:load:global"] {
 		if p.SectorsPerInstruction == nil || !near(*p.SectorsPerInstruction, 12.75) {

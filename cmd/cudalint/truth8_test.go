@@ -86,6 +86,23 @@ func TestMeasuredPredication(t *testing.T) {
 
 // checkPerInstruction compares one access row's per-instruction figures
 // with the measured line: wavefronts for shared memory, sectors and their
+// checkProbeLine checks one measured line's prediction: a line listed in
+// gaps must still be predicted wrong (else it comes off the list), any
+// other must be predicated as predicated says and match per instruction.
+func checkProbeLine(t *testing.T, k string, p accessJSON, m ncu.Line, gaps, predicated map[string]bool) {
+	t.Helper()
+	if gaps[k] {
+		if p.SectorsPerInstruction != nil && near(*p.SectorsPerInstruction, m.SectorsPerRequest()) {
+			t.Errorf("%s %s: listed as a gap, but predicted right: take it off the list", k, p.Expr)
+		}
+		return
+	}
+	if p.Predicated != predicated[k] {
+		t.Errorf("%s %s: predicated %v, want %v", k, p.Expr, p.Predicated, predicated[k])
+	}
+	checkPerInstruction(t, k, p, m)
+}
+
 // ideal for global.
 func checkPerInstruction(t *testing.T, k string, p accessJSON, m ncu.Line) {
 	t.Helper()
