@@ -51,6 +51,11 @@ type causeKey struct {
 	base   interp.Alloc
 	fold   lint.Folds // which fold: the fields of a struct, or a lane stride
 	layout any        // the struct, or the lane stride
+	// instance is the kernel's template arguments: the instances of one
+	// template are kernels of their own, and a cause folds within one
+	// (llm.c's trimul_global<matmul_tri3> store is not 2x because
+	// trimul_global<matmul_tri_naive> writes the same array worse).
+	instance string
 }
 
 // group folds findings that share a cause. Findings are in a stable order
@@ -299,22 +304,32 @@ func causeOf(f *lint.Finding) (causeKey, bool) {
 		return causeKey{}, false
 	}
 	a := p.Access
+	inst := instanceOf(p)
 	switch folds := f.Rule.Folds; {
 	case folds.Has(lint.FoldStructFields):
 		if a.Struct == nil {
 			return causeKey{}, false
 		}
-		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, fold: lint.FoldStructFields, layout: a.Struct.Name}, true
+		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, fold: lint.FoldStructFields, layout: a.Struct.Name, instance: inst}, true
 	case folds.Has(lint.FoldSameStride):
 		if p.LaneStride == nil {
 			if f.Cause == nil {
 				return causeKey{}, false
 			}
-			return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, fold: lint.FoldSameStride, layout: f.Cause}, true
+			return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, fold: lint.FoldSameStride, layout: f.Cause, instance: inst}, true
 		}
-		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, fold: lint.FoldSameStride, layout: *p.LaneStride}, true
+		return causeKey{kernel: a.Kernel, rule: f.Rule, base: a.Base, fold: lint.FoldSameStride, layout: *p.LaneStride, instance: inst}, true
 	}
 	return causeKey{}, false
+}
+
+// instanceOf names the template instance p was predicted under: its
+// template arguments, "" for a kernel that is no template.
+func instanceOf(p *analyzer.Prediction) string {
+	if p.Config == nil {
+		return ""
+	}
+	return strings.Join(p.Config.TemplateArgs, ",")
 }
 
 // mergeCause is the first finding of a layout, naming the others as
@@ -377,7 +392,8 @@ type lineKey struct {
 	// mapping is the address's identity where the lane step is not one
 	// constant (an index split with / and %): accesses fold when their
 	// offsets are the same expression.
-	mapping string
+	mapping  string
+	instance string // the template instance, as in causeKey
 }
 
 // foldSameLine folds the findings of one line whose accesses step alike
@@ -390,9 +406,9 @@ func foldSameLine(fs []*lint.Finding, fset *token.FileSet) []*lint.Finding {
 		}
 		at := fset.Position(f.Pos)
 		if p.LaneStride == nil {
-			return lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, 0, offsetKey(p.Access.Addr)}, true
+			return lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, 0, offsetKey(p.Access.Addr), instanceOf(p)}, true
 		}
-		return lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, *p.LaneStride, ""}, true
+		return lineKey{p.Access.Kernel, f.Rule, at.Filename, at.Line, *p.LaneStride, "", instanceOf(p)}, true
 	}, mergeLine)
 }
 

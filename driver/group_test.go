@@ -47,6 +47,19 @@ void h(float* a) { k<<<64, 256>>>(a); k<<<64, 128>>>(a); }
 		{"two launches at different costs say what the other costs", `__global__ void k(float* a, int s) { a[s * threadIdx.x] = 0; }
 void h(float* a) { k<<<64, 256>>>(a, 8); k<<<64, 256>>>(a, 2); }
 `, []string{"under 1 other launch configuration or template instance it costs 8 sectors/request, ideal 4"}, 1},
+		{"instances of a template are kernels of their own", `template <int V> __global__ void k(float* a) {
+    int t = threadIdx.x;
+    if (V == 0) a[8 * t] = 0;
+    else a[8 * t + 1] = 1;
+}
+void h(float* a) { k<0><<<64, 256>>>(a); k<1><<<64, 256>>>(a); }
+`, []string{"store a[8 * t]", "store a[8 * t + 1]"}, 1},
+		{"one line's accesses in two instances stay apart", `template <int V> __global__ void k(float* a, float* b) {
+    int t = threadIdx.x;
+    if (V == 0) a[8 * t] = 0; else b[8 * t] = 1;
+}
+void h(float* a, float* b) { k<0><<<64, 256>>>(a, b); k<1><<<64, 256>>>(a, b); }
+`, []string{"store a[8 * t]", "store b[8 * t]"}, 1},
 		{"two arrays on two lines are two causes", `__global__ void k(float* a, float* b) {
     int t = threadIdx.x;
     a[8 * t] = 0;
