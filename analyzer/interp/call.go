@@ -267,7 +267,11 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 		// ceilf((float)rows / blockDim.x): a math function of values the
 		// same in every lane is the same in every lane, though its value
 		// is not known (apex's per-thread row counts).
-		return intValue(in.unknown(symbolic.CauseCallResult, name+"()", parser.Pos{}, unknownName(symbolic.CauseCallResult, name+"()"), symbolic.Uniform))
+		v := intValue(in.unknown(symbolic.CauseCallResult, name+"()", parser.Pos{}, unknownName(symbolic.CauseCallResult, name+"()"), symbolic.Uniform))
+		if known, ok := mathOfKnown(name, args, v); ok {
+			return known // ceil((float) N / Bc) of known N and Bc
+		}
+		return v
 	}
 	in.notFollowed(e, name, args)
 	return in.dataValue(symbolic.CauseCallResult, name+"()")

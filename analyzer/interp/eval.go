@@ -48,6 +48,9 @@ func (in *interp) eval(e parser.Expr) value {
 		// A number the model does not follow, but the same in every lane.
 		v := intValue(in.unknown(symbolic.CauseFloatValue, "literal", parser.Pos{}, unknownName(symbolic.CauseFloatValue, "literal"), symbolic.Uniform))
 		v.typ = literalType(e.Text)
+		if x, ok := floatLiteral(e.Text); ok {
+			v = withNumber(v, x)
+		}
 		return v
 	case *parser.StringLit, *parser.InitList:
 		if l, ok := e.(*parser.InitList); ok {
@@ -398,7 +401,12 @@ func (in *interp) arith(op parser.Op, a, b value) value {
 		if allUniform([]value{a, b}) {
 			// (float)rows / blockDim.x: not known, but the same in every
 			// lane, as its operands are.
-			return floatValue(intValue(in.unknown(symbolic.CauseFloatValue, "float arithmetic", parser.Pos{}, unknownName(symbolic.CauseFloatValue, "float arithmetic"), symbolic.Uniform)), a, b)
+			v := floatValue(intValue(in.unknown(symbolic.CauseFloatValue, "float arithmetic", parser.Pos{}, unknownName(symbolic.CauseFloatValue, "float arithmetic"), symbolic.Uniform)), a, b)
+			if n, t, ok := floatArith(op, a, b); ok {
+				v.typ = t
+				v = withNumber(v, n)
+			}
+			return v
 		}
 		return in.dataValue(symbolic.CauseFloatValue, "float arithmetic")
 	}

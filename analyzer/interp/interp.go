@@ -546,6 +546,9 @@ func (in *interp) convert(v value, t *ctype.Type) value {
 				w = intValue(in.unknown(symbolic.CauseFloatValue, "float", parser.Pos{}, unknownName(symbolic.CauseFloatValue, "float"), symbolic.Uniform))
 			}
 			w.typ = t
+			if n, ok := knownNumber(v); ok {
+				w = withNumber(w, n) // (float)1000: known, as a float
+			}
 			return w
 		}
 	case ctype.TPointer:
@@ -559,6 +562,9 @@ func (in *interp) convert(v value, t *ctype.Type) value {
 			return value{kind: vPtr, typ: t, ptr: &p}
 		}
 	case ctype.TInt:
+		if k, ok := truncated(v); ok && t.Size >= 2 {
+			return value{kind: vInt, x: symbolic.Const(k), typ: t} // (int)ceil(31.25f): 32
+		}
 		if t.Size == 1 && v.kind == vInt {
 			return v // bool and char conversions keep the value; C code relies on small ranges
 		}

@@ -331,12 +331,12 @@ func (in *interp) launch(e *parser.Launch) value {
 			for i, f := range []string{"x", "y", "z"} {
 				d[i] = symbolic.Const(1)
 				if fv, ok := v.fields[f]; ok && fv.kind == vInt {
-					d[i] = fv.x
+					d[i] = dimExpr(fv)
 				}
 			}
 			return d
 		case vInt:
-			return [3]symbolic.Expr{v.x, symbolic.Const(1), symbolic.Const(1)}
+			return [3]symbolic.Expr{dimExpr(v), symbolic.Const(1), symbolic.Const(1)}
 		}
 		unknown := in.unknown(symbolic.CauseNotModelled, "launch dimension", parser.Pos{}, "launch dimension", symbolic.Data)
 		return [3]symbolic.Expr{unknown, unknown, unknown}
@@ -375,6 +375,15 @@ func (in *interp) launch(e *parser.Launch) value {
 		in.launches = append(in.launches, site)
 	}
 	return intValue(symbolic.Const(0))
+}
+
+// dimExpr is a launch dimension's value, which the launch converts to
+// unsigned int: a floating one (ceil(n / 256.0)) truncated.
+func dimExpr(v value) symbolic.Expr {
+	if k, ok := truncated(v); ok {
+		return symbolic.Const(k)
+	}
+	return v.x
 }
 
 // boundFunc is the __device__ function a template argument names through

@@ -200,6 +200,10 @@ type value struct {
 	inMemory bool
 	// closure is set for a lambda: a call through the value runs it.
 	closure *closure
+	// num is the number of a floating value computed from constants
+	// alone (floats.go): x stays an unknown, and num is what converting
+	// it back to an integer gives.
+	num *float64
 }
 
 type pointer struct {
@@ -237,6 +241,9 @@ func sameValue(a, b value) bool {
 	}
 	switch a.kind {
 	case vInt:
+		if (a.num == nil) != (b.num == nil) || a.num != nil && *a.num != *b.num {
+			return false
+		}
 		return a.x.String() == b.x.String()
 	case vPtr:
 		return a.ptr.base == b.ptr.base && a.ptr.space == b.ptr.space && a.ptr.offset.String() == b.ptr.offset.String() && a.ptr.elem == b.ptr.elem

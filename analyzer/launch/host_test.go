@@ -76,6 +76,17 @@ int main() {
   float* a;
   run(a, 1024, launch_1, 128);
 }`, []string{"launch 128 8 n=1024,"}},
+		{"sizes through floating-point arithmetic of constants", `
+int main() {
+  float* a;
+  int N = 1000; const int Bc = 32;
+  const int Tc = ceil((float) N / Bc);
+  int blocks = ceilf(N / 256.0f);
+  int half = (int)(N * 0.5);
+  k<<<blocks, 256>>>(a, Tc + half);
+}`, []string{"launch 256 4 n=532,"}},
+		{"integer division inside ceil truncates first", `
+int main() { float* a; int N = 1000; k<<<ceil(N / 256), 256>>>(a, 1); }`, []string{"launch 256 3 n=1,"}},
 		{"a host loop without constant bounds leaves its variables unknown", `
 int main(int argc, char** argv) {
   float* a;
