@@ -503,6 +503,9 @@ type Typedef struct {
 	Name string
 	Type *TypeRef
 	Dims []Expr
+	// Params are an alias template's parameters (template <class T,
+	// int N> using Pack = ...;): what it names depends on arguments.
+	Params []TemplateParam
 }
 
 // File is a parsed translation unit.

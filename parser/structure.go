@@ -395,7 +395,29 @@ func (u *unit) templateItem(i, to int, ns string) int {
 		return to
 	}
 	params := u.templateParams(j+1, k)
+	if u.text(k+1) == "using" {
+		return u.aliasTemplate(k+1, to, params)
+	}
 	return u.declOrFunc(k+1, to, ns, params)
+}
+
+// aliasTemplate reads template <...> using Name = Type; at i (the
+// "using"): a typedef of the file whose type depends on its arguments,
+// so that the name is the file's own and not another file's alias of the
+// same name (oneflow's PackType<bool, pack_size> is not the ulonglong2
+// PackType another .cu declares).
+func (u *unit) aliasTemplate(i, to int, params []TemplateParam) int {
+	end := u.skipStatement(i, to)
+	if u.toks[min(i+1, len(u.toks)-1)].Kind == lex.KIdent && u.isPunct(i+2, "=") {
+		name := u.toks[i+1]
+		u.types[name.Text] = true
+		td := &Typedef{P: name.Pos, Name: name.Text, Params: params}
+		if t, err := u.parseType(i+3, end-1); err == nil {
+			td.Type = t
+		}
+		u.file.Typedefs = append(u.file.Typedefs, td)
+	}
+	return end
 }
 
 func (u *unit) templateParams(from, to int) []TemplateParam {

@@ -366,7 +366,11 @@ func (ts *Types) named(words []string) *Type {
 	var t *Type
 	if s, ok := ts.structs[name]; ok {
 		t = ts.layout(s)
-	} else if td, ok := ts.typedefs[name]; ok {
+	} else if td, ok := ts.typedefs[name]; ok && (len(td.Params) > 0 || td.Type == nil) {
+		// An alias template names a type of its arguments, which a bare
+		// name does not give: unknown, and never another file's alias.
+		t = &Type{Kind: TUnknown, Name: name, Size: 4, Align: 4}
+	} else if ok {
 		t = ts.resolve(td.Type)
 		for i := len(td.Dims) - 1; i >= 0; i-- {
 			t = ArrayOf(t, ts.dim(td.Dims[i], ts.resolve))

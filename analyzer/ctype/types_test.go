@@ -79,6 +79,25 @@ func TestUnitTypes(t *testing.T) {
 	}
 }
 
+// An alias template is the unit's own name: what it names depends on its
+// arguments, which a bare name does not give, so it is unknown, and never
+// another file's non-template alias of the same name (oneflow's
+// PackType<bool, 4> came out as another .cu's 16-byte ulonglong2, and a
+// false misaligned-vector error with it).
+func TestAliasTemplateIsTheUnits(t *testing.T) {
+	prog := NewTypes()
+	prog.Add(parser.Parse("other.cu", []byte("namespace { using PackType = ulonglong2; }\n"), parser.Config{}))
+	unit := NewUnitTypes(prog)
+	f := parser.Parse("own.cu", []byte("template <typename T, int n> using PackType = typename GetPackType<T, n>::type;\n"), parser.Config{})
+	unit.Declare(f.Structs, f.Typedefs)
+	if got := unit.Resolve(&parser.TypeRef{Words: []string{"PackType"}}); got.Kind != TUnknown {
+		t.Errorf("PackType in own.cu: %s (%d bytes), want unknown", got.Name, got.Size)
+	}
+	if got := prog.Resolve(&parser.TypeRef{Words: []string{"PackType"}}); got.Size != 16 {
+		t.Errorf("PackType in other.cu: %d bytes, want 16", got.Size)
+	}
+}
+
 // A derived struct's layout starts with its bases' members, each base
 // at its alignment, an empty base taking no room; a base cudalint cannot
 // see makes the layout a guess. (mamba's SSMParamsBwd inherits its
