@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/symbolic"
@@ -31,7 +32,26 @@ type Record struct {
 	Accesses int
 	// Members are those accesses, the lead first.
 	Members []*analyzer.Prediction
+	// Instructions is how many memory instructions of the thread write or
+	// read it: a float3 stored whole through a cast is one access of
+	// three 4-byte pieces.
+	Instructions int
+	// PartialWrites: stores whose lanes are a sector or more apart, so
+	// that each request writes one lane's bytes into each sector it
+	// touches. The thread's later stores fill the sector and DRAM moves it
+	// once, but the L2 takes each lane's write apart: measured on an H200,
+	// eight scalar stores of a 32-byte record wrote 6.4x the L2 sectors of
+	// two float4 planes and took 6.2x the time, two float4 stores of it
+	// 1.55x and 1.39x, while three, four or two scalar stores of a 12-,
+	// 16- or 8-byte record (lanes sharing each sector) wrote the L2
+	// sectors of their vector or planar twin, in its time (st8, v8store,
+	// st4, f3store, f2store of testdata/truth/timing; raw12.csv).
+	PartialWrites bool
 }
+
+// Merged: the L2 (stores) or the L1 (loads) serves the record at its
+// ideal, its requests' excess costing no time.
+func (r *Record) Merged() bool { return !r.PartialWrites }
 
 // Record is the record p belongs to, nil when none.
 func (r *Result) Record(p *analyzer.Prediction) *Record { return r.records[p] }
@@ -65,25 +85,21 @@ func findRecords(kernel []*analyzer.Prediction, reused map[*analyzer.Prediction]
 // recordsOf finds the records among members, accesses of one group.
 func recordsOf(members []*analyzer.Prediction, stride int64, out map[*analyzer.Prediction]*Record) {
 	span := Abs(stride)
-	type piece struct {
-		p        *analyzer.Prediction
-		off, end int64
-	}
 	for _, lead := range members {
 		if out[lead] != nil {
 			continue
 		}
-		pieces := []piece{{lead, 0, lead.Access.Type.Size}}
+		pieces := instructionPieces(lead, 0)
 		for _, q := range members {
 			if q == lead || out[q] != nil || !lead.Access.SameConditions(q.Access) {
 				continue
 			}
 			if d, ok := symbolic.IsConst(symbolic.Sub(q.Access.Addr, lead.Access.Addr)); ok && d > -span && d < span {
-				pieces = append(pieces, piece{q, d, d + q.Access.Type.Size})
+				pieces = append(pieces, instructionPieces(q, d)...)
 			}
 		}
 		if len(pieces) < 2 {
-			continue
+			continue // one instruction: nothing to merge
 		}
 		sort.SliceStable(pieces, func(i, j int) bool { return pieces[i].off < pieces[j].off })
 		if pieces[len(pieces)-1].end-pieces[0].off > span {
@@ -98,10 +114,32 @@ func recordsOf(members []*analyzer.Prediction, stride int64, out map[*analyzer.P
 		if gap >= warp.SectorBytes {
 			continue
 		}
-		rec := &Record{Lead: pieces[0].p, Bytes: span, Accesses: len(pieces)}
+		rec := &Record{Lead: pieces[0].p, Bytes: span, Instructions: len(pieces),
+			PartialWrites: lead.Access.Op == interp.Store && span >= warp.SectorBytes}
 		for _, pc := range pieces {
-			out[pc.p] = rec
-			rec.Members = append(rec.Members, pc.p)
+			if out[pc.p] == nil {
+				out[pc.p] = rec
+				rec.Members = append(rec.Members, pc.p)
+			}
 		}
+		rec.Accesses = len(rec.Members)
 	}
+}
+
+// recordPiece is one instruction's bytes of a record, at offsets from
+// the lead's address.
+type recordPiece struct {
+	p        *analyzer.Prediction
+	off, end int64
+}
+
+// instructionPieces are the instructions access p is made of (a 12-byte
+// float3 copy is three 4-byte ones: ctype.Pieces), at distance d from the
+// lead's address.
+func instructionPieces(p *analyzer.Prediction, d int64) []recordPiece {
+	var out []recordPiece
+	for _, pc := range ctype.Pieces(p.Access.Type) {
+		out = append(out, recordPiece{p, d + pc[0], d + pc[0] + pc[1]})
+	}
+	return out
 }

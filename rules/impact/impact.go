@@ -204,15 +204,23 @@ func (c *Costs) dram(p *analyzer.Prediction) float64 {
 	if !p.Known {
 		return 0 // the least: every lane at one address, which the caches serve
 	}
+	if rec := c.res.Record(p); rec != nil && rec.Merged() && p.Access.Op == interp.Store {
+		// The lead of a record stored whole: its pieces' requests write
+		// the sectors of their union once (a float3 through a cast, three
+		// STG.32: f3store of testdata/truth/timing, 0.99x its planes).
+		return math.Max(p.Ideal, p.Sectors*pieceReuse(p)) * c.requests(p)
+	}
 	return dramPerRequest(p) * c.requests(p)
 }
 
 // mergedStore: p is a store of a record each thread writes whole, not
-// its lead: the L2 merges its bytes with the others' into the sectors
-// the lead's request wrote, and DRAM moves each once.
+// its lead, whose lanes share sectors: the L2 merges its bytes with the
+// others' into the sectors the lead's request wrote, and DRAM moves each
+// once. Lanes a sector or more apart write apart (Record.PartialWrites),
+// and each store costs its sectors, as the model prices them.
 func (c *Costs) mergedStore(p *analyzer.Prediction) bool {
 	rec := c.res.Record(p)
-	return rec != nil && rec.Lead != p && p.Access.Op == interp.Store
+	return rec != nil && rec.Merged() && rec.Lead != p && p.Access.Op == interp.Store
 }
 
 // l1 is the L1 wavefronts global access p takes per launch: one per line
@@ -221,7 +229,7 @@ func (c *Costs) l1(p *analyzer.Prediction) float64 {
 	if !p.Known {
 		return leastUnknown * c.requests(p)
 	}
-	if c.res.Record(p) != nil {
+	if rec := c.res.Record(p); rec != nil && rec.Merged() {
 		// A record read or written whole costs what its planar twin
 		// does (the record and triple pairs: 1.00x and 0.99x), though
 		// each of its requests spans the lines of 32 records: the L1
@@ -334,7 +342,7 @@ func New(k KernelCost, excess Excess, assumed bool) lint.Impact {
 	fixed := KernelSeconds(MemorySeconds(math.Max(k.DRAM-excess.DRAM, 0), math.Max(k.L1-excess.L1, 0)), k.Instructions)
 	imp := lint.Impact{
 		Assumed:                     assumed,
-		ExcessBytesPerLaunch:        clamp(excess.Sectors * warp.SectorBytes),
+		ExcessBytesPerLaunch:        math.Round(excess.Sectors * warp.SectorBytes),
 		ExcessWavefrontsPerLaunch:   clamp(excess.Wavefronts),
 		KernelSectorsPerLaunch:      clamp(k.Sectors),
 		KernelWavefrontsPerLaunch:   clamp(k.Wavefronts),
@@ -384,7 +392,7 @@ func Combined(imps []*lint.Impact) *lint.Impact {
 			imp.KernelSectorsPerLaunch != first.KernelSectorsPerLaunch || imp.KernelWavefrontsPerLaunch != first.KernelWavefrontsPerLaunch {
 			continue
 		}
-		excess.Sectors += float64(imp.ExcessBytesPerLaunch) / warp.SectorBytes
+		excess.Sectors += imp.ExcessBytesPerLaunch / warp.SectorBytes
 		excess.Wavefronts += float64(imp.ExcessWavefrontsPerLaunch)
 		excess.DRAM += imp.ExcessDRAMSectors
 		excess.L1 += imp.ExcessL1Wavefronts
