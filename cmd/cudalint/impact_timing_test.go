@@ -247,8 +247,8 @@ func TestPairEstimates(t *testing.T) {
 		"st8_slow": r(4+8*32, 1+8*8, 4+8*4, 1+8*1, index+1+8*7),
 		// The same record as two float4 stores: 32 sectors over 8 lines a
 		// request, ideal 16 over 4; lanes a sector apart write apart (a
-		// record with PartialWrites: 1.55x the L2 write sectors of two
-		// float4 planes, 1.36x the time).
+		// record whose Unmerged is 1: 1.55x the L2 write sectors of two
+		// float4 planes, 1.39x the time).
 		"st8_fast": r(4+2*32, 1+2*8, 4+2*16, 1+2*4, 17),
 		// Eight scalar loads of a 32-byte record, an unrolled loop: the
 		// lane's later iterations read its sector from the L1 (DRAM at
@@ -256,6 +256,15 @@ func TestPairEstimates(t *testing.T) {
 		"ld8_slow": r(32+4, 8*8+1, 32+4, 8*1+1, 51),
 		// Two float4 loads of it: a record read whole, at its ideal.
 		"ld8_fast": r(32+4, 2*4+1, 32+4, 2*4+1, 15),
+		// Records of K = 5, 6, 7 floats stored in K scalar pieces: each
+		// request 4K sectors over K lines, ideal 4 over 1. A part u =
+		// (4K - 16) / 16 of each store's excess goes apart (Unmerged: a
+		// quarter, a half, three quarters), in DRAM and L1 terms; the
+		// rest merges. Per warp: the index and the load, the K stores,
+		// the addresses' two and the values' one.
+		"st5_slow": r(4+5*(4+0.25*16), 1+5*(1+0.25*4), 4+5*4, 1+5, index+1+5*4),
+		"st6_slow": r(4+6*(4+0.5*20), 1+6*(1+0.5*5), 4+6*4, 1+6, index+1+6*4),
+		"st7_slow": r(4+7*(4+0.75*24), 1+7*(1+0.75*6), 4+7*4, 1+7, index+1+7*4),
 	}
 	got := estimatedSpeedups(t)
 	for kernel, w := range want {

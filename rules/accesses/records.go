@@ -36,22 +36,30 @@ type Record struct {
 	// read it: a float3 stored whole through a cast is one access of
 	// three 4-byte pieces.
 	Instructions int
-	// PartialWrites: stores whose lanes are a sector or more apart, so
-	// that each request writes one lane's bytes into each sector it
-	// touches. The thread's later stores fill the sector and DRAM moves it
-	// once, but the L2 takes each lane's write apart: measured on an H200,
-	// eight scalar stores of a 32-byte record wrote 6.4x the L2 sectors of
-	// two float4 planes and took 6.2x the time, two float4 stores of it
-	// 1.55x and 1.39x, while three, four or two scalar stores of a 12-,
-	// 16- or 8-byte record (lanes sharing each sector) wrote the L2
-	// sectors of their vector or planar twin, in its time (st8, v8store,
-	// st4, f3store, f2store of testdata/truth/timing; raw12.csv).
-	PartialWrites bool
+	// Unmerged is the part of its stores' excess sectors that the L2
+	// takes apart, 0 to 1: each request of a record's stores touches every
+	// sector of the warp's span, and the SM merges the thread's later
+	// stores into them only while the span is small. Measured on an H200
+	// (raw12.csv: L2 write sectors over the planar twin's, and time):
+	// stores of 8, 12 and 16 bytes a lane 1.01x-1.04x (f2store, triple,
+	// st4), 20 bytes 1.47x (time 1.14x), 24 bytes 2.80x (2.39x), 28 bytes
+	// 4.80x (4.25x), 32 bytes 6.36x (6.23x) of an ideal 8x. So none up to
+	// 16 bytes a lane, all from 32, and in between the part the record's
+	// bytes past 16 are of 16 (recordUnmerged). 0 for loads: the L1
+	// serves a record's loads whole at any size (record, ld8, v8load).
+	Unmerged float64
 }
 
 // Merged: the L2 (stores) or the L1 (loads) serves the record at its
 // ideal, its requests' excess costing no time.
-func (r *Record) Merged() bool { return !r.PartialWrites }
+func (r *Record) Merged() bool { return r.Unmerged == 0 }
+
+// recordUnmerged is Record.Unmerged for stores of a record of the given
+// bytes a lane.
+func recordUnmerged(bytes int64) float64 {
+	const merged, apart = 16, warp.SectorBytes
+	return min(1, max(0, float64(bytes-merged)/float64(apart-merged)))
+}
 
 // Record is the record p belongs to, nil when none.
 func (r *Result) Record(p *analyzer.Prediction) *Record { return r.records[p] }
@@ -114,8 +122,10 @@ func recordsOf(members []*analyzer.Prediction, stride int64, out map[*analyzer.P
 		if gap >= warp.SectorBytes {
 			continue
 		}
-		rec := &Record{Lead: pieces[0].p, Bytes: span, Instructions: len(pieces),
-			PartialWrites: lead.Access.Op == interp.Store && span >= warp.SectorBytes}
+		rec := &Record{Lead: pieces[0].p, Bytes: span, Instructions: len(pieces)}
+		if lead.Access.Op == interp.Store {
+			rec.Unmerged = recordUnmerged(span)
+		}
 		for _, pc := range pieces {
 			if out[pc.p] == nil {
 				out[pc.p] = rec

@@ -16,7 +16,7 @@ nvcc -O3 -lineinfo -arch=sm_90 -o "$work/pairs" "$here/timing/pairs.cu"
 nvcc -O3 -lineinfo -arch=sm_90 -o "$work/probes12" "$here/probes12.cu"
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -1; ncu --version | tail -1; } > "$out/env12.txt"
 metrics=lts__t_sectors_op_write.sum,lts__t_sectors_op_read.sum,lts__t_requests_op_write.sum,dram__sectors_write.sum,dram__sectors_read.sum,gpu__time_duration.sum
-pairs="f2store f3store f3load st4 st8 ld8 triple vector v8store v8load"
+pairs="f2store f3store f3load st4 st8 ld8 triple vector v8store v8load st5 st6 st7"
 ncu --clock-control none --section SourceCounters --metrics $metrics --import-source yes -f -o "$work/pairs" "$work/pairs" --once $pairs
 ncu --clock-control none --section SourceCounters --metrics $metrics --import-source yes -f -o "$work/probes" "$work/probes12"
 { ncu -i "$work/pairs.ncu-rep" --page source --csv --print-source cuda,sass; ncu -i "$work/probes.ncu-rep" --page source --csv --print-source cuda,sass; } > "$out/source12.csv"

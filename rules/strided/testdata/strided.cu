@@ -83,3 +83,16 @@ __global__ void scratch8(float* scratch, const float* in) {
     scratch[8 * i + 7] = v; // want "store scratch\[8 \* i \+ 7\]"
 }
 void launch_scratch8(float* s, const float* in) { scratch8<<<64, 256>>>(s, in); }
+// Six stores of a 24-byte record: the L2 merges half of the excess (st6
+// of testdata/truth/timing: 2.80x the L2 write sectors of the planes).
+__global__ void scratch6(float* scratch, const float* in) {
+    long long i = (long long)blockIdx.x * 256 + threadIdx.x;
+    float v = in[i];
+    scratch[6 * i + 0] = v; // want "store scratch\[6 \* i \+ 0\]: neighbouring lanes are 24 bytes apart, so each request writes 6.0x the sectors it uses; each thread writes its whole 24-byte record in 6 accesses, but at 24 bytes a lane the L2 merges only part of the writes into each sector \(all of them up to 16 bytes a lane, none from 32\): about 50% of the excess costs L2 write sectors, not DRAM bytes"
+    scratch[6 * i + 1] = v; // want "store scratch\[6 \* i \+ 1\]"
+    scratch[6 * i + 2] = v; // want "store scratch\[6 \* i \+ 2\]"
+    scratch[6 * i + 3] = v; // want "store scratch\[6 \* i \+ 3\]"
+    scratch[6 * i + 4] = v; // want "store scratch\[6 \* i \+ 4\]"
+    scratch[6 * i + 5] = v; // want "store scratch\[6 \* i \+ 5\]"
+}
+void launch_scratch6(float* s, const float* in) { scratch6<<<64, 256>>>(s, in); }

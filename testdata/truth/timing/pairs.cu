@@ -480,6 +480,76 @@ __global__ void ld8_fast(const float* in, float* out) {
     out[i] = a.x + a.y + a.z + a.w + b.x + b.y + b.z + b.w;
 }
 
+// Records of 5, 6 and 7 floats (20, 24, 28 bytes a lane) stored in
+// scalar pieces, between the 16 bytes whose stores the L2 merges and the
+// 32 where each lane writes apart: where does the cost begin? Twins: the
+// fields as planes. PAIRS8 records each.
+__global__ void st5_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[5 * i + 0] = v * 1.0f;
+    out[5 * i + 1] = v * 2.0f;
+    out[5 * i + 2] = v * 3.0f;
+    out[5 * i + 3] = v * 4.0f;
+    out[5 * i + 4] = v * 5.0f;
+}
+
+__global__ void st5_planes(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[0LL * PAIRS8 + i] = v * 1.0f;
+    out[1LL * PAIRS8 + i] = v * 2.0f;
+    out[2LL * PAIRS8 + i] = v * 3.0f;
+    out[3LL * PAIRS8 + i] = v * 4.0f;
+    out[4LL * PAIRS8 + i] = v * 5.0f;
+}
+
+__global__ void st6_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[6 * i + 0] = v * 1.0f;
+    out[6 * i + 1] = v * 2.0f;
+    out[6 * i + 2] = v * 3.0f;
+    out[6 * i + 3] = v * 4.0f;
+    out[6 * i + 4] = v * 5.0f;
+    out[6 * i + 5] = v * 6.0f;
+}
+
+__global__ void st6_planes(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[0LL * PAIRS8 + i] = v * 1.0f;
+    out[1LL * PAIRS8 + i] = v * 2.0f;
+    out[2LL * PAIRS8 + i] = v * 3.0f;
+    out[3LL * PAIRS8 + i] = v * 4.0f;
+    out[4LL * PAIRS8 + i] = v * 5.0f;
+    out[5LL * PAIRS8 + i] = v * 6.0f;
+}
+
+__global__ void st7_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[7 * i + 0] = v * 1.0f;
+    out[7 * i + 1] = v * 2.0f;
+    out[7 * i + 2] = v * 3.0f;
+    out[7 * i + 3] = v * 4.0f;
+    out[7 * i + 4] = v * 5.0f;
+    out[7 * i + 5] = v * 6.0f;
+    out[7 * i + 6] = v * 7.0f;
+}
+
+__global__ void st7_planes(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[0LL * PAIRS8 + i] = v * 1.0f;
+    out[1LL * PAIRS8 + i] = v * 2.0f;
+    out[2LL * PAIRS8 + i] = v * 3.0f;
+    out[3LL * PAIRS8 + i] = v * 4.0f;
+    out[4LL * PAIRS8 + i] = v * 5.0f;
+    out[5LL * PAIRS8 + i] = v * 6.0f;
+    out[6LL * PAIRS8 + i] = v * 7.0f;
+}
+
 // ---- launchers: one launch of each kernel, every size a constant ----
 typedef void (*Launcher)(float* in, float* out);
 
@@ -557,6 +627,13 @@ static void launch_ld8_slow(float* in, float* out) { ld8_slow<<<PAIRS8 / THREADS
 static void launch_st8_planes(float* in, float* out) { st8_planes<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
 static void launch_ld8_planes(float* in, float* out) { ld8_planes<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
 static void launch_ld8_fast(float* in, float* out) { ld8_fast<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+
+static void launch_st5_slow(float* in, float* out) { st5_slow<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_st5_planes(float* in, float* out) { st5_planes<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_st6_slow(float* in, float* out) { st6_slow<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_st6_planes(float* in, float* out) { st6_planes<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_st7_slow(float* in, float* out) { st7_slow<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_st7_planes(float* in, float* out) { st7_planes<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
 
 // ---- timing ----
 static cudaEvent_t start_event, stop_event;
@@ -657,6 +734,9 @@ int main(int argc, char** argv) {
     time_pair("ld8", "ld8_slow", launch_ld8_slow, "ld8_planes", launch_ld8_planes, in, out);
     time_pair("v8store", "st8_fast", launch_st8_fast, "st8_planes", launch_st8_planes, in, out);
     time_pair("v8load", "ld8_fast", launch_ld8_fast, "ld8_planes", launch_ld8_planes, in, out);
+    time_pair("st5", "st5_slow", launch_st5_slow, "st5_planes", launch_st5_planes, in, out);
+    time_pair("st6", "st6_slow", launch_st6_slow, "st6_planes", launch_st6_planes, in, out);
+    time_pair("st7", "st7_slow", launch_st7_slow, "st7_planes", launch_st7_planes, in, out);
 
     CHECK(cudaEventDestroy(start_event));
     CHECK(cudaEventDestroy(stop_event));
