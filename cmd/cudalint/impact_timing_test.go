@@ -240,7 +240,7 @@ func TestPairEstimates(t *testing.T) {
 		// Eight scalar stores of a 32-byte record, an unrolled loop: lanes
 		// a sector apart, each request one lane's 4 bytes in each of 32
 		// sectors over 8 lines, which the L2 takes apart (6.4x the L2
-		// write sectors of the planes, 6.1x the time): priced as 32
+		// write sectors of the planes, 6.2x the time): priced as 32
 		// sectors a request, the ideal 4. Per warp: the index and the
 		// load, 8 copies of the test, the step, the address's two, the
 		// value's two and the store.

@@ -286,7 +286,7 @@ func TestRecordDRAM(t *testing.T) {
 		{"one float3 store through a cast", "__global__ void k(const float3* in, float* out) { int i = blockIdx.x * 256 + threadIdx.x; reinterpret_cast<float3*>(out)[i] = make_float3(0, 1, 2); }" + launch,
 			512 * 12, 512 * 0.5},
 		// Eight stores of a 32-byte record: lanes a sector apart write
-		// apart (st8: 6.4x the L2 write sectors of its planes, 6.1x the
+		// apart (st8: 6.4x the L2 write sectors of its planes, 6.2x the
 		// time), each priced at its 32 sectors.
 		{"eight stores of a 32-byte record", "__global__ void k(const float3* in, float* out) { int i = blockIdx.x * 256 + threadIdx.x; out[8*i] = 0; out[8*i+1] = 1; out[8*i+2] = 2; out[8*i+3] = 3; out[8*i+4] = 4; out[8*i+5] = 5; out[8*i+6] = 6; out[8*i+7] = 7; }" + launch,
 			512 * 8 * 32, 512 * 0.5},

@@ -68,7 +68,7 @@ __global__ void vec3_store(float* data, const float* in) {
 void launch_vec3_store(float* d, const float* in) { vec3_store<<<64, 256>>>(d, in); }
 // Eight stores of a 32-byte record per lane: each request writes one
 // lane's 4 bytes into each of its 32 sectors, which the L2 takes apart
-// (st8 of testdata/truth/timing: 6.1x the time of two float4 planes),
+// (st8 of testdata/truth/timing: 6.2x the time of two float4 planes),
 // though DRAM moves each sector once: not "8x the bytes".
 __global__ void scratch8(float* scratch, const float* in) {
     long long i = (long long)blockIdx.x * 256 + threadIdx.x;
