@@ -20,7 +20,7 @@ type Impact struct {
 	// nested loops put a kernel's bytes past the largest int64, where a
 	// count would saturate (and a fold of saturated counts sum wrong).
 	ExcessBytesPerLaunch      float64 `json:"excessBytesPerLaunch,omitempty"`
-	ExcessWavefrontsPerLaunch int64 `json:"excessWavefrontsPerLaunch,omitempty"`
+	ExcessWavefrontsPerLaunch int64   `json:"excessWavefrontsPerLaunch,omitempty"`
 	// KernelSectorsPerLaunch and KernelWavefrontsPerLaunch are the
 	// kernel's predicted global sectors and shared wavefronts in one
 	// launch of this configuration, every access counted.
