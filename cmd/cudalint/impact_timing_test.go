@@ -224,6 +224,47 @@ func TestPairEstimates(t *testing.T) {
 		// load's multiply, the load, three additions, the sum's three and
 		// the store.
 		"fma_slow": r(32+4, 32+64+1, 4+4, 1+64+1, index+1+1+3+3+1+64*37),
+		// Records each thread writes or reads whole in pieces, lanes
+		// sharing each sector (testdata/truth/raw12.csv: the L2 write
+		// sectors of their vector or planar twins): a coalesced load (4
+		// sectors, a line), then 2, 3 or 4 stores of 8, 12 or 16 sectors,
+		// merged to their union (DRAM at the ideal) and served by the L1
+		// as the twin's lines: no excess that costs time. f3store is one
+		// float3 store nvcc splits into three STG.32, f3load one float3
+		// load (three LDG.32) and a store. The instructions are the
+		// model's per warp; as-is and fixed share them.
+		"f2store_slow": r(4+8, 1+2, 4+8, 1+2, 10),
+		"f3store_slow": r(4+12, 1+3, 4+12, 1+3, 9),
+		"f3load_slow":  r(12+4, 3+1, 12+4, 3+1, 8),
+		"st4_slow":     r(4+16, 1+4, 4+16, 1+4, 18),
+		// Eight scalar stores of a 32-byte record, an unrolled loop: lanes
+		// a sector apart, each request one lane's 4 bytes in each of 32
+		// sectors over 8 lines, which the L2 takes apart (6.4x the L2
+		// write sectors of the planes, 6.2x the time): priced as 32
+		// sectors a request, the ideal 4. Per warp: the index and the
+		// load, 8 copies of the test, the step, the address's two, the
+		// value's two and the store.
+		"st8_slow": r(4+8*32, 1+8*8, 4+8*4, 1+8*1, index+1+8*7),
+		// The same record as two float4 stores: 32 sectors over 8 lines a
+		// request, ideal 16 over 4; lanes a sector apart write apart (a
+		// record whose Unmerged is 1: 1.55x the L2 write sectors of two
+		// float4 planes, 1.39x the time).
+		"st8_fast": r(4+2*32, 1+2*8, 4+2*16, 1+2*4, 17),
+		// Eight scalar loads of a 32-byte record, an unrolled loop: the
+		// lane's later iterations read its sector from the L1 (DRAM at
+		// the ideal), but each request takes 8 lines, the ideal 1.
+		"ld8_slow": r(32+4, 8*8+1, 32+4, 8*1+1, 51),
+		// Two float4 loads of it: a record read whole, at its ideal.
+		"ld8_fast": r(32+4, 2*4+1, 32+4, 2*4+1, 15),
+		// Records of K = 5, 6, 7 floats stored in K scalar pieces: each
+		// request 4K sectors over K lines, ideal 4 over 1. A part u =
+		// (4K - 16) / 16 of each store's excess goes apart (Unmerged: a
+		// quarter, a half, three quarters), in DRAM and L1 terms; the
+		// rest merges. Per warp: the index and the load, the K stores,
+		// the addresses' two and the values' one.
+		"st5_slow": r(4+5*(4+0.25*16), 1+5*(1+0.25*4), 4+5*4, 1+5, index+1+5*4),
+		"st6_slow": r(4+6*(4+0.5*20), 1+6*(1+0.5*5), 4+6*4, 1+6, index+1+6*4),
+		"st7_slow": r(4+7*(4+0.75*24), 1+7*(1+0.75*6), 4+7*4, 1+7, index+1+7*4),
 	}
 	got := estimatedSpeedups(t)
 	for kernel, w := range want {

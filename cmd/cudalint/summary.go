@@ -169,14 +169,14 @@ func countText(n int64) string {
 }
 
 // bytesText writes a byte count as people read it: 15 GB, 12.6 MB.
-func bytesText(n int64) string {
+func bytesText(n float64) string {
 	units := []string{"bytes", "kB", "MB", "GB", "TB"}
-	x, u := float64(n), 0
+	x, u := n, 0
 	for x >= 1000 && u < len(units)-1 {
 		x, u = x/1000, u+1
 	}
 	if u == 0 {
-		return fmt.Sprintf("%d bytes", n)
+		return fmt.Sprintf("%.0f bytes", n)
 	}
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.1f", x), "0"), ".") + " " + units[u]
 }

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/symbolic"
@@ -31,6 +32,33 @@ type Record struct {
 	Accesses int
 	// Members are those accesses, the lead first.
 	Members []*analyzer.Prediction
+	// Instructions is how many memory instructions of the thread write or
+	// read it: a float3 stored whole through a cast is one access of
+	// three 4-byte pieces.
+	Instructions int
+	// Unmerged is the part of its stores' excess sectors that the L2
+	// takes apart, 0 to 1: each request of a record's stores touches every
+	// sector of the warp's span, and the SM merges the thread's later
+	// stores into them only while the span is small. Measured on an H200
+	// (raw12.csv: L2 write sectors over the planar twin's, and time):
+	// stores of 8, 12 and 16 bytes a lane 1.01x-1.04x (f2store, triple,
+	// st4), 20 bytes 1.47x (time 1.14x), 24 bytes 2.80x (2.39x), 28 bytes
+	// 4.80x (4.25x), 32 bytes 6.36x (6.23x) of an ideal 8x. So none up to
+	// 16 bytes a lane, all from 32, and in between the part the record's
+	// bytes past 16 are of 16 (recordUnmerged). 0 for loads: the L1
+	// serves a record's loads whole at any size (record, ld8, v8load).
+	Unmerged float64
+}
+
+// Merged: the L2 (stores) or the L1 (loads) serves the record at its
+// ideal, its requests' excess costing no time.
+func (r *Record) Merged() bool { return r.Unmerged == 0 }
+
+// recordUnmerged is Record.Unmerged for stores of a record of the given
+// bytes a lane.
+func recordUnmerged(bytes int64) float64 {
+	const merged, apart = 16, warp.SectorBytes
+	return min(1, max(0, float64(bytes-merged)/float64(apart-merged)))
 }
 
 // Record is the record p belongs to, nil when none.
@@ -65,25 +93,21 @@ func findRecords(kernel []*analyzer.Prediction, reused map[*analyzer.Prediction]
 // recordsOf finds the records among members, accesses of one group.
 func recordsOf(members []*analyzer.Prediction, stride int64, out map[*analyzer.Prediction]*Record) {
 	span := Abs(stride)
-	type piece struct {
-		p        *analyzer.Prediction
-		off, end int64
-	}
 	for _, lead := range members {
 		if out[lead] != nil {
 			continue
 		}
-		pieces := []piece{{lead, 0, lead.Access.Type.Size}}
+		pieces := instructionPieces(lead, 0)
 		for _, q := range members {
 			if q == lead || out[q] != nil || !lead.Access.SameConditions(q.Access) {
 				continue
 			}
 			if d, ok := symbolic.IsConst(symbolic.Sub(q.Access.Addr, lead.Access.Addr)); ok && d > -span && d < span {
-				pieces = append(pieces, piece{q, d, d + q.Access.Type.Size})
+				pieces = append(pieces, instructionPieces(q, d)...)
 			}
 		}
 		if len(pieces) < 2 {
-			continue
+			continue // one instruction: nothing to merge
 		}
 		sort.SliceStable(pieces, func(i, j int) bool { return pieces[i].off < pieces[j].off })
 		if pieces[len(pieces)-1].end-pieces[0].off > span {
@@ -98,10 +122,34 @@ func recordsOf(members []*analyzer.Prediction, stride int64, out map[*analyzer.P
 		if gap >= warp.SectorBytes {
 			continue
 		}
-		rec := &Record{Lead: pieces[0].p, Bytes: span, Accesses: len(pieces)}
-		for _, pc := range pieces {
-			out[pc.p] = rec
-			rec.Members = append(rec.Members, pc.p)
+		rec := &Record{Lead: pieces[0].p, Bytes: span, Instructions: len(pieces)}
+		if lead.Access.Op == interp.Store {
+			rec.Unmerged = recordUnmerged(span)
 		}
+		for _, pc := range pieces {
+			if out[pc.p] == nil {
+				out[pc.p] = rec
+				rec.Members = append(rec.Members, pc.p)
+			}
+		}
+		rec.Accesses = len(rec.Members)
 	}
+}
+
+// recordPiece is one instruction's bytes of a record, at offsets from
+// the lead's address.
+type recordPiece struct {
+	p        *analyzer.Prediction
+	off, end int64
+}
+
+// instructionPieces are the instructions access p is made of (a 12-byte
+// float3 copy is three 4-byte ones: ctype.Pieces), at distance d from the
+// lead's address.
+func instructionPieces(p *analyzer.Prediction, d int64) []recordPiece {
+	var out []recordPiece
+	for _, pc := range ctype.Pieces(p.Access.Type) {
+		out = append(out, recordPiece{p, d + pc[0], d + pc[0] + pc[1]})
+	}
+	return out
 }

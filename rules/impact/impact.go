@@ -204,15 +204,32 @@ func (c *Costs) dram(p *analyzer.Prediction) float64 {
 	if !p.Known {
 		return 0 // the least: every lane at one address, which the caches serve
 	}
+	if rec := c.res.Record(p); rec != nil && p.Access.Op == interp.Store {
+		return recordStoreSectors(rec, p) * c.requests(p)
+	}
 	return dramPerRequest(p) * c.requests(p)
 }
 
+// recordStoreSectors is what a store of a record each thread writes
+// whole costs per request. Merged, the lead's request writes the sectors
+// of the record's union once (its pieces' union, for a float3 through a
+// cast: three STG.32, f3store of testdata/truth/timing, 1.00x its
+// planes) and the others' bytes merge into them. The part the L2 takes
+// apart (Record.Unmerged) costs each store its own sectors.
+func recordStoreSectors(rec *accesses.Record, p *analyzer.Prediction) float64 {
+	merged := 0.0
+	if rec.Lead == p {
+		merged = math.Max(p.Ideal, p.Sectors*pieceReuse(p))
+	}
+	return merged + rec.Unmerged*(p.Sectors-merged)
+}
+
 // mergedStore: p is a store of a record each thread writes whole, not
-// its lead: the L2 merges its bytes with the others' into the sectors
-// the lead's request wrote, and DRAM moves each once.
+// its lead, all of whose writes the L2 merges into the sectors the
+// lead's request wrote: DRAM moves each once.
 func (c *Costs) mergedStore(p *analyzer.Prediction) bool {
 	rec := c.res.Record(p)
-	return rec != nil && rec.Lead != p && p.Access.Op == interp.Store
+	return rec != nil && rec.Merged() && rec.Lead != p && p.Access.Op == interp.Store
 }
 
 // l1 is the L1 wavefronts global access p takes per launch: one per line
@@ -221,12 +238,14 @@ func (c *Costs) l1(p *analyzer.Prediction) float64 {
 	if !p.Known {
 		return leastUnknown * c.requests(p)
 	}
-	if c.res.Record(p) != nil {
+	if rec := c.res.Record(p); rec != nil {
 		// A record read or written whole costs what its planar twin
 		// does (the record and triple pairs: 1.00x and 0.99x), though
 		// each of its requests spans the lines of 32 records: the L1
-		// serves them as if they were the planes' own.
-		return idealLines(p.Ideal) * c.requests(p)
+		// serves them as if they were the planes' own, but for the part
+		// of a store's writes that go apart.
+		ideal := idealLines(p.Ideal)
+		return (ideal + rec.Unmerged*(linesPerRequest(p)-ideal)) * c.requests(p)
 	}
 	return linesPerRequest(p) * c.requests(p)
 }
@@ -334,7 +353,7 @@ func New(k KernelCost, excess Excess, assumed bool) lint.Impact {
 	fixed := KernelSeconds(MemorySeconds(math.Max(k.DRAM-excess.DRAM, 0), math.Max(k.L1-excess.L1, 0)), k.Instructions)
 	imp := lint.Impact{
 		Assumed:                     assumed,
-		ExcessBytesPerLaunch:        clamp(excess.Sectors * warp.SectorBytes),
+		ExcessBytesPerLaunch:        math.Round(excess.Sectors * warp.SectorBytes),
 		ExcessWavefrontsPerLaunch:   clamp(excess.Wavefronts),
 		KernelSectorsPerLaunch:      clamp(k.Sectors),
 		KernelWavefrontsPerLaunch:   clamp(k.Wavefronts),
@@ -384,7 +403,7 @@ func Combined(imps []*lint.Impact) *lint.Impact {
 			imp.KernelSectorsPerLaunch != first.KernelSectorsPerLaunch || imp.KernelWavefrontsPerLaunch != first.KernelWavefrontsPerLaunch {
 			continue
 		}
-		excess.Sectors += float64(imp.ExcessBytesPerLaunch) / warp.SectorBytes
+		excess.Sectors += imp.ExcessBytesPerLaunch / warp.SectorBytes
 		excess.Wavefronts += float64(imp.ExcessWavefrontsPerLaunch)
 		excess.DRAM += imp.ExcessDRAMSectors
 		excess.L1 += imp.ExcessL1Wavefronts

@@ -153,6 +153,20 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 }
 
 // Findings of one cause count together against their kernel.
+// Excess past the largest int64 (sizes assumed large in nested loops)
+// is kept, not saturated, and folds of it add up.
+func TestExcessPastInt64(t *testing.T) {
+	k := KernelCost{Sectors: 4e18, DRAM: 4e18, L1: 1e18}
+	one := New(k, Excess{Sectors: 3e18, DRAM: 3e18}, true)
+	if one.ExcessBytesPerLaunch != 3e18*32 {
+		t.Errorf("excess %g bytes, want %g", one.ExcessBytesPerLaunch, 3e18*32)
+	}
+	half := New(k, Excess{Sectors: 1.5e18, DRAM: 1.5e18}, true)
+	if both := Combined([]*lint.Impact{&half, &half}); both.ExcessBytesPerLaunch != one.ExcessBytesPerLaunch {
+		t.Errorf("two halves fold to %g bytes, want %g", both.ExcessBytesPerLaunch, one.ExcessBytesPerLaunch)
+	}
+}
+
 func TestCombined(t *testing.T) {
 	k := KernelCost{Sectors: 1000, DRAM: 1000}
 	a, b := New(k, Excess{Sectors: 300, DRAM: 300}, false), New(k, Excess{Sectors: 200, DRAM: 200}, true)
@@ -266,6 +280,16 @@ func TestRecordDRAM(t *testing.T) {
 			512 * (3*12 + 4), 512 * 1.5},
 		{"three stores of a record", "__global__ void k(const float3* in, float* out) { int i = blockIdx.x * 256 + threadIdx.x; out[3 * i] = 0; out[3 * i + 1] = 1; out[3 * i + 2] = 2; }" + launch,
 			512 * 12, 512 * 0.5},
+		// gsplat's write_vec3: one float3 stored through a cast, three
+		// STG.32 of 12 sectors each, merged to their 12 (f3store of
+		// testdata/truth/timing: 1.00x its planes).
+		{"one float3 store through a cast", "__global__ void k(const float3* in, float* out) { int i = blockIdx.x * 256 + threadIdx.x; reinterpret_cast<float3*>(out)[i] = make_float3(0, 1, 2); }" + launch,
+			512 * 12, 512 * 0.5},
+		// Eight stores of a 32-byte record: lanes a sector apart write
+		// apart (st8: 6.4x the L2 write sectors of its planes, 6.2x the
+		// time), each priced at its 32 sectors.
+		{"eight stores of a 32-byte record", "__global__ void k(const float3* in, float* out) { int i = blockIdx.x * 256 + threadIdx.x; out[8*i] = 0; out[8*i+1] = 1; out[8*i+2] = 2; out[8*i+3] = 3; out[8*i+4] = 4; out[8*i+5] = 5; out[8*i+6] = 6; out[8*i+7] = 7; }" + launch,
+			512 * 8 * 32, 512 * 0.5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -120,18 +120,52 @@ func L1Serves(p *analyzer.Prediction) bool {
 // other accesses use the rest.
 func Cost(res *accesses.Result, p *analyzer.Prediction) string {
 	ratio := p.Sectors / p.Ideal
-	if rec := res.Record(p); rec != nil {
+	rec := res.Record(p)
+	if rec != nil && rec.Unmerged > 0 && rec.Unmerged < 1 {
+		return fmt.Sprintf("each request writes %.1fx the sectors it uses; each thread writes its whole %s, but at %d bytes a lane the L2 merges only part of the writes into each sector (all of them up to 16 bytes a lane, none from 32): about %.0f%% of the excess costs L2 write sectors, not DRAM bytes",
+			ratio, recordParts(rec), rec.Bytes, 100*rec.Unmerged)
+	}
+	if rec != nil && rec.Unmerged >= 1 || rec == nil && fillsOwnSectors(p) {
+		return fmt.Sprintf("each request writes %.1fx the sectors it uses, %s: the thread's other stores fill those sectors, so DRAM moves each once, but the L2 takes each lane's partial write apart (up to %.1fx the L2 write sectors, not more DRAM bytes)",
+			ratio, laneBytesText(p), ratio)
+	}
+	if rec != nil {
 		verb, serves := "reads", "the L1 serves the rest"
 		if p.Access.Op == interp.Store {
 			verb, serves = "writes", "the L2 merges the writes"
 		}
-		return fmt.Sprintf("each request touches %.1fx the sectors it uses, but each thread %s its whole %d-byte record in %d accesses, so %s and DRAM moves each sector once (more requests, not more DRAM bytes)",
-			ratio, verb, rec.Bytes, rec.Accesses, serves)
+		return fmt.Sprintf("each request touches %.1fx the sectors it uses, but each thread %s its whole %s, so %s and DRAM moves each sector once (more requests, not more DRAM bytes)",
+			ratio, verb, recordParts(rec), serves)
 	}
 	if L1Serves(p) {
 		return fmt.Sprintf("each request touches %.1fx the sectors it uses, the rest of which the L1 serves to later iterations or other warps (L1 time more than DRAM bytes)", ratio)
 	}
 	return fmt.Sprintf("each request moves %.1fx the bytes it uses", ratio)
+}
+
+// recordParts says what record a thread writes or reads, and in what:
+// "12-byte record in 3 accesses", or for one access the compiler splits,
+// "12-byte float3 in 3 instructions".
+func recordParts(rec *accesses.Record) string {
+	if rec.Accesses > 1 {
+		return fmt.Sprintf("%d-byte record in %d accesses", rec.Bytes, rec.Accesses)
+	}
+	return fmt.Sprintf("%d-byte %s in %d instructions", rec.Bytes, rec.Lead.Access.Type, rec.Instructions)
+}
+
+// fillsOwnSectors: p is a store whose lanes are a sector or more apart,
+// in a loop that moves each lane's address by less than a sector (a row
+// written per thread, eight floats an unrolled loop stores): each
+// request writes one lane's bytes into each sector, and the lane's later
+// iterations write the rest of it.
+func fillsOwnSectors(p *analyzer.Prediction) bool {
+	return p.Access.Op == interp.Store && p.LaneStride != nil && accesses.Abs(*p.LaneStride) >= warp.SectorBytes && ownSectorStep(p.Access) > 0
+}
+
+// laneBytesText says what one lane writes into each sector a request
+// touches: "one lane's 4 bytes in each".
+func laneBytesText(p *analyzer.Prediction) string {
+	return fmt.Sprintf("one lane's %d bytes in each", min(accesses.ElemBytes(p.Access), warp.SectorBytes))
 }
 
 // ownSectorStep is the smallest step, in bytes, by which an enclosing

@@ -15,10 +15,12 @@ type Impact struct {
 	// same with the finding's accesses at their ideal: 1 or more.
 	EstimatedSpeedup float64 `json:"estimatedSpeedup"`
 	// ExcessBytesPerLaunch are the global bytes moved beyond the ideal
-	// (sectors above it, 32 bytes each); ExcessWavefrontsPerLaunch the
-	// shared-memory wavefronts beyond it.
-	ExcessBytesPerLaunch      int64 `json:"excessBytesPerLaunch,omitempty"`
-	ExcessWavefrontsPerLaunch int64 `json:"excessWavefrontsPerLaunch,omitempty"`
+	// (sectors above it, 32 bytes each), a whole number; ExcessWavefrontsPerLaunch the
+	// shared-memory wavefronts beyond it. A float: sizes assumed large in
+	// nested loops put a kernel's bytes past the largest int64, where a
+	// count would saturate (and a fold of saturated counts sum wrong).
+	ExcessBytesPerLaunch      float64 `json:"excessBytesPerLaunch,omitempty"`
+	ExcessWavefrontsPerLaunch int64   `json:"excessWavefrontsPerLaunch,omitempty"`
 	// KernelSectorsPerLaunch and KernelWavefrontsPerLaunch are the
 	// kernel's predicted global sectors and shared wavefronts in one
 	// launch of this configuration, every access counted.

@@ -157,9 +157,14 @@ func Severity(p *analyzer.Prediction) lint.Severity {
 
 func describe(res *accesses.Result, p *analyzer.Prediction) string {
 	if unknownElement(p) {
-		return fmt.Sprintf("neighbouring lanes are %d %s elements apart, a sector or more at any size of it, so each lane takes a sector of its own; "+
-			"no file cudalint read defines %s (give the folder of its header with -I DIR or include-dirs: in .cudalint.yaml); %s; the figures take it as %d bytes: %s",
-			abs(*p.LaneStride)/accesses.ElemBytes(p.Access), p.Access.Type, p.Access.Type, advice(p), accesses.ElemBytes(p.Access), wording.Figures(p))
+		elems, defines := fmt.Sprintf("%s elements", p.Access.Type), fmt.Sprintf("no file cudalint read defines %s", p.Access.Type)
+		if p.Access.Type == ctype.UnknownType {
+			// a member of a record whose type is not known: no name to give
+			elems, defines = "elements of a type cudalint could not resolve", "no file cudalint read defines it"
+		}
+		return fmt.Sprintf("neighbouring lanes are %d %s apart, a sector or more at any size of it, so each lane takes a sector of its own; "+
+			"%s (give the folder of its header with -I DIR or include-dirs: in .cudalint.yaml); %s; the figures take it as %d bytes: %s",
+			abs(*p.LaneStride)/accesses.ElemBytes(p.Access), elems, defines, advice(p), accesses.ElemBytes(p.Access), wording.Figures(p))
 	}
 	if p.LaneStride == nil {
 		return fmt.Sprintf("the distance between neighbouring lanes changes with the loop, %s, so %s; %s: %s",
@@ -190,12 +195,21 @@ func advice(p *analyzer.Prediction) string {
 	if p.Access.Op == interp.Store {
 		verb, uses = "write", "writes"
 	}
+	if elem >= 16 {
+		return layoutAdvice(p) // 16-byte vectors already: no wider one to use
+	}
 	if k := stride / elem; stride%elem == 0 && stride > 16 && stride <= 64 && stride%16 == 0 {
 		return fmt.Sprintf("if each lane %s its %d neighbouring elements, %s them as %s, or interleave the layout so lanes %s neighbouring elements", uses, k, verb, vectors(p, stride/16, 16), verb)
 	}
 	if k := stride / elem; stride%elem == 0 && stride <= 16 && k&(k-1) == 0 {
 		return fmt.Sprintf("if each lane %s its %d neighbouring elements, %s them as %s, or interleave the layout so lanes %s neighbouring elements", uses, k, verb, vectors(p, 1, stride), verb)
 	}
+	return layoutAdvice(p)
+}
+
+// layoutAdvice is the cure where no vector per lane is: lanes that
+// differ in the array's last index, or a tile through shared memory.
+func layoutAdvice(p *analyzer.Prediction) string {
 	if p.Access.Op == interp.Store {
 		return "interleave the layout so that the index neighbouring lanes differ in is the array's last (contiguous) one, or write a tile into shared memory and store it out coalesced"
 	}

@@ -199,12 +199,13 @@ func Ordinal(n int) string {
 // "33 floats", "12 bytes"; "" for 0.
 func Distance(a *analyzer.Access, c symbolic.Expr) string {
 	iters := &readableIters{}
-	elem := accesses.ElemBytes(a)
-	unit := elemName(a)
+	elem, unit := elemUnit(a)
 	if v, isConst := symbolic.IsConst(c); isConst {
 		switch {
 		case v == 0:
 			return ""
+		case a.Type != nil && a.Type.Kind == ctype.TVector && v%a.Type.Size == 0:
+			return plural(v/a.Type.Size, a.Type.Name) // "1 float3", not "3 float3s"
 		case v%elem == 0 && unit != "":
 			return plural(v/elem, unit)
 		}
@@ -263,6 +264,21 @@ func elemName(a *analyzer.Access) string {
 		return ""
 	}
 	return t.Name
+}
+
+// elemUnit is the unit Distance counts in, with its size: the access's
+// instruction element (accesses.ElemBytes) and its name. A vector the
+// compiler splits (a float3, three 4-byte pieces) counts in its
+// components: its 4 bytes are a float's, not a float3's.
+func elemUnit(a *analyzer.Access) (int64, string) {
+	elem, unit := accesses.ElemBytes(a), elemName(a)
+	if t := a.Type; t != nil && t.Kind == ctype.TVector && elem != t.Size {
+		unit = ""
+		if t.Elem != nil && t.Elem.Size == elem {
+			unit = t.Elem.Name
+		}
+	}
+	return elem, unit
 }
 
 func plural(n int64, unit string) string {

@@ -50,3 +50,49 @@ __global__ void unknown_type(const cufftComplex* in, cufftComplex* out) {
 void launch_unknown(cufftComplex* a, cufftComplex* b) {
     unknown_type<<<dim3(32, 125), dim3(32, 8)>>>(a, b);
 }
+// A member of a record whose type no file defines: the member's type is
+// not known either, and the message names none ("32 ? elements" before).
+__global__ void unknown_member(float* out, const Cplx* in) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[32 * i].re; // want "load in\[32 \* i\]\.re: neighbouring lanes are 32 elements of a type cudalint could not resolve apart, a sector or more at any size of it.*no file cudalint read defines it \(give"
+}
+void launch_unknown_member(float* o, const Cplx* in) { unknown_member<<<64, 256>>>(o, in); }
+// gsplat's write_vec3: a float3 per lane, stored through a cast in three
+// 4-byte pieces that together write every byte of the warp's span: the
+// L2 merges them (f3store of testdata/truth/timing, 1.00x its planes).
+// Lanes step by one float3, not "3 float3s".
+__global__ void vec3_store(float* data, const float* in) {
+    long long i = (long long)blockIdx.x * 256 + threadIdx.x;
+    reinterpret_cast<float3*>(data)[i] = make_float3(in[i], 0.0f, 1.0f); // want "store reinterpret_cast<float3\*>\(data\)\[i\]: neighbouring lanes are 12 bytes apart, so each request touches 3.0x the sectors it uses, but each thread writes its whole 12-byte float3 in 3 instructions, so the L2 merges the writes.*lanes step by 1 float3;"
+}
+void launch_vec3_store(float* d, const float* in) { vec3_store<<<64, 256>>>(d, in); }
+// Eight stores of a 32-byte record per lane: each request writes one
+// lane's 4 bytes into each of its 32 sectors, which the L2 takes apart
+// (st8 of testdata/truth/timing: 6.2x the time of two float4 planes),
+// though DRAM moves each sector once: not "8x the bytes".
+__global__ void scratch8(float* scratch, const float* in) {
+    long long i = (long long)blockIdx.x * 256 + threadIdx.x;
+    float v = in[i];
+    scratch[8 * i + 0] = v; // want "store scratch\[8 \* i \+ 0\]: neighbouring lanes are 32 bytes apart, so each request writes 8.0x the sectors it uses, one lane's 4 bytes in each: the thread's other stores fill those sectors, so DRAM moves each once, but the L2 takes each lane's partial write apart \(up to 8.0x the L2 write sectors, not more DRAM bytes\)"
+    scratch[8 * i + 1] = v; // want "store scratch\[8 \* i \+ 1\]"
+    scratch[8 * i + 2] = v; // want "store scratch\[8 \* i \+ 2\]"
+    scratch[8 * i + 3] = v; // want "store scratch\[8 \* i \+ 3\]"
+    scratch[8 * i + 4] = v; // want "store scratch\[8 \* i \+ 4\]"
+    scratch[8 * i + 5] = v; // want "store scratch\[8 \* i \+ 5\]"
+    scratch[8 * i + 6] = v; // want "store scratch\[8 \* i \+ 6\]"
+    scratch[8 * i + 7] = v; // want "store scratch\[8 \* i \+ 7\]"
+}
+void launch_scratch8(float* s, const float* in) { scratch8<<<64, 256>>>(s, in); }
+// Six stores of a 24-byte record: the L2 merges half of the excess (st6
+// of testdata/truth/timing: 2.80x the L2 write sectors of the planes).
+__global__ void scratch6(float* scratch, const float* in) {
+    long long i = (long long)blockIdx.x * 256 + threadIdx.x;
+    float v = in[i];
+    scratch[6 * i + 0] = v; // want "store scratch\[6 \* i \+ 0\]: neighbouring lanes are 24 bytes apart, so each request writes 6.0x the sectors it uses; each thread writes its whole 24-byte record in 6 accesses, but at 24 bytes a lane the L2 merges only part of the writes into each sector \(all of them up to 16 bytes a lane, none from 32\): about 50% of the excess costs L2 write sectors, not DRAM bytes"
+    scratch[6 * i + 1] = v; // want "store scratch\[6 \* i \+ 1\]"
+    scratch[6 * i + 2] = v; // want "store scratch\[6 \* i \+ 2\]"
+    scratch[6 * i + 3] = v; // want "store scratch\[6 \* i \+ 3\]"
+    scratch[6 * i + 4] = v; // want "store scratch\[6 \* i \+ 4\]"
+    scratch[6 * i + 5] = v; // want "store scratch\[6 \* i \+ 5\]"
+}
+void launch_scratch6(float* s, const float* in) { scratch6<<<64, 256>>>(s, in); }

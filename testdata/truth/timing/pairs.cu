@@ -22,6 +22,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
 
 // N floats of useful data per kernel: 64 Mi floats, 256 MiB.
@@ -373,6 +374,182 @@ __global__ void fma_fast(const float* in, float* out) {
     out[i] = a + b + c + d;
 }
 
+// ---- records each thread writes or reads whole, in scalar pieces ----
+// A lane's record of K floats, written (or read) as K scalar accesses at
+// a lane stride of 4K bytes: every byte of the warp's span is used, so
+// DRAM moves each sector once, but each request touches K times the
+// sectors (and the L2 takes K times the partial sector writes). Which of
+// these cost time? Twins: the record as vectors where the width allows
+// (float2, float4), else as planes (SoA). Each kernel moves N floats of
+// records; gsplat's write_vec3 is f3store_slow, its read_vec3 f3load_slow.
+#define PAIRS2 (N / 2)
+#define PAIRS4 (N / 4)
+#define PAIRS8 (N / 8)
+__global__ void f2store_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[2 * i + 0] = v;
+    out[2 * i + 1] = v * 2.0f;
+}
+
+__global__ void f2store_fast(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    reinterpret_cast<float2*>(out)[i] = make_float2(v, v * 2.0f);
+}
+
+// A float3 stored whole through a cast, as gsplat's write_vec3: nvcc
+// splits the 12-byte struct into three STG.32. Its twin is triple_fast.
+__global__ void f3store_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    reinterpret_cast<float3*>(out)[i] = make_float3(v, v * 2.0f, v * 3.0f);
+}
+
+__global__ void f3load_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float3 v = reinterpret_cast<const float3*>(in)[i];
+    out[i] = v.x + v.y + v.z;
+}
+
+__global__ void f3load_fast(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    out[i] = in[i] + in[TRIPLES + i] + in[2LL * TRIPLES + i];
+}
+
+__global__ void st4_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[4 * i + 0] = v;
+    out[4 * i + 1] = v * 2.0f;
+    out[4 * i + 2] = v * 3.0f;
+    out[4 * i + 3] = v * 4.0f;
+}
+
+__global__ void st4_fast(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    reinterpret_cast<float4*>(out)[i] = make_float4(v, v * 2.0f, v * 3.0f, v * 4.0f);
+}
+
+__global__ void st8_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+#pragma unroll
+    for (int c = 0; c < 8; c++) out[8 * i + c] = v * (c + 1);
+}
+
+__global__ void st8_fast(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    float4* o = reinterpret_cast<float4*>(out);
+    o[2 * i] = make_float4(v, v * 2.0f, v * 3.0f, v * 4.0f);
+    o[2 * i + 1] = make_float4(v * 5.0f, v * 6.0f, v * 7.0f, v * 8.0f);
+}
+
+// The record as two float4 planes (SoA), the twin of the eight scalar
+// pieces and of the two float4s (st8_fast, ld8_fast): is the float4
+// record's 2x the sectors per request worth anything?
+__global__ void st8_planes(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    float4* o = reinterpret_cast<float4*>(out);
+    o[i] = make_float4(v, v * 2.0f, v * 3.0f, v * 4.0f);
+    o[PAIRS8 + i] = make_float4(v * 5.0f, v * 6.0f, v * 7.0f, v * 8.0f);
+}
+
+__global__ void ld8_planes(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    const float4* v = reinterpret_cast<const float4*>(in);
+    float4 a = v[i], b = v[PAIRS8 + i];
+    out[i] = a.x + a.y + a.z + a.w + b.x + b.y + b.z + b.w;
+}
+
+__global__ void ld8_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float s = 0.0f;
+#pragma unroll
+    for (int c = 0; c < 8; c++) s += in[8 * i + c];
+    out[i] = s;
+}
+
+__global__ void ld8_fast(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    const float4* v = reinterpret_cast<const float4*>(in);
+    float4 a = v[2 * i], b = v[2 * i + 1];
+    out[i] = a.x + a.y + a.z + a.w + b.x + b.y + b.z + b.w;
+}
+
+// Records of 5, 6 and 7 floats (20, 24, 28 bytes a lane) stored in
+// scalar pieces, between the 16 bytes whose stores the L2 merges and the
+// 32 where each lane writes apart: where does the cost begin? Twins: the
+// fields as planes. PAIRS8 records each.
+__global__ void st5_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[5 * i + 0] = v * 1.0f;
+    out[5 * i + 1] = v * 2.0f;
+    out[5 * i + 2] = v * 3.0f;
+    out[5 * i + 3] = v * 4.0f;
+    out[5 * i + 4] = v * 5.0f;
+}
+
+__global__ void st5_planes(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[0LL * PAIRS8 + i] = v * 1.0f;
+    out[1LL * PAIRS8 + i] = v * 2.0f;
+    out[2LL * PAIRS8 + i] = v * 3.0f;
+    out[3LL * PAIRS8 + i] = v * 4.0f;
+    out[4LL * PAIRS8 + i] = v * 5.0f;
+}
+
+__global__ void st6_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[6 * i + 0] = v * 1.0f;
+    out[6 * i + 1] = v * 2.0f;
+    out[6 * i + 2] = v * 3.0f;
+    out[6 * i + 3] = v * 4.0f;
+    out[6 * i + 4] = v * 5.0f;
+    out[6 * i + 5] = v * 6.0f;
+}
+
+__global__ void st6_planes(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[0LL * PAIRS8 + i] = v * 1.0f;
+    out[1LL * PAIRS8 + i] = v * 2.0f;
+    out[2LL * PAIRS8 + i] = v * 3.0f;
+    out[3LL * PAIRS8 + i] = v * 4.0f;
+    out[4LL * PAIRS8 + i] = v * 5.0f;
+    out[5LL * PAIRS8 + i] = v * 6.0f;
+}
+
+__global__ void st7_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[7 * i + 0] = v * 1.0f;
+    out[7 * i + 1] = v * 2.0f;
+    out[7 * i + 2] = v * 3.0f;
+    out[7 * i + 3] = v * 4.0f;
+    out[7 * i + 4] = v * 5.0f;
+    out[7 * i + 5] = v * 6.0f;
+    out[7 * i + 6] = v * 7.0f;
+}
+
+__global__ void st7_planes(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    out[0LL * PAIRS8 + i] = v * 1.0f;
+    out[1LL * PAIRS8 + i] = v * 2.0f;
+    out[2LL * PAIRS8 + i] = v * 3.0f;
+    out[3LL * PAIRS8 + i] = v * 4.0f;
+    out[4LL * PAIRS8 + i] = v * 5.0f;
+    out[5LL * PAIRS8 + i] = v * 6.0f;
+    out[6LL * PAIRS8 + i] = v * 7.0f;
+}
+
 // ---- launchers: one launch of each kernel, every size a constant ----
 typedef void (*Launcher)(float* in, float* out);
 
@@ -437,19 +614,47 @@ static void launch_vector_fast(float* in, float* out) {
     vector_fast<<<N / THREADS, THREADS>>>((const float4*)in, out);
 }
 
+static void launch_f2store_slow(float* in, float* out) { f2store_slow<<<PAIRS2 / THREADS, THREADS>>>(in, out); }
+static void launch_f2store_fast(float* in, float* out) { f2store_fast<<<PAIRS2 / THREADS, THREADS>>>(in, out); }
+static void launch_f3store_slow(float* in, float* out) { f3store_slow<<<TRIPLES / THREADS, THREADS>>>(in, out); }
+static void launch_f3load_slow(float* in, float* out) { f3load_slow<<<TRIPLES / THREADS, THREADS>>>(in, out); }
+static void launch_f3load_fast(float* in, float* out) { f3load_fast<<<TRIPLES / THREADS, THREADS>>>(in, out); }
+static void launch_st4_slow(float* in, float* out) { st4_slow<<<PAIRS4 / THREADS, THREADS>>>(in, out); }
+static void launch_st4_fast(float* in, float* out) { st4_fast<<<PAIRS4 / THREADS, THREADS>>>(in, out); }
+static void launch_st8_slow(float* in, float* out) { st8_slow<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_st8_fast(float* in, float* out) { st8_fast<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_ld8_slow(float* in, float* out) { ld8_slow<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_st8_planes(float* in, float* out) { st8_planes<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_ld8_planes(float* in, float* out) { ld8_planes<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_ld8_fast(float* in, float* out) { ld8_fast<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+
+static void launch_st5_slow(float* in, float* out) { st5_slow<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_st5_planes(float* in, float* out) { st5_planes<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_st6_slow(float* in, float* out) { st6_slow<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_st6_planes(float* in, float* out) { st6_planes<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_st7_slow(float* in, float* out) { st7_slow<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+static void launch_st7_planes(float* in, float* out) { st7_planes<<<PAIRS8 / THREADS, THREADS>>>(in, out); }
+
 // ---- timing ----
 static cudaEvent_t start_event, stop_event;
 
 // median_ms launches WARMUPS times untimed, then RUNS times each between
 // two events, and returns the median of the RUNS times.
+// Under a profiler (measure12.sh: pairs --once NAME...) each kernel of the
+// named pairs runs once, untimed beyond that; pairs --pairs NAME... times
+// only the named pairs.
+static int warmups = WARMUPS, runs = RUNS;
+static char** only;
+static int n_only;
+
 static float median_ms(Launcher launch, float* in, float* out) {
-    for (int w = 0; w < WARMUPS; w++) {
+    for (int w = 0; w < warmups; w++) {
         launch(in, out);
     }
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     float ms[RUNS];
-    for (int r = 0; r < RUNS; r++) {
+    for (int r = 0; r < runs; r++) {
         CHECK(cudaEventRecord(start_event));
         launch(in, out);
         CHECK(cudaEventRecord(stop_event));
@@ -457,7 +662,7 @@ static float median_ms(Launcher launch, float* in, float* out) {
         CHECK(cudaGetLastError());
         CHECK(cudaEventElapsedTime(&ms[r], start_event, stop_event));
     }
-    for (int a = 1; a < RUNS; a++) { // insertion sort: 15 values
+    for (int a = 1; a < runs; a++) { // insertion sort: 15 values
         float v = ms[a];
         int b = a - 1;
         while (b >= 0 && ms[b] > v) {
@@ -466,12 +671,15 @@ static float median_ms(Launcher launch, float* in, float* out) {
         }
         ms[b + 1] = v;
     }
-    return ms[RUNS / 2];
+    return ms[runs / 2];
 }
 
 // time_pair prints the pair's two lines: the kernel as it is, then fixed.
 static void time_pair(const char* pair, const char* slow_name, Launcher slow,
                       const char* fast_name, Launcher fast, float* in, float* out) {
+    bool named = only == NULL;
+    for (int k = 0; k < n_only; k++) named = named || strcmp(only[k], pair) == 0;
+    if (!named) return;
     // The useful bytes: N floats read and N written, once each.
     long long bytes = 2LL * N * (long long)sizeof(float);
     float slow_ms = median_ms(slow, in, out);
@@ -481,7 +689,13 @@ static void time_pair(const char* pair, const char* slow_name, Launcher slow,
     fflush(stdout);
 }
 
-int main() {
+int main(int argc, char** argv) {
+    if (argc > 1 && strcmp(argv[1], "--once") == 0) {
+        warmups = 0, runs = 1, only = argv + 2, n_only = argc - 2;
+    }
+    if (argc > 1 && strcmp(argv[1], "--pairs") == 0) {
+        only = argv + 2, n_only = argc - 2;
+    }
     // in holds the widest walk, 32 floats per thread (8 GiB); out N floats.
     const size_t in_words = (size_t)N * 32 + 64;
     const size_t out_words = (size_t)N + 64;
@@ -512,6 +726,17 @@ int main() {
     time_pair("raster16", "raster16_slow", launch_raster16_slow, "raster16_fast", launch_raster16_fast, in, out);
     time_pair("raster256", "raster256_slow", launch_raster256_slow, "raster256_fast", launch_raster256_fast, in, out);
     time_pair("fma", "fma_slow", launch_fma_slow, "fma_fast", launch_fma_fast, in, out);
+    time_pair("f2store", "f2store_slow", launch_f2store_slow, "f2store_fast", launch_f2store_fast, in, out);
+    time_pair("f3store", "f3store_slow", launch_f3store_slow, "triple_fast", launch_triple_fast, in, out);
+    time_pair("f3load", "f3load_slow", launch_f3load_slow, "f3load_fast", launch_f3load_fast, in, out);
+    time_pair("st4", "st4_slow", launch_st4_slow, "st4_fast", launch_st4_fast, in, out);
+    time_pair("st8", "st8_slow", launch_st8_slow, "st8_planes", launch_st8_planes, in, out);
+    time_pair("ld8", "ld8_slow", launch_ld8_slow, "ld8_planes", launch_ld8_planes, in, out);
+    time_pair("v8store", "st8_fast", launch_st8_fast, "st8_planes", launch_st8_planes, in, out);
+    time_pair("v8load", "ld8_fast", launch_ld8_fast, "ld8_planes", launch_ld8_planes, in, out);
+    time_pair("st5", "st5_slow", launch_st5_slow, "st5_planes", launch_st5_planes, in, out);
+    time_pair("st6", "st6_slow", launch_st6_slow, "st6_planes", launch_st6_planes, in, out);
+    time_pair("st7", "st7_slow", launch_st7_slow, "st7_planes", launch_st7_planes, in, out);
 
     CHECK(cudaEventDestroy(start_event));
     CHECK(cudaEventDestroy(stop_event));
