@@ -332,15 +332,17 @@ func (r *exprReader) primary() (*gPrimary, error) {
 	case t.Type == ttIdent || t.Type == ttTypeName:
 		r.lex.Next()
 		p.Name = []string{t.Value}
+		isTemplate := false
 		for r.is("::") {
 			r.lex.Next()
+			isTemplate = r.skipTemplateKeyword() // T::template f<U>()
 			n := r.lex.Peek()
 			if n.Type != ttIdent && n.Type != ttTypeName {
 				return nil, r.errorf(n, "expected a name after '::', found %s", describe(n))
 			}
 			p.Name = append(p.Name, r.lex.Next().Value)
 		}
-		if r.is("<") && (r.launchFollows() || r.templateCallFollows()) {
+		if r.is("<") && (isTemplate || r.launchFollows() || r.templateCallFollows()) {
 			targs, err := r.templateArgs()
 			if err != nil {
 				return nil, err
@@ -363,6 +365,17 @@ func (r *exprReader) primary() (*gPrimary, error) {
 		return p, nil
 	}
 	return nil, r.errorf(t, "unexpected %s", describe(t))
+}
+
+// skipTemplateKeyword steps over the template disambiguator of a
+// dependent name (x.template f<T>, T::template f<U>) and says whether
+// there was one: the '<' after the name then opens template arguments.
+func (r *exprReader) skipTemplateKeyword() bool {
+	if t := r.lex.Peek(); t.Value == "template" && t.Type != ttString {
+		r.lex.Next()
+		return true
+	}
+	return false
 }
 
 // lambda skips a lambda, [captures](params) specifiers { body } (the
@@ -623,6 +636,9 @@ func (r *exprReader) postfix() (*gPostfix, bool, error) {
 		return p, true, nil
 	case ".", "->":
 		r.lex.Next()
+		// x.template f<T>(): the keyword says f is a template in a
+		// dependent object (oneflow's load.template load<pack_size>()).
+		isTemplate := r.skipTemplateKeyword()
 		n := r.lex.Peek()
 		if n.Type != ttIdent && n.Type != ttTypeName {
 			return nil, false, r.errorf(n, "expected a member name after %q, found %s", t.Value, describe(n))
@@ -636,7 +652,7 @@ func (r *exprReader) postfix() (*gPostfix, bool, error) {
 		// x.f<T>(...), a member template's call (torch's
 		// Q.data_ptr<float>()): the arguments name the member's
 		// instance, which the call of an unknown object does not need.
-		if r.is("<") && r.templateCallFollows() {
+		if r.is("<") && (isTemplate || r.templateCallFollows()) {
 			if _, err := r.templateArgs(); err != nil {
 				return nil, false, err
 			}
