@@ -1,6 +1,9 @@
 package parser
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // C++ that real projects write in kernels reads without a note: each of
 // these statements was skipped as not understood before.
@@ -18,5 +21,43 @@ func TestKernelCxxConstructsRead(t *testing.T) {
 				t.Errorf("%s: notes %v", tt.stmt, f.Notes)
 			}
 		})
+	}
+}
+
+// Variadic templates read: parameter packs, pack expansions in calls,
+// braces, template arguments and member initializers, and sizeof...; a
+// pack parameter is marked so that arguments are not bound past it.
+func TestVariadicTemplatesRead(t *testing.T) {
+	tests := []struct{ name, stmt string }{
+		{"expansion in a call", "f(x, args...);"},
+		{"pattern expansion", "f((args.elem[i])...);"},
+		{"braced expansion", "int v[4] = {i, static_cast<int>(args)...};"},
+		{"sizeof...", "constexpr int n = 1 + sizeof...(args);"},
+		{"pack template argument", "a[i] = G<float, Ts...>()(x, args...);"},
+		{"decltype and a pack in template arguments", "a[i] = F<4, decltype(x), Ts...>(x, (args)...);"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := parse(t, "template <typename... Ts> __device__ void k(float *a, int i, float x, const Ts&... args) {\n    "+tt.stmt+"\n}\n")
+			if len(f.Notes) != 0 {
+				t.Errorf("%s: notes %v", tt.stmt, f.Notes)
+			}
+		})
+	}
+	f := parse(t, "template <typename... Ts> struct W { W(Ts&&... args) : d(std::forward<Ts>(args)...) {} int d; };\n"+
+		"template <typename T, typename... Ts> __global__ void g(T d0, const Ts*... srcs, T* dst) { dst[0] = d0; }\n")
+	if len(f.Notes) != 0 {
+		t.Errorf("notes %v", f.Notes)
+	}
+	var packs []string
+	for _, fn := range f.Funcs {
+		for _, p := range fn.Params {
+			if p.Pack {
+				packs = append(packs, fn.Name+"."+p.Name)
+			}
+		}
+	}
+	if got := strings.Join(packs, " "); got != "g.srcs" {
+		t.Errorf("packs %q, want g.srcs", got)
 	}
 }

@@ -246,6 +246,19 @@ func (r *exprReader) primary() (*gPrimary, error) {
 	case t.Type == ttKeyword && t.Value == "sizeof":
 		r.lex.Next()
 		s := &gSizeof{Pos: t.Pos}
+		if r.is("...") { // sizeof...(args): how many the pack holds
+			r.lex.Next()
+			if err := r.expect("("); err != nil {
+				return nil, err
+			}
+			n := r.lex.Next()
+			if n.Type != ttIdent && n.Type != ttTypeName {
+				return nil, r.errorf(n, "expected a pack's name in sizeof..., found %s", describe(n))
+			}
+			s.Pack = n.Value
+			p.Sizeof = s
+			return p, r.expect(")")
+		}
 		if r.is("(") {
 			cp := r.lex.MakeCheckpoint()
 			r.lex.Next()
@@ -367,6 +380,22 @@ func (r *exprReader) primary() (*gPrimary, error) {
 	return nil, r.errorf(t, "unexpected %s", describe(t))
 }
 
+// skipParens steps over a parenthesised group, saying whether it closed.
+func (r *exprReader) skipParens() bool {
+	depth := 0
+	for t := r.lex.Next(); !t.EOF(); t = r.lex.Next() {
+		switch t.Value {
+		case "(":
+			depth++
+		case ")":
+			if depth--; depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // skipTemplateKeyword steps over the template disambiguator of a
 // dependent name (x.template f<T>, T::template f<U>) and says whether
 // there was one: the '<' after the name then opens template arguments.
@@ -469,8 +498,12 @@ func (r *exprReader) templateCallFollows() bool {
 			depth++
 		case t.Value == ">":
 			depth--
+		case t.Value == "decltype" && r.is("("): // F<decltype(functor)>
+			if !r.skipParens() {
+				return false
+			}
 		case t.Type == ttIdent || t.Type == ttTypeName || t.Type == ttTypeKw || t.Type == ttQual || t.Type == ttNumber:
-		case t.Value == "::" || t.Value == "," || t.Value == "*":
+		case t.Value == "::" || t.Value == "," || t.Value == "*" || t.Value == "...":
 		default:
 			return false
 		}
@@ -509,7 +542,7 @@ func (r *exprReader) templateArgs() ([]*gTemplateArg, error) {
 	for !r.is(">") {
 		a := &gTemplateArg{}
 		if startsType(r.lex.Peek()) {
-			if ct, ok := r.castType(); ok && (r.is(",") || r.is(">")) {
+			if ct, ok := r.castType(); ok && (r.is(",") || r.is(">") || r.is("...")) {
 				a.Type = ct
 			}
 		}
@@ -519,6 +552,10 @@ func (r *exprReader) templateArgs() ([]*gTemplateArg, error) {
 				return nil, err
 			}
 			a.X = x
+		}
+		if r.is("...") { // F<IN...>
+			r.lex.Next()
+			a.Pack = true
 		}
 		out = append(out, a)
 		if !r.is(",") {
@@ -560,6 +597,15 @@ func (r *exprReader) argList(close string) (*gArgList, error) {
 			return nil, err
 		}
 		l.Args = append(l.Args, e)
+		if r.is("...") { // f(args...), f(g(args)...)
+			r.lex.Next()
+			if l.Packs == nil {
+				l.Packs = make([]bool, len(l.Args)-1, len(l.Args))
+			}
+			l.Packs = append(l.Packs, true)
+		} else if l.Packs != nil {
+			l.Packs = append(l.Packs, false)
+		}
 		if r.is(",") {
 			r.lex.Next()
 			continue
@@ -589,6 +635,10 @@ func (r *exprReader) initList() (*gInitList, error) {
 			return nil, err
 		}
 		el.X = x
+		if r.is("...") { // {static_cast<T>(dims)...}
+			r.lex.Next()
+			el.Pack = true
+		}
 		l.Elems = append(l.Elems, el)
 		if !r.is(",") {
 			break

@@ -139,7 +139,14 @@ func (u *unit) memberInits(from, to int) []MemberInit {
 			if arg[0] >= arg[1] {
 				continue
 			}
-			x, err := u.parseExpr(arg[0], arg[1])
+			end, pack := arg[1], u.isPunct(arg[1]-1, "...") // data_(std::forward<Args>(args)...)
+			if pack {
+				end--
+			}
+			x, err := u.parseExpr(arg[0], end)
+			if pack && err == nil {
+				x = &PackExpansion{P: x.Start(), X: x}
+			}
 			if err != nil {
 				mi.Args = nil
 				u.noteAbout(lex.NoteMemberInitializer, mi.Name, u.toks[a].Pos, "initializer of member %s not understood: %v", mi.Name, err)
