@@ -61,3 +61,22 @@ func TestVariadicTemplatesRead(t *testing.T) {
 		t.Errorf("packs %q, want g.srcs", got)
 	}
 }
+
+// A C++20 lambda template, [&]<typename T>(...) { }, reads as a lambda
+// whose function has the template parameters.
+func TestLambdaTemplateRead(t *testing.T) {
+	f := parse(t, "__device__ void k(float *a) {\n  auto f = [&]<typename T, int N>(int i) { a[i] = N; };\n  g([&]<typename T>() { a[0] = 1; });\n}\n")
+	if len(f.Notes) != 0 {
+		t.Fatalf("notes %v", f.Notes)
+	}
+	var got []int
+	Inspect(f.Funcs[0].Body, func(n Node) bool {
+		if l, ok := n.(*Lambda); ok {
+			got = append(got, len(l.Fn.Template))
+		}
+		return true
+	})
+	if len(got) != 2 || got[0] != 2 || got[1] != 1 {
+		t.Errorf("lambda template parameters %v, want [2 1]", got)
+	}
+}

@@ -414,6 +414,18 @@ func (r *exprReader) lambda() (*gLambda, error) {
 	if err := r.skipBalanced("[", "]"); err != nil {
 		return nil, err
 	}
+	if r.is("<") { // [&]<typename T>(...) { }: a C++20 lambda template
+		for depth := 0; ; {
+			t := r.lex.Next()
+			if t.Type == lexer.EOF || t.Value == "{" || t.Value == ";" {
+				return nil, r.errorf(t, "unbalanced < in a lambda's template parameters")
+			}
+			depth += map[string]int{"<": 1, ">": -1, ">>": -2}[t.Value]
+			if depth <= 0 {
+				break
+			}
+		}
+	}
 	if r.is("(") {
 		if err := r.skipBalanced("(", ")"); err != nil {
 			return nil, err
