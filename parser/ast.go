@@ -125,6 +125,9 @@ type (
 	PackExpansion struct {
 		P Pos
 		X Expr
+		// Fold: (... op X), whose pattern may name other things before
+		// the pack.
+		Fold bool
 	}
 	// SizeofPack is sizeof...(Pack): how many elements a pack holds.
 	SizeofPack struct {

@@ -290,6 +290,8 @@ func (u *unit) primary(g *gPrimary) Expr {
 		return &SizeofExpr{P: pos, X: u.unary(g.Sizeof.X)}
 	case g.Ctor != nil:
 		return &Call{P: pos, Fun: &Ident{P: pos, Name: strings.Join(g.Ctor.Type, " ")}, Args: u.args(g.Ctor.Args)}
+	case g.Fold != nil:
+		return &PackExpansion{P: pos, X: u.comma(g.Fold), Fold: true}
 	case g.Paren != nil:
 		return u.comma(g.Paren)
 	case g.Init != nil:

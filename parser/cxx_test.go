@@ -33,6 +33,8 @@ func TestVariadicTemplatesRead(t *testing.T) {
 		{"pattern expansion", "f((args.elem[i])...);"},
 		{"braced expansion", "int v[4] = {i, static_cast<int>(args)...};"},
 		{"sizeof...", "constexpr int n = 1 + sizeof...(args);"},
+		{"left fold", "x = (..., (x = x + a[args]));"},
+		{"left fold with an operator", "x = (... + args);"},
 		{"pack template argument", "a[i] = G<float, Ts...>()(x, args...);"},
 		{"decltype and a pack in template arguments", "a[i] = F<4, decltype(x), Ts...>(x, (args)...);"},
 	}

@@ -300,6 +300,23 @@ func (r *exprReader) primary() (*gPrimary, error) {
 		}
 		p.Ctor = &gCtor{Pos: t.Pos, Type: []string{t.Value}, Args: args}
 		return p, nil
+	case t.Value == "(" && t.Type == ttPunct && r.nextIs("..."):
+		// (..., f(args)), (... + xs): a left fold; its value depends on
+		// the pack's elements, read as the expansion of its pattern.
+		r.lex.Next()
+		r.lex.Next()
+		if op := r.lex.Next(); op.Type == ttIdent || op.Type == ttNumber || op.Type == ttString || op.Value == ")" {
+			return nil, r.errorf(op, "expected the operator of a fold expression, found %s", describe(op))
+		}
+		saved := r.inTargs
+		r.inTargs = false
+		x, err := r.comma()
+		r.inTargs = saved
+		if err != nil {
+			return nil, err
+		}
+		p.Fold = x
+		return p, r.expect(")")
 	case t.Value == "(" && t.Type == ttPunct:
 		r.lex.Next()
 		saved := r.inTargs

@@ -125,6 +125,7 @@ type gPrimary struct {
 	Ctor    *gCtor
 	Lambda  *gLambda
 	Paren   *gComma
+	Fold    *gComma // (... op pattern): a left fold over a parameter pack
 	Init    *gInitList
 	Number  *string
 	Str     []string

@@ -8,12 +8,12 @@ import (
 
 // A call to a function with a parameter pack binds the arguments before
 // the pack by position; the pack's expansion and sizeof... are unknown,
-// with a note that names the pack.
+// with a note that names the pack; a fold expression is unknown too.
 func TestParameterPacks(t *testing.T) {
 	src := `
 __device__ float g(float a, float b) { return a + b; }
 template <typename... Ts> __device__ float sum(const float* p, Ts... xs) {
-  return p[threadIdx.x] + g(xs...) + sizeof...(xs);
+  return p[threadIdx.x] + g(xs...) + sizeof...(xs) + (... + xs);
 }
 __global__ void k(const float* in, float* out) { out[threadIdx.x] = sum(in, 1.0f, 2.0f); }`
 	run := runKernel(t, src)
@@ -25,7 +25,7 @@ __global__ void k(const float* in, float* out) { out[threadIdx.x] = sum(in, 1.0f
 			named[n.Subject]++
 		}
 	}
-	if named["xs"] != 2 {
-		t.Errorf("notes %v: want two naming pack xs", run.Notes)
+	if named["xs"] != 2 || named["fold"] != 1 {
+		t.Errorf("notes %v: want two naming pack xs and one of a fold", run.Notes)
 	}
 }
