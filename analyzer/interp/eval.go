@@ -112,7 +112,7 @@ func (in *interp) eval(e parser.Expr) value {
 	case *parser.PackExpansion:
 		pack := packName(e.X)
 		if e.Fold {
-			in.note(lex.NotePackNotFollowed, "fold", e.Start(), "a fold expression over a parameter pack is not followed")
+			in.note(lex.NotePackNotFollowed, "in a fold expression", e.Start(), "a fold expression over a parameter pack is not followed")
 			return in.dataValue(symbolic.CauseNotModelled, "fold expression")
 		}
 		in.note(lex.NotePackNotFollowed, pack, e.Start(), "the expansion of parameter pack %s is not followed", pack)

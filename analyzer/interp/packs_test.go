@@ -25,7 +25,7 @@ __global__ void k(const float* in, float* out) { out[threadIdx.x] = sum(in, 1.0f
 			named[n.Subject]++
 		}
 	}
-	if named["xs"] != 2 || named["fold"] != 1 {
+	if named["xs"] != 2 || named["in a fold expression"] != 1 {
 		t.Errorf("notes %v: want two naming pack xs and one of a fold", run.Notes)
 	}
 }
