@@ -264,7 +264,7 @@ func findingsOf(act *action) (spec.Findings, error) {
 // (which win), and the include folders of -I and of the configurations
 // (each relative to its file's folder).
 func (d *run) modelOptions() accesses.Options {
-	o := accesses.Options{Root: d.opts.Root, Settings: analyzer.Settings{Defines: map[string]string{},
+	o := accesses.Options{Root: d.root, Settings: analyzer.Settings{Defines: map[string]string{},
 		Blocks: map[string]analyzer.Dim3{}, Grids: map[string]analyzer.Dim3{}, Params: map[string]int64{}}}
 	o.IncludeDirs = append(o.IncludeDirs, d.opts.IncludeDirs...)
 	for _, c := range d.allConfigs() {

@@ -119,6 +119,21 @@ type (
 		P     Pos
 		Elems []Expr
 	}
+	// PackExpansion is x... in an argument or initializer list: the
+	// pattern x repeated for each element of the parameter packs it
+	// names, a number of values the parser cannot know.
+	PackExpansion struct {
+		P Pos
+		X Expr
+		// Fold: (... op X), whose pattern may name other things before
+		// the pack.
+		Fold bool
+	}
+	// SizeofPack is sizeof...(Pack): how many elements a pack holds.
+	SizeofPack struct {
+		P    Pos
+		Pack string
+	}
 	// Lambda is [captures](params) { body }: Fn holds the parameters and
 	// the body; ByRef is set when the default capture is by reference.
 	Lambda struct {
@@ -134,41 +149,45 @@ func (e *Member) End() Pos  { return e.E }
 func (e *Unary) End() Pos   { return e.E }
 func (e *Postfix) End() Pos { return e.E }
 
-func (e *Ident) Start() Pos      { return e.P }
-func (e *IntLit) Start() Pos     { return e.P }
-func (e *FloatLit) Start() Pos   { return e.P }
-func (e *StringLit) Start() Pos  { return e.P }
-func (e *Unary) Start() Pos      { return e.P }
-func (e *Postfix) Start() Pos    { return e.P }
-func (e *Binary) Start() Pos     { return e.P }
-func (e *Ternary) Start() Pos    { return e.P }
-func (e *Call) Start() Pos       { return e.P }
-func (e *Launch) Start() Pos     { return e.P }
-func (e *Index) Start() Pos      { return e.P }
-func (e *Member) Start() Pos     { return e.P }
-func (e *Cast) Start() Pos       { return e.P }
-func (e *SizeofType) Start() Pos { return e.P }
-func (e *SizeofExpr) Start() Pos { return e.P }
-func (e *InitList) Start() Pos   { return e.P }
-func (e *Lambda) Start() Pos     { return e.P }
+func (e *Ident) Start() Pos         { return e.P }
+func (e *IntLit) Start() Pos        { return e.P }
+func (e *FloatLit) Start() Pos      { return e.P }
+func (e *StringLit) Start() Pos     { return e.P }
+func (e *Unary) Start() Pos         { return e.P }
+func (e *Postfix) Start() Pos       { return e.P }
+func (e *Binary) Start() Pos        { return e.P }
+func (e *Ternary) Start() Pos       { return e.P }
+func (e *Call) Start() Pos          { return e.P }
+func (e *Launch) Start() Pos        { return e.P }
+func (e *Index) Start() Pos         { return e.P }
+func (e *Member) Start() Pos        { return e.P }
+func (e *Cast) Start() Pos          { return e.P }
+func (e *SizeofType) Start() Pos    { return e.P }
+func (e *SizeofExpr) Start() Pos    { return e.P }
+func (e *InitList) Start() Pos      { return e.P }
+func (e *Lambda) Start() Pos        { return e.P }
+func (e *PackExpansion) Start() Pos { return e.P }
+func (e *SizeofPack) Start() Pos    { return e.P }
 
-func (*Ident) exprNode()      {}
-func (*IntLit) exprNode()     {}
-func (*FloatLit) exprNode()   {}
-func (*StringLit) exprNode()  {}
-func (*Unary) exprNode()      {}
-func (*Postfix) exprNode()    {}
-func (*Binary) exprNode()     {}
-func (*Ternary) exprNode()    {}
-func (*Call) exprNode()       {}
-func (*Launch) exprNode()     {}
-func (*Index) exprNode()      {}
-func (*Member) exprNode()     {}
-func (*Cast) exprNode()       {}
-func (*SizeofType) exprNode() {}
-func (*SizeofExpr) exprNode() {}
-func (*InitList) exprNode()   {}
-func (*Lambda) exprNode()     {}
+func (*Ident) exprNode()         {}
+func (*IntLit) exprNode()        {}
+func (*FloatLit) exprNode()      {}
+func (*StringLit) exprNode()     {}
+func (*Unary) exprNode()         {}
+func (*Postfix) exprNode()       {}
+func (*Binary) exprNode()        {}
+func (*Ternary) exprNode()       {}
+func (*Call) exprNode()          {}
+func (*Launch) exprNode()        {}
+func (*Index) exprNode()         {}
+func (*Member) exprNode()        {}
+func (*Cast) exprNode()          {}
+func (*SizeofType) exprNode()    {}
+func (*SizeofExpr) exprNode()    {}
+func (*InitList) exprNode()      {}
+func (*Lambda) exprNode()        {}
+func (*PackExpansion) exprNode() {}
+func (*SizeofPack) exprNode()    {}
 
 // TemplateArg is one template argument: a type or a value.
 type TemplateArg struct {
@@ -356,6 +375,10 @@ type Param struct {
 	P    Pos
 	Name string
 	Type *TypeRef
+	// Pack marks a function parameter pack (Args... args): it stands
+	// for any number of arguments, so the arguments from its place on
+	// are not bound to the parameters by position.
+	Pack bool
 }
 
 // TemplateParam is a template parameter: a type (typename T) or a value (int N).

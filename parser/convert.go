@@ -265,8 +265,12 @@ func (u *unit) unary(g *gUnary) Expr {
 
 func (u *unit) args(g *gArgList) []Expr {
 	out := make([]Expr, 0, len(g.Args))
-	for _, a := range g.Args {
-		out = append(out, u.expr(a))
+	for i, a := range g.Args {
+		x := u.expr(a)
+		if i < len(g.Packs) && g.Packs[i] {
+			x = &PackExpansion{P: x.Start(), X: x}
+		}
+		out = append(out, x)
 	}
 	return out
 }
@@ -277,12 +281,17 @@ func (u *unit) primary(g *gPrimary) Expr {
 	case g.CppCast != nil:
 		return &Cast{P: pos, Type: u.castType(g.CppCast.Type), X: u.comma(g.CppCast.X)}
 	case g.Sizeof != nil:
+		if g.Sizeof.Pack != "" {
+			return &SizeofPack{P: pos, Pack: g.Sizeof.Pack}
+		}
 		if g.Sizeof.Type != nil {
 			return &SizeofType{P: pos, Type: u.castType(g.Sizeof.Type)}
 		}
 		return &SizeofExpr{P: pos, X: u.unary(g.Sizeof.X)}
 	case g.Ctor != nil:
 		return &Call{P: pos, Fun: &Ident{P: pos, Name: strings.Join(g.Ctor.Type, " ")}, Args: u.args(g.Ctor.Args)}
+	case g.Fold != nil:
+		return &PackExpansion{P: pos, X: u.comma(g.Fold), Fold: true}
 	case g.Paren != nil:
 		return u.comma(g.Paren)
 	case g.Init != nil:
@@ -318,7 +327,11 @@ func (u *unit) templateArgs(targs []*gTemplateArg) []TemplateArg {
 func (u *unit) initList(g *gInitList) *InitList {
 	l := &InitList{P: u.pos(g.Pos)}
 	for _, e := range g.Elems {
-		l.Elems = append(l.Elems, u.expr(e.X))
+		x := u.expr(e.X)
+		if e.Pack {
+			x = &PackExpansion{P: x.Start(), X: x}
+		}
+		l.Elems = append(l.Elems, x)
 	}
 	return l
 }
@@ -579,7 +592,7 @@ func (u *unit) param(g *gParam) *Param {
 	t := u.baseType(g.Type)
 	applyStars(t, g.Ptrs)
 	t.Ptr += len(g.Dims) // T a[] decays to a pointer
-	p := &Param{P: u.pos(g.Pos), Type: t}
+	p := &Param{P: u.pos(g.Pos), Type: t, Pack: g.Pack}
 	if g.Name != nil {
 		p.Name = *g.Name
 	}

@@ -246,6 +246,19 @@ func (r *exprReader) primary() (*gPrimary, error) {
 	case t.Type == ttKeyword && t.Value == "sizeof":
 		r.lex.Next()
 		s := &gSizeof{Pos: t.Pos}
+		if r.is("...") { // sizeof...(args): how many the pack holds
+			r.lex.Next()
+			if err := r.expect("("); err != nil {
+				return nil, err
+			}
+			n := r.lex.Next()
+			if n.Type != ttIdent && n.Type != ttTypeName {
+				return nil, r.errorf(n, "expected a pack's name in sizeof..., found %s", describe(n))
+			}
+			s.Pack = n.Value
+			p.Sizeof = s
+			return p, r.expect(")")
+		}
 		if r.is("(") {
 			cp := r.lex.MakeCheckpoint()
 			r.lex.Next()
@@ -287,6 +300,23 @@ func (r *exprReader) primary() (*gPrimary, error) {
 		}
 		p.Ctor = &gCtor{Pos: t.Pos, Type: []string{t.Value}, Args: args}
 		return p, nil
+	case t.Value == "(" && t.Type == ttPunct && r.nextIs("..."):
+		// (..., f(args)), (... + xs): a left fold; its value depends on
+		// the pack's elements, read as the expansion of its pattern.
+		r.lex.Next()
+		r.lex.Next()
+		if op := r.lex.Next(); op.Type == ttIdent || op.Type == ttNumber || op.Type == ttString || op.Value == ")" {
+			return nil, r.errorf(op, "expected the operator of a fold expression, found %s", describe(op))
+		}
+		saved := r.inTargs
+		r.inTargs = false
+		x, err := r.comma()
+		r.inTargs = saved
+		if err != nil {
+			return nil, err
+		}
+		p.Fold = x
+		return p, r.expect(")")
 	case t.Value == "(" && t.Type == ttPunct:
 		r.lex.Next()
 		saved := r.inTargs
@@ -332,15 +362,17 @@ func (r *exprReader) primary() (*gPrimary, error) {
 	case t.Type == ttIdent || t.Type == ttTypeName:
 		r.lex.Next()
 		p.Name = []string{t.Value}
+		isTemplate := false
 		for r.is("::") {
 			r.lex.Next()
+			isTemplate = r.skipTemplateKeyword() // T::template f<U>()
 			n := r.lex.Peek()
 			if n.Type != ttIdent && n.Type != ttTypeName {
 				return nil, r.errorf(n, "expected a name after '::', found %s", describe(n))
 			}
 			p.Name = append(p.Name, r.lex.Next().Value)
 		}
-		if r.is("<") && (r.launchFollows() || r.templateCallFollows()) {
+		if r.is("<") && (isTemplate || r.launchFollows() || r.templateCallFollows()) {
 			targs, err := r.templateArgs()
 			if err != nil {
 				return nil, err
@@ -365,12 +397,51 @@ func (r *exprReader) primary() (*gPrimary, error) {
 	return nil, r.errorf(t, "unexpected %s", describe(t))
 }
 
+// skipParens steps over a parenthesised group, saying whether it closed.
+func (r *exprReader) skipParens() bool {
+	depth := 0
+	for t := r.lex.Next(); !t.EOF(); t = r.lex.Next() {
+		switch t.Value {
+		case "(":
+			depth++
+		case ")":
+			if depth--; depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// skipTemplateKeyword steps over the template disambiguator of a
+// dependent name (x.template f<T>, T::template f<U>) and says whether
+// there was one: the '<' after the name then opens template arguments.
+func (r *exprReader) skipTemplateKeyword() bool {
+	if t := r.lex.Peek(); t.Value == "template" && t.Type != ttString {
+		r.lex.Next()
+		return true
+	}
+	return false
+}
+
 // lambda skips a lambda, [captures](params) specifiers { body } (the
 // parameters may be left out), and returns its span.
 func (r *exprReader) lambda() (*gLambda, error) {
 	l := &gLambda{From: r.lex.Peek().Pos.Offset}
 	if err := r.skipBalanced("[", "]"); err != nil {
 		return nil, err
+	}
+	if r.is("<") { // [&]<typename T>(...) { }: a C++20 lambda template
+		for depth := 0; ; {
+			t := r.lex.Next()
+			if t.Type == lexer.EOF || t.Value == "{" || t.Value == ";" {
+				return nil, r.errorf(t, "unbalanced < in a lambda's template parameters")
+			}
+			depth += map[string]int{"<": 1, ">": -1, ">>": -2}[t.Value]
+			if depth <= 0 {
+				break
+			}
+		}
 	}
 	if r.is("(") {
 		if err := r.skipBalanced("(", ")"); err != nil {
@@ -456,8 +527,12 @@ func (r *exprReader) templateCallFollows() bool {
 			depth++
 		case t.Value == ">":
 			depth--
+		case t.Value == "decltype" && r.is("("): // F<decltype(functor)>
+			if !r.skipParens() {
+				return false
+			}
 		case t.Type == ttIdent || t.Type == ttTypeName || t.Type == ttTypeKw || t.Type == ttQual || t.Type == ttNumber:
-		case t.Value == "::" || t.Value == "," || t.Value == "*":
+		case t.Value == "::" || t.Value == "," || t.Value == "*" || t.Value == "...":
 		default:
 			return false
 		}
@@ -496,7 +571,7 @@ func (r *exprReader) templateArgs() ([]*gTemplateArg, error) {
 	for !r.is(">") {
 		a := &gTemplateArg{}
 		if startsType(r.lex.Peek()) {
-			if ct, ok := r.castType(); ok && (r.is(",") || r.is(">")) {
+			if ct, ok := r.castType(); ok && (r.is(",") || r.is(">") || r.is("...")) {
 				a.Type = ct
 			}
 		}
@@ -506,6 +581,10 @@ func (r *exprReader) templateArgs() ([]*gTemplateArg, error) {
 				return nil, err
 			}
 			a.X = x
+		}
+		if r.is("...") { // F<IN...>
+			r.lex.Next()
+			a.Pack = true
 		}
 		out = append(out, a)
 		if !r.is(",") {
@@ -547,6 +626,15 @@ func (r *exprReader) argList(close string) (*gArgList, error) {
 			return nil, err
 		}
 		l.Args = append(l.Args, e)
+		if r.is("...") { // f(args...), f(g(args)...)
+			r.lex.Next()
+			if l.Packs == nil {
+				l.Packs = make([]bool, len(l.Args)-1, len(l.Args))
+			}
+			l.Packs = append(l.Packs, true)
+		} else if l.Packs != nil {
+			l.Packs = append(l.Packs, false)
+		}
 		if r.is(",") {
 			r.lex.Next()
 			continue
@@ -576,6 +664,10 @@ func (r *exprReader) initList() (*gInitList, error) {
 			return nil, err
 		}
 		el.X = x
+		if r.is("...") { // {static_cast<T>(dims)...}
+			r.lex.Next()
+			el.Pack = true
+		}
 		l.Elems = append(l.Elems, el)
 		if !r.is(",") {
 			break
@@ -623,6 +715,9 @@ func (r *exprReader) postfix() (*gPostfix, bool, error) {
 		return p, true, nil
 	case ".", "->":
 		r.lex.Next()
+		// x.template f<T>(): the keyword says f is a template in a
+		// dependent object (oneflow's load.template load<pack_size>()).
+		isTemplate := r.skipTemplateKeyword()
 		n := r.lex.Peek()
 		if n.Type != ttIdent && n.Type != ttTypeName {
 			return nil, false, r.errorf(n, "expected a member name after %q, found %s", t.Value, describe(n))
@@ -636,7 +731,7 @@ func (r *exprReader) postfix() (*gPostfix, bool, error) {
 		// x.f<T>(...), a member template's call (torch's
 		// Q.data_ptr<float>()): the arguments name the member's
 		// instance, which the call of an unknown object does not need.
-		if r.is("<") && r.templateCallFollows() {
+		if r.is("<") && (isTemplate || r.templateCallFollows()) {
 			if _, err := r.templateArgs(); err != nil {
 				return nil, false, err
 			}

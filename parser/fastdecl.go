@@ -171,6 +171,10 @@ func fastParam(pl *lexer.PeekingLexer) (*gParam, bool) {
 		return nil, false
 	}
 	g.Ptrs = fastPtrs(pl)
+	if peekValue(pl, "...") {
+		pl.Next()
+		g.Pack = true
+	}
 	if peekIs(pl, ttIdent, ttTypeName) {
 		name := pl.Next().Value
 		g.Name = &name

@@ -125,6 +125,7 @@ type gPrimary struct {
 	Ctor    *gCtor
 	Lambda  *gLambda
 	Paren   *gComma
+	Fold    *gComma // (... op pattern): a left fold over a parameter pack
 	Init    *gInitList
 	Number  *string
 	Str     []string
@@ -139,6 +140,7 @@ type gPrimary struct {
 type gTemplateArg struct {
 	Type *gCastType
 	X    *gExpr
+	Pack bool // IN...: a pack expanded in place
 }
 
 type gCppCast struct {
@@ -152,6 +154,7 @@ type gSizeof struct {
 	Pos  lexer.Position
 	Type *gCastType
 	X    *gUnary
+	Pack string // sizeof...(args): the pack's name
 }
 
 // gLambda is a lambda written in an expression, [captures](params) { body }:
@@ -170,6 +173,9 @@ type gCtor struct {
 type gArgList struct {
 	Pos  lexer.Position
 	Args []*gExpr `parser:"( @@ ( ',' @@ )* )?"`
+	// Packs marks the arguments written as pack expansions, f(args...);
+	// nil when there is none.
+	Packs []bool
 }
 
 type gInitList struct {
@@ -181,6 +187,7 @@ type gInitElem struct {
 	Pos   lexer.Position
 	Field *string `parser:"( '.' @Ident '=' )?"`
 	X     *gExpr  `parser:"@@"`
+	Pack  bool    // {f(args)...}: a pattern expanded over a pack
 }
 
 type gPostfix struct {
@@ -227,6 +234,7 @@ type gParam struct {
 	Specs   []string   `parser:"@Spec*"`
 	Type    *gBaseType `parser:"@@"`
 	Ptrs    []string   `parser:"@( '*' | '&' | '&&' | Qual )*"`
+	Pack    bool       `parser:"@'...'?"`
 	Name    *string    `parser:"@(Ident | TypeName)?"`
 	Dims    []*gDim    `parser:"@@*"`
 	Default *gExpr     `parser:"( '=' @@ )?"`

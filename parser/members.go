@@ -139,7 +139,14 @@ func (u *unit) memberInits(from, to int) []MemberInit {
 			if arg[0] >= arg[1] {
 				continue
 			}
-			x, err := u.parseExpr(arg[0], arg[1])
+			end, pack := arg[1], u.isPunct(arg[1]-1, "...") // data_(std::forward<Args>(args)...)
+			if pack {
+				end--
+			}
+			x, err := u.parseExpr(arg[0], end)
+			if pack && err == nil {
+				x = &PackExpansion{P: x.Start(), X: x}
+			}
 			if err != nil {
 				mi.Args = nil
 				u.noteAbout(lex.NoteMemberInitializer, mi.Name, u.toks[a].Pos, "initializer of member %s not understood: %v", mi.Name, err)
@@ -197,6 +204,7 @@ func (u *unit) lambdaDecl(i, to int, host bool) (Stmt, int, bool) {
 	for j := k + 4; j < capEnd-1; j++ {
 		byRef = byRef || u.isPunct(j, "&") // [&], [&x]: what the body assigns is the caller's
 	}
+	tmpl, capEnd := u.lambdaTemplate(capEnd, to)
 	if !u.isPunct(capEnd, "(") {
 		return nil, 0, false
 	}
@@ -213,7 +221,7 @@ func (u *unit) lambdaDecl(i, to int, host bool) (Stmt, int, bool) {
 	if !u.isPunct(end, ";") {
 		return nil, 0, false
 	}
-	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Device: true}
+	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Device: true, Template: tmpl}
 	f.Params = u.params(f, capEnd+1, rparen)
 	f.Body = u.block(open, closeAt, host)
 	lam := &Lambda{P: u.toks[k+3].Pos, Fn: f, ByRef: byRef}
@@ -237,6 +245,7 @@ func (u *unit) lambdaExpr(i, end int) *Lambda {
 		byRef = byRef || u.isPunct(j, "&")
 	}
 	f := &Func{P: u.toks[i].Pos, Device: true}
+	f.Template, capEnd = u.lambdaTemplate(capEnd, end)
 	open := capEnd
 	if u.isPunct(capEnd, "(") {
 		rparen := u.skipGroup(capEnd, end) - 1
@@ -368,4 +377,18 @@ func (u *unit) operatorName(k int) string {
 		return ""
 	}
 	return "operator " + strings.Join(words, " ")
+}
+
+// lambdaTemplate reads a C++20 lambda's template parameters,
+// [&]<typename T>(...), at j after the captures: the parameters and the
+// index after their '>', or none and j.
+func (u *unit) lambdaTemplate(j, to int) ([]TemplateParam, int) {
+	if !u.isPunct(j, "<") {
+		return nil, j
+	}
+	k := u.skipAngles(j, to)
+	if k > to || !u.isPunct(k-1, ">") {
+		return nil, j
+	}
+	return u.templateParams(j+1, k-1), k
 }

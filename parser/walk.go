@@ -49,6 +49,8 @@ func inspectExpr(e Expr, f func(Node) bool) {
 		Inspect(e.X, f)
 	case *SizeofExpr:
 		Inspect(e.X, f)
+	case *PackExpansion:
+		Inspect(e.X, f)
 	case *InitList:
 		inspectList(e.Elems, f)
 	case *Lambda:

@@ -458,8 +458,14 @@ func (in *interp) inlineIn(f *parser.Func, args []value, lvs []lvalue, site *par
 		in.typeArgs = withTypes(savedTypes, fr.types)
 		in.enter(f, fr)
 	}
+	bound := len(args)
+	if site != nil {
+		if n, cut := packBound(f.Params, site.Args); cut {
+			bound = min(bound, n)
+		}
+	}
 	for i, p := range f.Params {
-		if i < len(args) && p.Name != "" {
+		if i < bound && p.Name != "" {
 			if i < len(lvs) && lvs[i].mem != nil && isMutableRef(p) {
 				if in.refs == nil {
 					in.refs = map[string]*pointer{}

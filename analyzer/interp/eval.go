@@ -112,11 +112,55 @@ func (in *interp) eval(e parser.Expr) value {
 		return in.launch(e)
 	case *parser.Lambda:
 		return in.closureValue(e)
+	case *parser.PackExpansion:
+		pack := packName(e.X)
+		if e.Fold {
+			in.note(lex.NotePackNotFollowed, "in a fold expression", e.Start(), "a fold expression over a parameter pack is not followed")
+			return in.dataValue(symbolic.CauseNotModelled, "fold expression")
+		}
+		in.note(lex.NotePackNotFollowed, pack, e.Start(), "the expansion of parameter pack %s is not followed", pack)
+		return in.dataValue(symbolic.CauseNotModelled, pack+"...")
+	case *parser.SizeofPack:
+		in.note(lex.NotePackNotFollowed, e.Pack, e.Start(), "sizeof...(%s): the size of parameter pack %s is not known", e.Pack, e.Pack)
+		return in.dataValue(symbolic.CauseNotModelled, "sizeof...("+e.Pack+")")
 	}
 	return in.dataValue(symbolic.CauseNotModelled, "expression")
 }
 
 func stepOp(op parser.Op) parser.Op { return op.Arith() }
+
+// packName names an expansion's pattern by its first name, the pack in
+// args... and static_cast<T>(dims)..., for the note.
+func packName(x parser.Expr) string {
+	name := "?"
+	parser.Inspect(x, func(n parser.Node) bool {
+		if id, ok := n.(*parser.Ident); ok && name == "?" {
+			name = id.Name
+		}
+		return name == "?"
+	})
+	return name
+}
+
+// packBound is how many of a call's arguments bind to its callee's
+// parameters by position when a parameter pack or a pack expansion cuts
+// the binding short (cudalint does not count a pack's elements), and
+// false when none does.
+func packBound(params []*parser.Param, args []parser.Expr) (int, bool) {
+	n, cut := len(args), false
+	for i, p := range params {
+		if p.Pack {
+			n, cut = min(n, i), true
+			break
+		}
+	}
+	for i, a := range args[:n] {
+		if _, ok := a.(*parser.PackExpansion); ok {
+			return i, true
+		}
+	}
+	return n, cut
+}
 
 func (in *interp) ident(e *parser.Ident) value {
 	name := e.Name

@@ -16,10 +16,13 @@ func (in *interp) refArgs(name string, e *parser.Call, args []value) []lvalue {
 	}
 	var lvs []lvalue
 	for _, f := range in.unit.candidates(name, isDeviceDef) {
-		if !f.Device || f.Body == nil || len(f.Params) != len(e.Args) {
+		if !f.Device || f.Body == nil || !arityFits(f.Params, len(e.Args)) {
 			continue
 		}
 		for i, p := range f.Params {
+			if p.Pack {
+				break // the arguments from here on are not bound by position
+			}
 			if !isMutableRef(p) || lvs != nil && lvs[i].valid {
 				continue
 			}

@@ -103,7 +103,7 @@ func (in *interp) device(written string, args []value) *parser.Func {
 		name = written[i+2:]
 	}
 	for _, f := range in.inLookupOrder(written, in.unit.candidates(name, isDeviceDef)) {
-		if !f.Device || f.Body == nil || len(f.Params) != len(args) {
+		if !f.Device || f.Body == nil || !arityFits(f.Params, len(args)) {
 			continue
 		}
 		if in.pointersMatch(f, args) {
@@ -113,8 +113,22 @@ func (in *interp) device(written string, args []value) *parser.Func {
 	return nil
 }
 
+// arityFits reports whether n arguments can call a function with params:
+// as many, or, past a parameter pack (which may be empty), any number.
+func arityFits(params []*parser.Param, n int) bool {
+	for i, p := range params {
+		if p.Pack {
+			return n >= len(params)-1 && n >= i
+		}
+	}
+	return len(params) == n
+}
+
 func (in *interp) pointersMatch(f *parser.Func, args []value) bool {
 	for i, param := range f.Params {
+		if param.Pack {
+			break // the arguments from here on are the pack's, or after it
+		}
 		t := in.resolveNamed(param.Type)
 		a := args[i]
 		if t.Kind != ctype.TPointer || a.kind != vPtr || a.ptr.elem == nil {

@@ -407,8 +407,8 @@ func fromLaunch(l *Site, fn *parser.Func) (*Config, error) {
 	}
 	cfg.TemplateArgs = templateArgs(l, fn)
 	for i, p := range fn.Params {
-		if i >= len(l.Args) || p.Name == "" {
-			break
+		if i >= len(l.Args) || p.Name == "" || p.Pack {
+			break // a pack's elements are not counted: the rest binds to nothing known
 		}
 		cfg.setArg(p.Name, p.Type != nil && p.Type.Ptr > 0, l.Args[i])
 	}

@@ -134,6 +134,7 @@ var subjectLabels = map[lex.NoteKind]string{
 	lex.NoteCallThroughValue:    "call through %s, which holds no function or lambda cudalint knows; not followed",
 	lex.NoteGlobalPointerPassed: "call to %s, which cudalint does not follow, with a pointer to global memory …: the accesses it makes there are not modelled",
 	lex.NoteCallDepth:           "calls nested more than N deep; %s not followed",
+	lex.NotePackNotFollowed:     "parameter pack %s not followed",
 	lex.NoteNoMemberFunction:    "%s: no member function with those arguments; the call is not followed",
 	lex.NoteUnboundTemplate:     "%s: a function template parameter no launch binds; the call is not followed",
 	lex.NoteInvalidLaunch:       "a launch of %s that CUDA would refuse (a block or grid past its limits); not analyzed",

@@ -859,7 +859,7 @@ func (p *Preprocessor) include(f *fileFrame, rest []lex.Token, pos lex.Pos) {
 	if !ok {
 		return // a computed include
 	}
-	path, src, err := p.findInclude(filepath.Dir(f.path), name)
+	path, src, err := p.findInclude(filepath.Dir(f.path), name, angled)
 	var refused *RefusedError
 	switch {
 	case errors.As(err, &refused):
@@ -959,11 +959,61 @@ func angleName(rest []lex.Token) (string, bool) {
 }
 
 // findInclude reads name from the first of dir and the include folders
-// that has it. A refused file ends the search, as the compiler would stop
-// at the first file found: reading another one instead would analyze code
-// the build does not use.
-func (p *Preprocessor) findInclude(dir, name string) (string, []byte, error) {
+// that has it, and then, for #include "..." only, of dir's ancestors up
+// to the root (see ancestorDirs). A refused file ends the search, as the
+// compiler would stop at the first file found: reading another one
+// instead would analyze code the build does not use.
+func (p *Preprocessor) findInclude(dir, name string, angled bool) (string, []byte, error) {
 	dirs := append([]string{dir}, p.cfg.IncludeDirs...)
+	path, src, err := p.readFirst(dirs, name)
+	if err == nil || angled || isRefused(err) {
+		return path, src, err
+	}
+	if up := p.ancestorDirs(dir); len(up) > 0 {
+		return p.readFirst(up, name)
+	}
+	return path, src, err
+}
+
+func isRefused(err error) bool {
+	var refused *RefusedError
+	return errors.As(err, &refused)
+}
+
+// ancestorDirs are the folders above dir, nearest first, up to and
+// including the root, or none when dir is not below the root. Projects
+// build with -I of such folders (oneflow includes
+// "oneflow/core/ep/cuda/cuda_stream.h" from oneflow/user/kernels/, with
+// -I of its root; pytorch3d "utils/float_math.cuh" from csrc/x/, with -I
+// csrc), as clangd guesses for a file without a compile command. The
+// paths keep dir's spelling (relative stays relative); the walk stops
+// at the root, so no include reads outside it this way.
+func (p *Preprocessor) ancestorDirs(dir string) []string {
+	if p.cfg.Root == "" {
+		return nil
+	}
+	root, err1 := filepath.Abs(p.cfg.Root)
+	abs, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil || !isBelow(root, abs) {
+		return nil
+	}
+	var up []string
+	for abs != root {
+		abs, dir = filepath.Dir(abs), filepath.Dir(dir)
+		up = append(up, dir)
+	}
+	return up
+}
+
+// isBelow reports whether path, absolute and clean, is dir or inside it.
+func isBelow(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// readFirst reads name from the first of dirs that has it; a refused
+// file ends the search.
+func (p *Preprocessor) readFirst(dirs []string, name string) (string, []byte, error) {
 	var err error
 	for _, d := range dirs {
 		path := filepath.Join(d, name)

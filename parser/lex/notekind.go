@@ -70,4 +70,7 @@ const (
 
 	// The interpreter's (Subject: the expression indexed or dereferenced).
 	NoteNotAPointer // an access through a value cudalint does not know as a pointer
+
+	// The interpreter's (Subject: the parameter pack).
+	NotePackNotFollowed // a pack expansion or sizeof... whose elements cudalint does not know
 )

@@ -325,6 +325,12 @@ func (s *Scanner) tokenSlow(start int) Kind {
 		for isIdentChar(s.peekAt(0)) {
 			s.advance()
 		}
+		// Raw strings, R"(..)" and u8R"d(..)d": their body may hold quotes,
+		// backslashes and newlines that mean nothing.
+		if s.peekAt(0) == '"' && isRawPrefix(s.text(s.src[start:s.off])) {
+			s.raw()
+			return KString
+		}
 		// String and char prefixes: L"..", u8"..".
 		if q := s.peekAt(0); (q == '"' || q == '\'') && isLiteralPrefix(s.text(s.src[start:s.off])) {
 			s.quoted(s.advance())
@@ -393,6 +399,37 @@ func isLiteralPrefix(s string) bool {
 		return true
 	}
 	return false
+}
+
+func isRawPrefix(s string) bool {
+	switch s {
+	case "R", "LR", "uR", "UR", "u8R":
+		return true
+	}
+	return false
+}
+
+// raw consumes a raw string literal from its opening quote: the
+// delimiter up to '(' (at most 16 characters, none of them space, '\\'
+// or parentheses), then everything up to ')' delimiter '"'. A malformed
+// delimiter is read as an ordinary string, as compilers recover.
+func (s *Scanner) raw() {
+	p := s.pos()
+	s.advance() // the opening quote
+	rest := s.src[s.off:]
+	open := bytes.IndexByte(rest, '(')
+	if open < 0 || open > 16 || bytes.ContainsAny(rest[:open], " )\\\t\v\f\n\"") {
+		s.quoted('"')
+		return
+	}
+	closing := append(append([]byte{')'}, rest[:open]...), '"')
+	end := bytes.Index(rest[open+1:], closing)
+	if end < 0 {
+		s.moveTo(len(s.src))
+		s.notes.AddKind(NoteUnterminatedString, p, "unterminated raw string literal")
+		return
+	}
+	s.moveTo(s.off + open + 1 + end + len(closing))
 }
 
 // quoted consumes a string or character literal whose opening quote q was

@@ -76,3 +76,34 @@ func TestScanAlternativeTokens(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", g, want)
 	}
 }
+
+// Raw string literals are one token whatever their body holds (quotes,
+// backslashes, newlines, a '#' at a line's start); the tokens after them
+// keep their lines. Prefixed literals are one token too.
+func TestScanRawAndPrefixedStrings(t *testing.T) {
+	tests := []struct {
+		src, want string
+		notes     int
+	}{
+		{`a = R"(x "y" \n)"; b`, `a@1:1 =@1:3 R"(x "y" \n)"@1:5 ;@1:18 b@1:20`, 0},
+		{"s(R\"(\n#include \"q.h\"\n  \" )\"); t", "s@1:1 (@1:2 R\"(\n#include \"q.h\"\n  \" )\"@1:3 )@3:7 ;@3:8 t@3:10", 0},
+		{`R"d(a)" )d"x`, `R"d(a)" )d"@1:1 x@1:12`, 0},
+		{`u8R"(a)" LR"(b)" uR"(c)" UR"(d)"`, `u8R"(a)"@1:1 LR"(b)"@1:10 uR"(c)"@1:18 UR"(d)"@1:26`, 0},
+		{`u8"a" L"b" u"c" U"d" L'e' R`, `u8"a"@1:1 L"b"@1:7 u"c"@1:12 U"d"@1:17 L'e'@1:22 R@1:27`, 0},
+		{"R\"(never closed\nx", "R\"(never closed\nx@1:1", 1},
+		{`R"a b(x)a b"`, `R"a b(x)a b"@1:1`, 0}, // a space in the delimiter: an ordinary string
+	}
+	for _, tt := range tests {
+		var notes Notes
+		var got []string
+		for _, tok := range Scan("p.cu", []byte(tt.src), &notes) {
+			got = append(got, fmt.Sprintf("%s@%d:%d", tok.Text, tok.Pos.Line, tok.Pos.Col))
+		}
+		if g := strings.Join(got, " "); g != tt.want {
+			t.Errorf("%q:\ngot  %s\nwant %s", tt.src, g, tt.want)
+		}
+		if n := len(notes); n != tt.notes {
+			t.Errorf("%q: %d notes, want %d", tt.src, n, tt.notes)
+		}
+	}
+}
