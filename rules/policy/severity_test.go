@@ -28,6 +28,10 @@ func TestCostSeverity(t *testing.T) {
 		// darknet's supp_kernel: INCX inside a subscript of a compared
 		// value is an address, not a size compared.
 		{"a BLAS increment beside a comparison of data", "__global__ void k(float* X, int INCX, float ALPHA) { X[threadIdx.x * INCX] = X[threadIdx.x * INCX + 1] < ALPHA; }", lint.Info},
+		// kaldi's CMVN: a leading dimension is a row length, never 1
+		// where lanes step by it, so the column walk is real.
+		{"a column walk over a leading dimension", "__global__ void k(float* a, int lda, int rows) { for (int r = 0; r < rows; r++) a[r + threadIdx.x * lda] = 0; }", lint.Warning},
+		{"a column walk over ld", "__global__ void k(float* a, int ld) { a[threadIdx.x * ld] = 0; }", lint.Warning},
 		{"a byte stride named for its tensor", "__global__ void k(float* a, int src1_nb1) { a[threadIdx.x * (src1_nb1 / 4)] = 0; }", lint.Info},
 		{"1D stride under the default block: any block of a warp", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }", lint.Warning},
 		{"2D rows under a guessed block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x + 4096 * threadIdx.y] = 0; }", lint.Info},
