@@ -424,14 +424,14 @@ func (in *interp) noteFnTarget(name string, e parser.Expr) {
 				return
 			}
 			if in.fnTargets == nil {
-				in.fnTargets = map[string][]string{}
+				in.fnTargets = map[string][]*parser.Ident{}
 			}
 			for _, t := range in.fnTargets[name] {
-				if t == k {
+				if parser.Format(t) == parser.Format(x) {
 					return
 				}
 			}
-			in.fnTargets[name] = append(in.fnTargets[name], k)
+			in.fnTargets[name] = append(in.fnTargets[name], x) // k<1>: with its template arguments
 		}
 		return
 	}

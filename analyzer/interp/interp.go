@@ -88,7 +88,7 @@ type interp struct {
 	// iteration at a time (hostLoop), by body.
 	hostLoopTooLong map[parser.Stmt]bool
 	hostCalls       int // host calls followed so far (hostCall)
-	fnTargets       map[string][]string
+	fnTargets       map[string][]*parser.Ident
 	// unresolved counts the calls of member functions that could not be
 	// resolved (each has a note).
 	unresolved int

@@ -298,6 +298,14 @@ func (p *Program) evalGlobals() {
 
 // launch records kernel<<<grid, block, ...>>>(args) met in host code.
 func (in *interp) launch(e *parser.Launch) value {
+	if targets := in.templateTargets(e); targets != nil {
+		// A pointer holding k<1> (auto f = k<1>;) launches k<1>: the
+		// arguments are the instance's, which the pointer's name lacks.
+		for _, t := range targets {
+			in.launch(&parser.Launch{P: e.P, Kernel: t, Config: e.Config, Args: e.Args})
+		}
+		return intValue(symbolic.Const(0))
+	}
 	site := &Launch{Pos: e.Start(), Kernel: calleeName(e.Kernel)}
 	if id, ok := e.Kernel.(*parser.Ident); ok {
 		for _, ta := range id.Targs {
@@ -366,7 +374,7 @@ func (in *interp) launch(e *parser.Launch) value {
 			if _, isKernel := e.Kernel.(*parser.Ident); isKernel && !in.kernelNamed(site.Kernel) {
 				for _, k := range targets {
 					s := *site
-					s.Kernel = k
+					s.Kernel = calleeName(k)
 					in.launches = append(in.launches, &s)
 				}
 				return intValue(symbolic.Const(0))
@@ -384,6 +392,24 @@ func dimExpr(v value) symbolic.Expr {
 		return symbolic.Const(k)
 	}
 	return v.x
+}
+
+// templateTargets are the kernels with template arguments that the host
+// variable launched by e may hold, or nil when e launches no such
+// variable (a kernel's own name, or pointers to plain kernels, which the
+// launch's own path starts).
+func (in *interp) templateTargets(e *parser.Launch) []*parser.Ident {
+	id, ok := e.Kernel.(*parser.Ident)
+	if !ok || len(id.Targs) > 0 || in.kernelNamed(calleeName(id)) {
+		return nil
+	}
+	targets := in.fnTargets[calleeName(id)]
+	for _, t := range targets {
+		if len(t.Targs) > 0 {
+			return targets
+		}
+	}
+	return nil
 }
 
 // boundFunc is the __device__ function a template argument names through

@@ -233,3 +233,32 @@ func TestDispatchedLambdaLaunches(t *testing.T) {
 		})
 	}
 }
+
+// A kernel template's instance held in a host variable launches with its
+// template arguments (apex's auto f = k<...>; cudaLaunchCooperativeKernel
+// (f, ...)): without them the model assumed 4096 for S.
+func TestLaunchOfAHeldInstance(t *testing.T) {
+	p := program(t, `
+template <int S> __global__ void kt(float* p) { p[threadIdx.x * S] = 0; }
+int main() {
+  float* a;
+  void* args[] = {&a};
+  auto f = kt<8>;
+  cudaLaunchCooperativeKernel((void*)f, dim3(64), dim3(256), args, 0, 0);
+  void (*g)(float*) = &kt<2>;
+  g<<<64, 256>>>(a);
+}`)
+	var got []string
+	for _, l := range p.Launches {
+		s := l.Kernel
+		for _, a := range l.Targs {
+			if a != nil && a.Int != nil {
+				s += fmt.Sprintf("<%s>", a.Int)
+			}
+		}
+		got = append(got, s)
+	}
+	if want := []string{"kt<8>", "kt<2>"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("launches %v, want %v", got, want)
+	}
+}
