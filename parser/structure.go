@@ -396,28 +396,9 @@ func (u *unit) templateItem(i, to int, ns string) int {
 	}
 	params := u.templateParams(j+1, k)
 	if u.text(k+1) == "using" {
-		return u.aliasTemplate(k+1, to, params)
+		return u.aliasUsing(k+1, to, params)
 	}
 	return u.declOrFunc(k+1, to, ns, params)
-}
-
-// aliasTemplate reads template <...> using Name = Type; at i (the
-// "using"): a typedef of the file whose type depends on its arguments,
-// so that the name is the file's own and not another file's alias of the
-// same name (oneflow's PackType<bool, pack_size> is not the ulonglong2
-// PackType another .cu declares).
-func (u *unit) aliasTemplate(i, to int, params []TemplateParam) int {
-	end := u.skipStatement(i, to)
-	if u.toks[min(i+1, len(u.toks)-1)].Kind == lex.KIdent && u.isPunct(i+2, "=") {
-		name := u.toks[i+1]
-		u.types[name.Text] = true
-		td := &Typedef{P: name.Pos, Name: name.Text, Params: params}
-		if t, err := u.parseType(i+3, end-1); err == nil {
-			td.Type = t
-		}
-		u.file.Typedefs = append(u.file.Typedefs, td)
-	}
-	return end
 }
 
 func (u *unit) templateParams(from, to int) []TemplateParam {
@@ -603,13 +584,24 @@ func (u *unit) lastIdentBefore(k int) int {
 	return -1
 }
 
-func (u *unit) using(i, to int) int {
+func (u *unit) using(i, to int) int { return u.aliasUsing(i, to, nil) }
+
+// aliasUsing reads using Name = Type; at i (the "using"), of an alias
+// template when params are its parameters. An alias template is kept
+// even when its type is not read: the name is then the file's own, and
+// not another file's alias of the same name (oneflow's PackType<bool,
+// pack_size> is not the ulonglong2 PackType another .cu declares).
+func (u *unit) aliasUsing(i, to int, params []TemplateParam) int {
 	end := u.skipStatement(i, to)
 	if u.toks[min(i+1, len(u.toks)-1)].Kind == lex.KIdent && u.isPunct(i+2, "=") {
 		name := u.toks[i+1]
 		u.types[name.Text] = true
-		if t, err := u.parseType(i+3, end-1); err == nil {
-			u.file.Typedefs = append(u.file.Typedefs, &Typedef{P: name.Pos, Name: name.Text, Type: t})
+		t, err := u.parseType(i+3, end-1)
+		if err == nil || params != nil {
+			if err != nil {
+				t = nil
+			}
+			u.file.Typedefs = append(u.file.Typedefs, &Typedef{P: name.Pos, Name: name.Text, Type: t, Params: params})
 		}
 	}
 	return end

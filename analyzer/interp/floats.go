@@ -124,15 +124,17 @@ func mathOfKnown(name string, args []value, result value) (value, bool) {
 	}
 	base := strings.TrimPrefix(name, "std::")
 	t, _ := ctype.Builtin("double")
-	if f := strings.TrimSuffix(base, "f"); f != base && f != "" && !strings.HasPrefix(name, "std::") {
-		if _, ok := mathFunc(f, xs); ok {
-			t, _ = ctype.Builtin("float") // ceilf: the float variant
-			base = f
-		}
-	} else if strings.HasPrefix(name, "std::") && len(args) > 0 && isFloat(args[0].typ) {
-		t = args[0].typ
+	if f, cut := strings.CutSuffix(base, "f"); cut && mathFuncs[f] != nil && base == name {
+		t, _ = ctype.Builtin("float") // ceilf: the float variant
+		base = f
+	} else if base != name && len(args) > 0 && isFloat(args[0].typ) {
+		t = args[0].typ // std::ceil(x): x's type
 	}
-	y, ok := mathFunc(base, xs)
+	fn := mathFuncs[base]
+	if fn == nil {
+		return value{}, false
+	}
+	y, ok := fn(xs)
 	if !ok {
 		return value{}, false
 	}
@@ -140,31 +142,35 @@ func mathOfKnown(name string, args []value, result value) (value, bool) {
 	return withNumber(result, y), true
 }
 
-// mathFunc evaluates the functions whose value sizes code computes.
-func mathFunc(name string, xs []float64) (float64, bool) {
-	one := len(xs) == 1
-	two := len(xs) == 2
-	switch {
-	case name == "ceil" && one:
-		return math.Ceil(xs[0]), true
-	case name == "floor" && one:
-		return math.Floor(xs[0]), true
-	case name == "round" && one:
-		return math.Round(xs[0]), true
-	case name == "trunc" && one:
-		return math.Trunc(xs[0]), true
-	case name == "sqrt" && one && xs[0] >= 0:
-		return math.Sqrt(xs[0]), true
-	case name == "log2" && one && xs[0] > 0:
-		return math.Log2(xs[0]), true
-	case name == "fabs" && one:
-		return math.Abs(xs[0]), true
-	case name == "fmin" && two:
-		return math.Min(xs[0], xs[1]), true
-	case name == "fmax" && two:
-		return math.Max(xs[0], xs[1]), true
-	case name == "pow" && two:
-		return math.Pow(xs[0], xs[1]), true
+// mathFuncs evaluate the functions whose value sizes code computes, for
+// the arguments they are defined at.
+var mathFuncs = map[string]func(xs []float64) (float64, bool){
+	"ceil":  unary(math.Ceil, nil),
+	"floor": unary(math.Floor, nil),
+	"round": unary(math.Round, nil),
+	"trunc": unary(math.Trunc, nil),
+	"sqrt":  unary(math.Sqrt, func(x float64) bool { return x >= 0 }),
+	"log2":  unary(math.Log2, func(x float64) bool { return x > 0 }),
+	"fabs":  unary(math.Abs, nil),
+	"fmin":  binary(math.Min),
+	"fmax":  binary(math.Max),
+	"pow":   binary(math.Pow),
+}
+
+func unary(f func(float64) float64, defined func(float64) bool) func([]float64) (float64, bool) {
+	return func(xs []float64) (float64, bool) {
+		if len(xs) != 1 || defined != nil && !defined(xs[0]) {
+			return 0, false
+		}
+		return f(xs[0]), true
 	}
-	return 0, false
+}
+
+func binary(f func(x, y float64) float64) func([]float64) (float64, bool) {
+	return func(xs []float64) (float64, bool) {
+		if len(xs) != 2 {
+			return 0, false
+		}
+		return f(xs[0], xs[1]), true
+	}
 }

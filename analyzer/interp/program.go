@@ -298,9 +298,10 @@ func (p *Program) evalGlobals() {
 
 // launch records kernel<<<grid, block, ...>>>(args) met in host code.
 func (in *interp) launch(e *parser.Launch) value {
-	if targets := in.templateTargets(e); targets != nil {
-		// A pointer holding k<1> (auto f = k<1>;) launches k<1>: the
-		// arguments are the instance's, which the pointer's name lacks.
+	if targets := in.pointerTargets(e); targets != nil {
+		// A function pointer starts each kernel it may hold, k<1> with
+		// its template arguments (auto f = k<1>;), which the pointer's
+		// name lacks.
 		for _, t := range targets {
 			in.launch(&parser.Launch{P: e.P, Kernel: t, Config: e.Config, Args: e.Args})
 		}
@@ -369,17 +370,6 @@ func (in *interp) launch(e *parser.Launch) value {
 		if in.kernel != nil {
 			site.Via = append([]string{in.kernel.Name}, in.calls...)
 		}
-		// A function pointer starts each kernel it may hold.
-		if targets := in.fnTargets[site.Kernel]; len(targets) > 0 {
-			if _, isKernel := e.Kernel.(*parser.Ident); isKernel && !in.kernelNamed(site.Kernel) {
-				for _, k := range targets {
-					s := *site
-					s.Kernel = calleeName(k)
-					in.launches = append(in.launches, &s)
-				}
-				return intValue(symbolic.Const(0))
-			}
-		}
 		in.launches = append(in.launches, site)
 	}
 	return intValue(symbolic.Const(0))
@@ -394,22 +384,15 @@ func dimExpr(v value) symbolic.Expr {
 	return v.x
 }
 
-// templateTargets are the kernels with template arguments that the host
-// variable launched by e may hold, or nil when e launches no such
-// variable (a kernel's own name, or pointers to plain kernels, which the
-// launch's own path starts).
-func (in *interp) templateTargets(e *parser.Launch) []*parser.Ident {
+// pointerTargets are the kernels the host variable launched by e may
+// hold (void (*kern)(float*) = &k; auto f = k<8>;), or nil when e names
+// no such variable.
+func (in *interp) pointerTargets(e *parser.Launch) []*parser.Ident {
 	id, ok := e.Kernel.(*parser.Ident)
 	if !ok || len(id.Targs) > 0 || in.kernelNamed(calleeName(id)) {
 		return nil
 	}
-	targets := in.fnTargets[calleeName(id)]
-	for _, t := range targets {
-		if len(t.Targs) > 0 {
-			return targets
-		}
-	}
-	return nil
+	return in.fnTargets[calleeName(id)]
 }
 
 // boundFunc is the __device__ function a template argument names through
