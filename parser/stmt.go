@@ -439,6 +439,12 @@ func (u *unit) hostMaybeRelevant(from, to int) bool {
 	if from < to && u.toks[from].Kind == lex.KIdent && u.isPunct(from+1, "(") {
 		return true
 	}
+	// f<T>(...): a call of a template, cudaLaunchKernel<F>(f, grid, ...).
+	if from < to && u.toks[from].Kind == lex.KIdent && u.isPunct(from+1, "<") {
+		if end, ok := u.typeArgsEnd(from + 1); ok && u.isPunct(end+1, "(") {
+			return true
+		}
+	}
 	for k := from; k < to; k++ {
 		switch u.text(k) {
 		case "++", "--", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=":

@@ -55,6 +55,23 @@ func TestUnreadHostLaunchIsNoted(t *testing.T) {
 	t.Errorf("notes %v, want one naming the launch of k at line 2", f.Notes)
 }
 
+// A host statement calling a template, f<T>(...), is read like a call
+// without arguments in angles: it may launch (cudaLaunchKernel<F>(f,
+// grid, block, ...), apex's batch norm) or call a launching helper.
+func TestHostTemplateCallIsRead(t *testing.T) {
+	for _, stmt := range []string{"cudaLaunchKernel<F>(f, g, b, args, 0, 0);", "launch<int, 4>(a);"} {
+		f := parse(t, "void h(float *a) {\n    "+stmt+"\n}\n")
+		body := f.Funcs[0].Body
+		if len(body.Stmts) != 1 {
+			t.Errorf("%s: %d statements read, want 1", stmt, len(body.Stmts))
+			continue
+		}
+		if _, ok := body.Stmts[0].(*ExprStmt); !ok {
+			t.Errorf("%s: read as %T, want an expression statement", stmt, body.Stmts[0])
+		}
+	}
+}
+
 // A try block is the code a run without exceptions executes: the launch
 // in main's try is found (tiny-cuda-nn's samples launch from there), and
 // its handlers, which run only when something throws, are consumed and

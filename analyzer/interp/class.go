@@ -110,35 +110,42 @@ func (in *interp) staticMember(qual, name string, scope []parser.TemplateArg) (v
 	if s == nil {
 		return value{}, false
 	}
-	for _, dc := range s.Statics {
-		if dc.Name == name {
-			return in.staticValue(s, dc, in.classFrame(s, scope)), true
-		}
-	}
-	return value{}, false
+	v, ok := in.staticValues(s, in.classFrame(s, scope))[name]
+	return v, ok
 }
 
-// staticValue evaluates a static member's initializer in its class's
-// frame.
-func (in *interp) staticValue(s *parser.Struct, dc *parser.Declarator, fr *frame) value {
-	key := s.Name + "::" + dc.Name
+// staticValues evaluates the initializers of class s's static members in
+// their class's frame, in declaration order: each sees the template
+// values and the static members declared before it (ELEMENTS_PER_LDG =
+// C_ELEMENTS_PER_CTA / THREADS_PER_PIXEL).
+func (in *interp) staticValues(s *parser.Struct, fr *frame) map[string]value {
+	out := make(map[string]value, len(s.Statics))
+	key := s.Name + "::"
 	for _, c := range in.calls {
 		if c == key {
-			return in.dataValue(symbolic.CauseNotModelled, "recursive static member")
+			for _, dc := range s.Statics {
+				out[dc.Name] = in.dataValue(symbolic.CauseNotModelled, "recursive static member")
+			}
+			return out
 		}
 	}
 	savedVars, savedTypes := in.vars, in.typeArgs
-	in.vars = map[string]value{}
+	scope := make(map[string]value, len(fr.vals)+len(s.Statics))
 	for k, v := range fr.vals {
-		in.vars[k] = v
+		scope[k] = v
 	}
 	in.typeArgs = withTypes(savedTypes, fr.types)
 	in.calls = append(in.calls, key)
-	v := in.convert(in.eval(dc.Init), in.resolve(dc.Type))
+	for _, dc := range s.Statics {
+		in.vars = scope
+		v := in.convert(in.eval(dc.Init), in.resolve(dc.Type))
+		v.constant = v.kind == vInt
+		out[dc.Name] = v
+		scope[dc.Name] = v
+	}
 	in.calls = in.calls[:len(in.calls)-1]
 	in.vars, in.typeArgs = savedVars, savedTypes
-	v.constant = v.kind == vInt
-	return v
+	return out
 }
 
 // withTypes is base with bound added (bound wins).
@@ -476,8 +483,8 @@ func (in *interp) enter(f *parser.Func, fr *frame) {
 		fr.class = in.class(f.Class)
 	}
 	if fr.class != nil {
-		for _, dc := range fr.class.Statics {
-			in.vars[dc.Name] = in.staticValue(fr.class, dc, fr)
+		for name, v := range in.staticValues(fr.class, fr) {
+			in.vars[name] = v
 		}
 	}
 	for k, v := range fr.vals {

@@ -341,6 +341,7 @@ func (in *interp) hostCall(f *parser.Func, args []value, site *parser.Call) valu
 	if fr := in.templateFrame(f, site, args); fr != nil {
 		in.typeArgs, in.hostFuncArgs = fr.types, funcArgsOf(f, fr)
 	}
+	in.enterClass(f)
 	in.calls = append(in.calls, f.Name)
 	in.block(f.Body)
 	in.calls = in.calls[:len(in.calls)-1]
@@ -357,6 +358,53 @@ func (in *interp) hostCall(f *parser.Func, args []value, site *parser.Call) valu
 		}
 	}
 	return result
+}
+
+// classScope is what the body of class member function f sees of its
+// class beyond its parameters: the static data members (a launcher
+// method reading static const THREADS_PER_CTA) and the member aliases
+// (typedef uint16_t StorageType;). A class template's members depend on
+// arguments host code does not bind here, so it gives none.
+func (in *interp) classScope(f *parser.Func) (map[string]value, map[string]*ctype.Type) {
+	if f.Class == "" {
+		return nil, nil
+	}
+	s := in.class(f.Class)
+	if s == nil || len(s.Template) > 0 {
+		return nil, nil
+	}
+	vals := in.staticValues(s, in.classFrame(s, nil))
+	saved := in.typeArgs
+	var types map[string]*ctype.Type
+	for _, td := range s.Typedefs {
+		if td.Type == nil || len(td.Dims) > 0 || len(td.Params) > 0 {
+			continue
+		}
+		if t := in.resolve(td.Type); t.Kind != ctype.TUnknown {
+			if types == nil {
+				types = map[string]*ctype.Type{}
+			}
+			types[td.Name] = t
+			in.typeArgs = withTypes(saved, types)
+		}
+	}
+	in.typeArgs = saved
+	return vals, types
+}
+
+// enterClass binds what classScope gives for f: its values into in.vars,
+// its aliases under the type arguments already bound (a member
+// template's own parameters hide the class's names).
+func (in *interp) enterClass(f *parser.Func) {
+	vals, types := in.classScope(f)
+	for name, v := range vals {
+		if _, hidden := in.vars[name]; !hidden { // a parameter of that name
+			in.vars[name] = v
+		}
+	}
+	if types != nil {
+		in.typeArgs = withTypes(types, in.typeArgs)
+	}
 }
 
 // refsWritten are the values a host function leaves in its mutable

@@ -122,6 +122,7 @@ func (p *Program) HostLaunches(f *parser.File, fn *parser.Func) []*Launch {
 func (p *Program) hostLaunches(in *interp, f *parser.File, fn *parser.Func) []*Launch {
 	in.kernel = fn
 	in.fileGlobals = p.fileGlobals[f.Path]
+	in.enterClass(fn)
 	for i, param := range fn.Params {
 		if param.Name == "" {
 			continue
@@ -316,8 +317,19 @@ func (in *interp) launch(e *parser.Launch) value {
 				continue
 			}
 			if ta.Value == nil {
+				if v, ok := in.valueNamedAsType(ta); ok { // k<N>, N a host constant the parser read as a type
+					a := argOf(v)
+					site.Targs = append(site.Targs, &a)
+					site.TypeArgs = append(site.TypeArgs, nil)
+					continue
+				}
 				site.Targs = append(site.Targs, nil)
 				site.TypeArgs = append(site.TypeArgs, in.resolve(ta.Type))
+				continue
+			}
+			if t, ok := in.typeNamedAsValue(ta.Value); ok { // k<StorageType>, a class's member alias
+				site.Targs = append(site.Targs, nil)
+				site.TypeArgs = append(site.TypeArgs, t)
 				continue
 			}
 			a := Arg{Func: in.unit.funcNamed(ta.Value)}
@@ -373,6 +385,37 @@ func (in *interp) launch(e *parser.Launch) value {
 		in.launches = append(in.launches, site)
 	}
 	return intValue(symbolic.Const(0))
+}
+
+// valueNamedAsType is the value of a template argument the parser read as
+// a type name because a lone name reads as either (k<THREADS_PER_PIXEL>)
+// when host code knows it as a variable; ok is false for a type.
+func (in *interp) valueNamedAsType(ta parser.TemplateArg) (value, bool) {
+	t := ta.Type
+	if t == nil || len(t.Words) != 1 || t.Ptr != 0 || len(t.Targs) > 0 {
+		return value{}, false
+	}
+	v, ok := in.lookup(t.Words[0])
+	if !ok || v.kind != vInt {
+		return value{}, false
+	}
+	return v, true
+}
+
+// typeNamedAsValue is the type a template argument read as a value names:
+// a lone name bound as a type argument or a member alias of the class
+// whose method launches, which the parser, not knowing it as a type
+// there, read as an expression.
+func (in *interp) typeNamedAsValue(x parser.Expr) (*ctype.Type, bool) {
+	id, ok := x.(*parser.Ident)
+	if !ok || len(id.Targs) > 0 {
+		return nil, false
+	}
+	if _, isVar := in.lookup(id.Name); isVar {
+		return nil, false
+	}
+	t, ok := in.typeArgs[id.Name]
+	return t, ok
 }
 
 // dimExpr is a launch dimension's value, which the launch converts to

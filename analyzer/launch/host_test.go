@@ -262,3 +262,53 @@ int main() {
 		t.Errorf("launches %v, want %v", got, want)
 	}
 }
+
+// A launcher method of a class launches with the class's static members
+// and member aliases as template arguments and block (apex's
+// NhwcBatchNorm: auto f = k<StorageType, THREADS_PER_PIXEL, ...>;
+// cudaLaunchCooperativeKernel<F>(f, grid, THREADS_PER_CTA, ...)), the
+// derived static seeing the statics declared before it.
+func TestLaunchFromAClassMethod(t *testing.T) {
+	p := program(t, `
+template <typename T, int TPP, int EPL> __global__ void bn(T* p) { p[threadIdx.x * EPL] = 0; }
+class Norm {
+ public:
+  void fwd(float* a) { launcher(a, dim3(64)); }
+ protected:
+  static const int THREADS_PER_CTA = 512;
+  static const int THREADS_PER_PIXEL = 16;
+  static const int C_ELEMENTS = 64;
+  static const int ELEMENTS_PER_LDG = C_ELEMENTS / THREADS_PER_PIXEL;
+  typedef unsigned short StorageType;
+  void launcher(float* a, dim3 grid) {
+    auto f = bn<StorageType, THREADS_PER_PIXEL, ELEMENTS_PER_LDG>;
+    void* args[] = {&a};
+    using F = decltype(bn<StorageType, THREADS_PER_PIXEL, ELEMENTS_PER_LDG>);
+    cudaLaunchCooperativeKernel<F>(f, grid, THREADS_PER_CTA, args, 0, 0);
+  }
+};
+int main() { Norm n; float* a; n.fwd(a); }`)
+	var got []string
+	for _, l := range p.Launches {
+		s := l.Kernel + "<"
+		for i, a := range l.Targs {
+			switch {
+			case a != nil && a.Int != nil:
+				s += fmt.Sprintf("%s,", a.Int)
+			case l.TypeArgs[i] != nil:
+				s += l.TypeArgs[i].String() + ","
+			default:
+				s += "?,"
+			}
+		}
+		got = append(got, fmt.Sprintf("%s> block %s", s, l.Block[0]))
+	}
+	if len(got) == 0 {
+		t.Fatal("no launch found")
+	}
+	for _, g := range got {
+		if want := "bn<unsigned short,16,4,> block 512"; g != want {
+			t.Errorf("launch %q, want %q", g, want)
+		}
+	}
+}
