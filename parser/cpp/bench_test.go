@@ -121,6 +121,42 @@ func BenchmarkPreprocessMacroHeavy1MB(b *testing.B) {
 	benchPreprocess(b, "macros.cu", src, Config{}, len(src))
 }
 
+// recursiveSeq generates what iterating macro libraries (Boost.PP,
+// OneFlow's OF_PP_) are made of: a sequence counted by a SEQ_SIZE_i chain
+// and walked by FOR_EACH_i calling FOR_EACH_i-1, each step one macro
+// deeper, so the tokens of the tail carry hide sets of up to limit names.
+// uses invocations over sequences of up to limit elements follow.
+func recursiveSeq(limit, uses int) string {
+	var b strings.Builder
+	b.WriteString("#define CAT(a, b) CAT_I(a, b)\n#define CAT_I(a, b) a##b\n")
+	b.WriteString("#define SEQ_HEAD(seq) SEQ_HEAD_I(SEQ_HEAD_X seq)\n#define SEQ_HEAD_X(x) x, ~\n#define SEQ_HEAD_I(...) SEQ_FIRST(__VA_ARGS__)\n#define SEQ_FIRST(x, ...) x\n")
+	b.WriteString("#define SEQ_TAIL(seq) SEQ_TAIL_I seq\n#define SEQ_TAIL_I(x)\n")
+	b.WriteString("#define SEQ_SIZE(seq) CAT(SEQ_SIZE_, SEQ_SIZE_0 seq)\n")
+	b.WriteString("#define FOR_EACH(m, seq) CAT(FOR_EACH_, SEQ_SIZE(seq))(m, seq)\n#define FOR_EACH_0(m, seq)\n")
+	for i := 0; i < limit; i++ {
+		fmt.Fprintf(&b, "#define SEQ_SIZE_%d(_) SEQ_SIZE_%d\n#define SEQ_SIZE_SEQ_SIZE_%d %d\n", i, i+1, i, i)
+		fmt.Fprintf(&b, "#define FOR_EACH_%d(m, seq) m(SEQ_HEAD(seq)) FOR_EACH_%d(m, SEQ_TAIL(seq))\n", i+1, i)
+	}
+	fmt.Fprintf(&b, "#define SEQ_SIZE_SEQ_SIZE_%d %d\n", limit, limit)
+	b.WriteString("#define DECLARE(T) DECLARE_I(T)\n#define DECLARE_I(T) __device__ T load_##T(const T* p, int i);\n")
+	for u := 0; u < uses; u++ {
+		n := 1 + u*7%limit
+		b.WriteString("FOR_EACH(DECLARE, ")
+		for e := 0; e < n; e++ {
+			fmt.Fprintf(&b, "(t%d_%d)", u, e)
+		}
+		b.WriteString(")\n")
+	}
+	return b.String()
+}
+
+// BenchmarkPreprocessRecursiveSeq: FOR_EACH over sequences of up to 128
+// elements, the hide-set-heavy expansion of OneFlow's headers.
+func BenchmarkPreprocessRecursiveSeq(b *testing.B) {
+	src := []byte(recursiveSeq(128, 60))
+	benchPreprocess(b, "seq.cu", src, Config{}, len(src))
+}
+
 // BenchmarkPreprocessHeaderProject: 60 files each including a 140 kB
 // header library through one HeaderCache, as sources.Load runs them; the
 // input is every byte each file reads, headers counted per file.
@@ -175,5 +211,21 @@ func TestMacroHeavyInput(t *testing.T) {
 	}
 	if len(pp.Tokens) < 3*strings.Count(src, " ") {
 		t.Errorf("%d tokens from %d bytes: the macros did not expand", len(pp.Tokens), len(src))
+	}
+}
+
+// The recursive sequence expands fully: one declaration per element, no
+// note, no FOR_EACH left unexpanded.
+func TestRecursiveSeqInput(t *testing.T) {
+	pp := Preprocess("seq.cu", []byte(recursiveSeq(16, 5)), Config{})
+	if len(pp.Notes) != 0 {
+		t.Fatalf("notes %v", pp.Notes[:min(3, len(pp.Notes))])
+	}
+	text := texts(pp.Tokens)
+	if strings.Contains(text, "FOR_EACH") || strings.Contains(text, "SEQ_") {
+		t.Fatalf("unexpanded: %.300s", text)
+	}
+	if got, want := strings.Count(text, "__device__"), 1+8+15+6+13; got != want {
+		t.Fatalf("%d declarations, want %d: %.300s", got, want, text)
 	}
 }

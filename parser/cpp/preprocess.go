@@ -114,29 +114,6 @@ func (m *macro) origin(i int) *lex.MacroOrigin {
 	return m.origins[i]
 }
 
-// hideSet is the set of macro names a token must not be expanded by again
-// (Prosser's algorithm); a persistent list, shared between tokens.
-type hideSet struct {
-	name string
-	next *hideSet
-}
-
-func (h *hideSet) has(name string) bool {
-	for ; h != nil; h = h.next {
-		if h.name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func (h *hideSet) with(name string) *hideSet {
-	if h.has(name) {
-		return h
-	}
-	return &hideSet{name: name, next: h}
-}
-
 // span is a run of pending tokens, read from at on: an expansion is
 // pushed back as the slice substitution made, not copied token by token.
 type span struct {
@@ -197,6 +174,7 @@ type cond struct {
 type Preprocessor struct {
 	cfg      Config
 	macros   map[string]*macro
+	hides    *hideSets
 	files    []*fileFrame
 	conds    []cond
 	once     map[string]bool
@@ -254,7 +232,7 @@ func NewPreprocessor(file string, src []byte, cfg Config) *Preprocessor {
 		cfg.ReadFile = ReadSource
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
-	p := &Preprocessor{cfg: cfg, macros: map[string]*macro{}, once: map[string]bool{}, seen: map[string]bool{}}
+	p := &Preprocessor{cfg: cfg, hides: newHideSets(), macros: map[string]*macro{}, once: map[string]bool{}, seen: map[string]bool{}}
 	p.out.Sources = map[string][]byte{file: src}
 	p.predefine()
 	p.files = []*fileFrame{p.openFile(file, src)}
@@ -327,7 +305,7 @@ func (p *Preprocessor) next() (ptok, bool) {
 			return t, true
 		}
 		m := p.lookup(t.Text)
-		if m == nil || t.hs.has(t.Text) {
+		if m == nil || p.hides.has(t.hs, t.Text) {
 			return t, true
 		}
 		if !p.expand(t, m) {
@@ -392,7 +370,7 @@ func (p *Preprocessor) active() bool {
 func (p *Preprocessor) expand(t ptok, m *macro) bool {
 	p.expanding++
 	defer func() { p.expanding-- }()
-	hs := t.hs.with(m.name)
+	hs := p.hides.with(t.hs, m.name)
 	var args [][]ptok
 	if m.funcLike {
 		la, ok := p.read()
@@ -407,7 +385,7 @@ func (p *Preprocessor) expand(t ptok, m *macro) bool {
 		if !ok {
 			return true // the note is written; the name and its broken arguments are dropped
 		}
-		hs = intersect(t.hs, rparen.hs).with(m.name)
+		hs = p.hides.with(p.hides.intersect(t.hs, rparen.hs), m.name)
 	}
 	body := p.substitute(m, args, hs, t)
 	if p.limitHit {
@@ -432,16 +410,6 @@ func (p *Preprocessor) overBudget(inv ptok, n int) bool {
 	p.out.Notes.AddKind(lex.NoteExpansionLimit, inv.Pos, "macro expansion produced more than %d tokens; expansion stopped", maxExpandedTokens)
 	p.limitHit = true
 	return true
-}
-
-func intersect(a, b *hideSet) *hideSet {
-	var r *hideSet
-	for h := a; h != nil; h = h.next {
-		if b.has(h.name) {
-			r = &hideSet{name: h.name, next: r}
-		}
-	}
-	return r
 }
 
 func (p *Preprocessor) collectArgs(name ptok) ([][]ptok, ptok, bool) {
@@ -599,21 +567,11 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 	for i := range out {
 		in := out[i].hs
 		if in != lastIn || lastOut == nil {
-			lastIn, lastOut = in, unionHS(in, hs)
+			lastIn, lastOut = in, p.hides.union(in, hs)
 		}
 		out[i].hs = lastOut
 	}
 	return out
-}
-
-func unionHS(a, b *hideSet) *hideSet {
-	if a == nil || a == b {
-		return b
-	}
-	for h := b; h != nil; h = h.next {
-		a = a.with(h.name)
-	}
-	return a
 }
 
 // fromBody makes a token of the macro body stand at the invocation, so that
@@ -665,7 +623,7 @@ func (p *Preprocessor) expandable(a []ptok) bool {
 		if t.Kind != lex.KIdent || t.done {
 			continue
 		}
-		if m := p.lookup(t.Text); m != nil && !t.hs.has(t.Text) {
+		if m := p.lookup(t.Text); m != nil && !p.hides.has(t.hs, t.Text) {
 			return true
 		}
 	}
