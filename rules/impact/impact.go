@@ -7,7 +7,9 @@ package impact
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"reflect"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -114,6 +116,12 @@ type Costs struct {
 	// configuration: what an access whose address depends on data, which
 	// has no requests of its own, requests.
 	places map[costKey]*places
+	// preds are each kernel's predictions under each configuration, code
+	// its operations per place, unknown its loops of unknown trip count
+	// (longer.go, filled as asked).
+	preds   map[costKey][]*analyzer.Prediction
+	code    map[*parser.Func]*kernelCode
+	unknown map[costKey]loopSet
 }
 
 // Analyzer prices the pass's kernels once for every rule that requires
@@ -132,7 +140,7 @@ var Analyzer = &analysis.Analyzer{
 // pass's predictions.
 func Of(res *accesses.Result) *Costs {
 	c := &Costs{res: res, kernels: map[costKey]*KernelCost{}, repeats: l1Repeats(res, res.Analysis.Predictions),
-		group: map[*analyzer.Prediction][]*analyzer.Prediction{}}
+		group: map[*analyzer.Prediction][]*analyzer.Prediction{}, unknown: map[costKey]loopSet{}}
 	for q, p := range c.repeats {
 		c.group[p] = append(c.group[p], q)
 	}
@@ -161,22 +169,26 @@ func Of(res *accesses.Result) *Costs {
 	for key, ps := range preds {
 		c.kernels[key].Instructions = c.places[key].instructions(code[ps[0].Access.Kernel], ps, c.requests)
 	}
+	c.preds, c.code = preds, code
 	return c
 }
 
 // addTerm adds p's traffic per launch to its kernel's cost.
-func (c *Costs) addTerm(k *KernelCost, p *analyzer.Prediction) {
+func (c *Costs) addTerm(k *KernelCost, p *analyzer.Prediction) { c.addScaledTerm(k, p, 1) }
+
+// addScaledTerm adds p's traffic per launch, f times over, to k.
+func (c *Costs) addScaledTerm(k *KernelCost, p *analyzer.Prediction, f float64) {
 	if p.NoLane || c.res.Reused(p) != nil {
 		return // no lane runs it, or nvcc reuses an earlier load's value: no instruction
 	}
-	units := c.traffic(p)
+	units := f * c.traffic(p)
 	if p.Access.Space == interp.Shared {
 		k.Wavefronts += units
 		k.L1 += units
 	} else {
 		k.Sectors += units
-		k.DRAM += c.dram(p)
-		k.L1 += c.l1(p)
+		k.DRAM += f * c.dram(p)
+		k.L1 += f * c.l1(p)
 	}
 	k.Assumed = k.Assumed || termAssumed(p)
 }
@@ -315,25 +327,31 @@ func (c *Costs) Impact(p *analyzer.Prediction, covered ...*analyzer.Prediction) 
 		}
 		covered = append(covered, rec.Members...)
 	}
-	var sectors, wavefronts, dram, l1 float64
+	var ex Excess
+	var fixed []*analyzer.Prediction
 	seen := map[*analyzer.Prediction]bool{}
 	for _, q := range append(append([]*analyzer.Prediction{p}, covered...), c.group[p]...) {
 		if seen[q] || keyOf(q) != keyOf(p) || !q.Known || q.NoLane || c.res.Reused(q) != nil {
 			continue
 		}
 		seen[q] = true
-		n := c.requests(q)
-		excess := c.traffic(q) - q.Ideal*n
-		if q.Access.Space == interp.Shared {
-			wavefronts += excess
-			l1 += excess
-		} else {
-			sectors += excess
-			dram += c.dram(q) - q.Ideal*n
-			l1 += c.l1(q) - idealLines(q.Ideal)*n
-		}
+		fixed = append(fixed, q)
+		ex = ex.plus(c.excess(q))
 	}
-	return New(k, Excess{math.Max(sectors, 0), math.Max(wavefronts, 0), math.Max(dram, 0), math.Max(l1, 0)}, k.Assumed), true
+	imp := New(k, ex.clamped(), k.Assumed)
+	imp.Longer = c.longer(p, fixed)
+	return imp, true
+}
+
+// excess is what fixing q alone removes per launch: what it moves as it
+// is less what it would at its ideal.
+func (c *Costs) excess(q *analyzer.Prediction) Excess {
+	n := c.requests(q)
+	excess := c.traffic(q) - q.Ideal*n
+	if q.Access.Space == interp.Shared {
+		return Excess{Wavefronts: excess, L1: excess}
+	}
+	return Excess{Sectors: excess, DRAM: c.dram(q) - q.Ideal*n, L1: c.l1(q) - idealLines(q.Ideal)*n}
 }
 
 // Excess is what a fix removes from its kernel: the global sectors its
@@ -410,7 +428,37 @@ func Combined(imps []*lint.Impact) *lint.Impact {
 		assumed = assumed || imp.Assumed
 	}
 	imp := New(k, excess, assumed)
+	imp.Longer = combinedLonger(imps)
 	return &imp
+}
+
+// combinedLonger is Combined for the second pricing (longer.go): the
+// first's kernel with the excess of every impact of that kernel summed,
+// when each was priced with the same loops run longer. A cause with an
+// access inside one of those loops grows with it: it has no such
+// pricing (nil), nor has a cause whose accesses were priced with
+// different loops run longer.
+func combinedLonger(imps []*lint.Impact) *lint.Longer {
+	first := imps[0].Longer
+	if first == nil {
+		return nil
+	}
+	k := KernelCost{DRAM: first.KernelDRAMSectors, L1: first.KernelL1Wavefronts, Instructions: first.KernelInstructions}
+	var excess Excess
+	for _, imp := range imps {
+		if imp == nil || imp.KernelDRAMSectors != imps[0].KernelDRAMSectors || imp.KernelL1Wavefronts != imps[0].KernelL1Wavefronts {
+			continue // another kernel or launch: left out, as in Combined
+		}
+		if imp.Longer == nil || !slices.Equal(imp.Longer.Scaled, first.Scaled) {
+			return nil
+		}
+		excess.DRAM += imp.Longer.ExcessDRAMSectors
+		excess.L1 += imp.Longer.ExcessL1Wavefronts
+	}
+	l := *first
+	priced := New(k, excess, true)
+	l.Share, l.EstimatedSpeedup, l.ExcessDRAMSectors, l.ExcessL1Wavefronts = priced.Share, priced.EstimatedSpeedup, excess.DRAM, excess.L1
+	return &l
 }
 
 // MinShare is the least share of its kernel's time a finding's
@@ -431,8 +479,17 @@ func ShareSeverity(s lint.Severity, imp *lint.Impact) lint.Severity {
 }
 
 // SmallShare: the fix would save less than MinShare of the kernel's
-// time.
-func SmallShare(imp *lint.Impact) bool { return imp != nil && imp.Share < MinShare }
+// time, as priced or with the kernel's other loops of unknown trip
+// count run longer (longer.go).
+func SmallShare(imp *lint.Impact) bool {
+	return imp != nil && (imp.Share < MinShare || smallWhenLonger(imp))
+}
+
+// smallWhenLonger: the share reaches MinShare only while the kernel's
+// loops of unknown trip count around other code stay short.
+func smallWhenLonger(imp *lint.Impact) bool {
+	return imp.Longer != nil && imp.Share >= MinShare && imp.Longer.Share < MinShare
+}
 
 // Text is the message's part about the kernel: "fixing it: up to
 // 4.3x for this kernel (77% of its time)", with "which its instructions
@@ -449,7 +506,12 @@ func Text(imp *lint.Impact, demoted bool) string {
 	if imp.IssueBound {
 		s += ", which its instructions bound, not its memory"
 	}
-	if demoted {
+	switch {
+	case demoted && smallWhenLonger(imp):
+		l := imp.Longer
+		s += fmt.Sprintf(" at %d iterations of the loop at %s:%d, whose trip count the code does not give; %s at %d, under the %.0f%% a warning needs",
+			l.Trips, filepath.Base(l.Loop.File), l.Loop.Line, percentText(l.Share), l.Trips*l.Factor, 100*MinShare)
+	case demoted:
 		s += fmt.Sprintf(", under the %.0f%% a warning needs", 100*MinShare)
 	}
 	if imp.Assumed {

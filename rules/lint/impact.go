@@ -1,5 +1,7 @@
 package lint
 
+import "github.com/cudalint/cudalint/parser/lex"
+
 // Impact is what fixing a finding is worth to its kernel, under the
 // memory-bound time model of rules/accesses (docs/severity.md): the
 // kernel's predicted memory traffic per launch, what the finding's
@@ -34,6 +36,10 @@ type Impact struct {
 	// IssueBound: issuing the kernel's instructions takes longer than its
 	// memory traffic, so its arithmetic, not its memory, bounds it.
 	IssueBound bool `json:"issueBound,omitempty"`
+	// Longer is the finding priced again with the kernel's loops of
+	// unknown trip count that do not enclose it run Factor times longer
+	// (rules/impact/longer.go): nil when the kernel has no such loop.
+	Longer *Longer `json:"longerLoops,omitempty"`
 	// Share is the part of the kernel's time the fix removes, 0..1.
 	Share float64 `json:"share"`
 	// SavedSeconds is the model's time per launch the fix saves:
@@ -45,6 +51,25 @@ type Impact struct {
 	// the kernel's sectors from DRAM (after the L1 serves a lane's own
 	// sector again) and its L1 wavefronts (global lines and shared
 	// wavefronts), and the finding's excess in each.
+	KernelDRAMSectors, KernelL1Wavefronts float64 `json:"-"`
+	KernelInstructions                    float64 `json:"-"`
+	ExcessDRAMSectors, ExcessL1Wavefronts float64 `json:"-"`
+}
+
+// Longer is what a fix is worth when the loops of its kernel whose trip
+// count the code does not give, other than those around the finding,
+// run Factor times the Trips the model assumed: a store after a loop over
+// loaded bounds claims less of its kernel the longer the loop runs.
+type Longer struct {
+	EstimatedSpeedup float64 `json:"estimatedSpeedup"`
+	Factor           int     `json:"factor"`
+	// Loop is the first such loop, by its position; Scaled are all of
+	// them, in the kernel's order.
+	Loop   lex.Pos   `json:"-"`
+	Scaled []lex.Pos `json:"-"`
+	Share  float64   `json:"share"`
+	Trips  int       `json:"assumedTrips"`
+	// The time model's terms, for combining impacts of one cause.
 	KernelDRAMSectors, KernelL1Wavefronts float64 `json:"-"`
 	KernelInstructions                    float64 `json:"-"`
 	ExcessDRAMSectors, ExcessL1Wavefronts float64 `json:"-"`
