@@ -23,14 +23,24 @@ const (
 // values. It reports false, changing nothing, when the loop is not so
 // (a bound from argv, too many iterations, a break or return).
 func (in *interp) hostLoop(cond, post parser.Expr, body parser.Stmt, do bool) bool {
-	if !in.host || cond == nil || in.passes > 0 || jumpsOut(body) || in.hostLoopTooLong[body] {
+	if !in.host || cond == nil || in.passes > 0 || in.hostLoopTooLong[body] {
+		return false
+	}
+	if !do && skipsBody(in.bareCond(in.cond(cond))) {
+		// Whatever the body does (a return, a break), it never runs: the
+		// scan of argv in for (i = 1; i < argc; i++) of a main run without
+		// arguments, which otherwise leaves checkCmdLineFlag's result, and
+		// every size set behind it, unknown.
+		return true
+	}
+	if jumpsOut(body) {
 		return false
 	}
 	savedVars, savedMem := cloneVars(in.vars), cloneMem(in.hostMem)
 	nLaunches, nNotes, nRets, steps := len(in.launches), len(in.notes), len(in.rets), in.steps
 	for trip := 0; ; trip++ {
 		if !do || trip > 0 {
-			k, ok := symbolic.IsConst(in.cond(cond))
+			k, ok := symbolic.IsConst(in.bareCond(in.cond(cond)))
 			if !ok || trip > maxHostTrips || in.steps-steps > maxHostSteps {
 				if ok {
 					// Too long to run one by one: so it is at the next
@@ -56,6 +66,42 @@ func (in *interp) hostLoop(cond, post parser.Expr, body parser.Stmt, do bool) bo
 			in.eval(post)
 		}
 	}
+}
+
+// bareCond is host condition c as in the program run without
+// arguments (main's argument count 1), when it depends on the count and
+// is a constant so: the branch or loop the bare run takes. From then on
+// the run is the bare one, and its launches say so (Launch.Bare). Host
+// code runs with the count unknown (a usage check that exits on it must
+// not hide the launches after it); left symbolic, a size set behind
+// checkCmdLineFlag(argc, argv, "sizemult") grew past the expressions'
+// bound (MaxSize) through MAX(1, MIN(mult, 10)) and iDivUp, and the
+// launch lost its grid (cuda-samples' histogram).
+func (in *interp) bareCond(c symbolic.Expr) symbolic.Expr {
+	if !in.host {
+		return c
+	}
+	m := map[symbolic.SymID]symbolic.Expr{}
+	symbolic.Symbols(c, func(v *symbolic.Var) {
+		if v.Kind == symbolic.KindUnknown && v.Cause == symbolic.CauseArgCount {
+			m[v.Key()] = symbolic.Const(1)
+		}
+	})
+	if len(m) == 0 {
+		return c
+	}
+	bare := symbolic.Subst(c, m)
+	if _, ok := symbolic.IsConst(bare); !ok {
+		return c
+	}
+	in.bare = true
+	return bare
+}
+
+// skipsBody: the loop's condition is false on entry.
+func skipsBody(c symbolic.Expr) bool {
+	k, ok := symbolic.IsConst(c)
+	return ok && k == 0
 }
 
 // jumpsOut reports whether a loop body holds a break, continue, goto or

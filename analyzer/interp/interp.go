@@ -57,8 +57,11 @@ type interp struct {
 	rets        []ret
 	fresh       int
 	steps       int
-	depth       int
-	capped      bool // maxAccesses reached
+	// bare: host code took a branch on main's argument count as the
+	// program run without arguments does (bareCond).
+	bare   bool
+	depth  int
+	capped bool // maxAccesses reached
 	// typeArgs binds a template kernel's type parameters for one
 	// instantiation (T -> float).
 	typeArgs map[string]*ctype.Type
@@ -589,7 +592,7 @@ func (in *interp) ifStmt(s *parser.If) {
 		in.guardedIf(s, held)
 		return
 	}
-	c := in.cond(s.Cond)
+	c := in.bareCond(in.cond(s.Cond))
 	if n := len(in.loops); n > 0 && in.loops[n-1].lastBreak == s {
 		in.loops[n-1].breakCond = c
 	}

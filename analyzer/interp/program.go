@@ -80,6 +80,10 @@ type Launch struct {
 	// Via is the host function interpreted and the host functions it
 	// called to reach the launch, outermost first.
 	Via []string
+	// Bare: host code before the launch took a branch or skipped a loop
+	// on main's argument count as the program run without arguments does
+	// (interp.bareCond).
+	Bare bool
 }
 
 // Arg is a value host code gives a launch, as far as a launch
@@ -382,6 +386,7 @@ func (in *interp) launch(e *parser.Launch) value {
 		if in.kernel != nil {
 			site.Via = append([]string{in.kernel.Name}, in.calls...)
 		}
+		site.Bare = in.bare
 		in.launches = append(in.launches, site)
 	}
 	return intValue(symbolic.Const(0))

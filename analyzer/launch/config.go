@@ -366,6 +366,7 @@ func sortedPairs(m map[string]int64) string {
 func fromLaunch(l *Site, fn *parser.Func) (*Config, error) {
 	cfg := &Config{BlockSource: FromLaunch, At: l.Pos, Params: map[string]int64{}, Bases: map[string]int64{}, NonNull: map[string]int64{}}
 	l, cfg.Bare = withoutArguments(l)
+	cfg.Bare = cfg.Bare || l.Bare
 	for d := 0; d < 3; d++ {
 		// A value of 0 or less is what host code the model could not
 		// follow leaves (a device property read as 0), not what the

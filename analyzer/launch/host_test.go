@@ -90,10 +90,29 @@ int main() { float* a; int N = 1000; k<<<ceil(N / 256), 256>>>(a, 1); }`, []stri
 		{"a host loop without constant bounds leaves its variables unknown", `
 int main(int argc, char** argv) {
   float* a;
+  int count = 0, m = atoi(argv[1]);
+  for (int j = 0; j < m; j++) count++;
+  k<<<64, 256>>>(a, count);
+}`, []string{"launch 256 64 "}},
+		{"a loop on the argument count runs as the program run without arguments", `
+int main(int argc, char** argv) {
+  float* a;
   int count = 0;
   for (int j = 0; j < argc; j++) count++;
   k<<<64, 256>>>(a, count);
-}`, []string{"launch 256 64 "}},
+}`, []string{"launch 256 64 n=1,"}},
+		{"a flag scanned from argv is unset in the program run without arguments", `
+inline bool flag(int argc, const char** argv, const char* ref) {
+  bool found = false;
+  for (int i = 1; i < argc; i++) { if (!strcmp(argv[i], ref)) { found = true; continue; } }
+  return found;
+}
+int main(int argc, char** argv) {
+  float* a;
+  unsigned n = 1 << 20, mult = 1;
+  if (flag(argc, (const char**)argv, "sizemult")) { mult = atoi(argv[2]); mult = mult > 10 ? 10 : mult < 1 ? 1 : mult; n *= mult; }
+  k<<<(n % 4032 != 0) ? n / 4032 + 1 : n / 4032, 256>>>(a, 1);
+}`, []string{"launch 256 261 n=1,"}},
 		{"a block picked from a local array of candidates", `
 int main() {
   float* a;
