@@ -122,6 +122,7 @@ type Costs struct {
 	preds   map[costKey][]*analyzer.Prediction
 	code    map[*parser.Func]*kernelCode
 	unknown map[costKey]loopSet
+	launch  *launchers // the launches by site (launcher.go), made when first asked
 }
 
 // Analyzer prices the pass's kernels once for every rule that requires
@@ -340,6 +341,7 @@ func (c *Costs) Impact(p *analyzer.Prediction, covered ...*analyzer.Prediction) 
 	}
 	imp := New(k, ex.clamped(), k.Assumed)
 	imp.Longer = c.longer(p, fixed)
+	imp.Launcher = c.launcher(p, imp)
 	return imp, true
 }
 
@@ -429,6 +431,9 @@ func Combined(imps []*lint.Impact) *lint.Impact {
 	}
 	imp := New(k, excess, assumed)
 	imp.Longer = combinedLonger(imps)
+	if l := first.Launcher; l != nil {
+		imp.Launcher = &lint.Launcher{Function: l.Function, Part: l.Part, Share: round(imp.Share * l.Part), Heaviest: l.Heaviest}
+	}
 	return &imp
 }
 
@@ -482,7 +487,13 @@ func ShareSeverity(s lint.Severity, imp *lint.Impact) lint.Severity {
 // time, as priced or with the kernel's other loops of unknown trip
 // count run longer (longer.go).
 func SmallShare(imp *lint.Impact) bool {
-	return imp != nil && (imp.Share < MinShare || smallWhenLonger(imp))
+	return imp != nil && (imp.Share < MinShare || smallWhenLonger(imp) || smallBeside(imp))
+}
+
+// smallBeside: the share reaches MinShare of the kernel's time but not
+// of the launches its host function runs with it (launcher.go).
+func smallBeside(imp *lint.Impact) bool {
+	return imp.Launcher != nil && imp.Share >= MinShare && imp.Launcher.Share < MinShare
 }
 
 // smallWhenLonger: the share reaches MinShare only while the kernel's
@@ -511,6 +522,10 @@ func Text(imp *lint.Impact, demoted bool) string {
 		l := imp.Longer
 		s += fmt.Sprintf(" at %d iterations of the loop at %s:%d, whose trip count the code does not give; %s at %d, under the %.0f%% a warning needs",
 			l.Trips, filepath.Base(l.Loop.File), l.Loop.Line, percentText(l.Share), l.Trips*l.Factor, 100*MinShare)
+	case demoted && smallBeside(imp):
+		l := imp.Launcher
+		s += fmt.Sprintf("; %s of the time of the kernels %s launches with it, most of it %s's, under the %.0f%% a warning needs",
+			percentText(l.Share), l.Function, l.Heaviest, 100*MinShare)
 	case demoted:
 		s += fmt.Sprintf(", under the %.0f%% a warning needs", 100*MinShare)
 	}

@@ -36,6 +36,10 @@ type Impact struct {
 	// IssueBound: issuing the kernel's instructions takes longer than its
 	// memory traffic, so its arithmetic, not its memory, bounds it.
 	IssueBound bool `json:"issueBound,omitempty"`
+	// Launcher is the finding priced against the launches its launch's
+	// host function runs with it (rules/impact/launcher.go): nil when
+	// the function launches nothing else beside it.
+	Launcher *Launcher `json:"launcher,omitempty"`
 	// Longer is the finding priced again with the kernel's loops of
 	// unknown trip count that do not enclose it run Factor times longer
 	// (rules/impact/longer.go): nil when the kernel has no such loop.
@@ -73,4 +77,17 @@ type Longer struct {
 	KernelDRAMSectors, KernelL1Wavefronts float64 `json:"-"`
 	KernelInstructions                    float64 `json:"-"`
 	ExcessDRAMSectors, ExcessL1Wavefronts float64 `json:"-"`
+}
+
+// Launcher is what a fix is worth to the host function that launches its
+// kernel, with the launches that run together with it.
+type Launcher struct {
+	// Function is the host function; Heaviest the kernel of its longest
+	// launch.
+	Function string `json:"function"`
+	Heaviest string `json:"heaviest"`
+	// Part is the finding's launch's part of the function's launches'
+	// time; Share the part of it the fix saves, 0..1.
+	Part  float64 `json:"part"`
+	Share float64 `json:"share"`
 }

@@ -1,0 +1,64 @@
+package impact
+
+import (
+	"testing"
+
+	"github.com/cudalint/cudalint/rules/lint"
+)
+
+// A strided store in a small kernel that a host function launches
+// beside a kernel moving 4096 times its bytes: its fix saves most of its
+// own kernel and almost none of what the function launches, unless the
+// two do not run together (other arms of a conditional, other loops).
+func TestLauncherShare(t *testing.T) {
+	const kernels = `__global__ void small(float* a) { a[32 * (blockIdx.x * blockDim.x + threadIdx.x)] = 0; }
+__global__ void big(const float* a, float* b) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int j = 0; j < 64; j++) b[i + j * 262144] = a[i + j * 262144];
+}
+`
+	tests := []struct {
+		name, host string
+		together   bool
+	}{
+		{"one after the other", `void h(float* a, float* b) { small<<<4, 256>>>(a); big<<<1024, 256>>>(a, b); }`, true},
+		{"both in one loop", `void h(float* a, float* b) { for (int k = 0; k < 10; k++) { small<<<4, 256>>>(a); big<<<1024, 256>>>(a, b); } }`, true},
+		{"the arms of an if", `void h(float* a, float* b, int n) { if (n < 100) small<<<4, 256>>>(a); else big<<<1024, 256>>>(a, b); }`, false},
+		{"the cases of a switch", `void h(float* a, float* b, int n) { switch (n) { case 1: small<<<4, 256>>>(a); break; case 2: big<<<1024, 256>>>(a, b); break; } }`, false},
+		{"the big one in a loop of its own", `void h(float* a, float* b, int n) { small<<<4, 256>>>(a); for (int k = 0; k < n; k++) big<<<1024, 256>>>(a, b); }`, false},
+		{"a grid the code does not give", `void h(float* a, float* b, int g) { small<<<g, 256>>>(a); big<<<1024, 256>>>(a, b); }`, false},
+		{"another function", `void g(float* a) { small<<<4, 256>>>(a); }
+void h(float* a, float* b) { big<<<1024, 256>>>(a, b); }`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, costs := loadSource(t, kernels+tt.host)
+			var imp lint.Impact
+			found := false
+			for _, p := range res.Analysis.Predictions {
+				if p.Access.Kernel.Name == "small" {
+					imp, found = costs.Impact(p)
+				}
+			}
+			if !found {
+				t.Fatal("no impact for small's store")
+			}
+			if imp.Share < MinShare {
+				t.Fatalf("small's store: share %v of its own kernel, want at least %v", imp.Share, MinShare)
+			}
+			if got := imp.Launcher != nil; got != tt.together {
+				t.Fatalf("launcher %+v, want one: %v", imp.Launcher, tt.together)
+			}
+			if !tt.together {
+				return
+			}
+			l := imp.Launcher
+			if l.Function != "h" || l.Heaviest != "big" || l.Part >= 0.01 || l.Share >= MinShare {
+				t.Errorf("launcher %+v, want h, heaviest big, a part under 1%% and a share under %v", l, MinShare)
+			}
+			if ShareSeverity(lint.Warning, &imp) != lint.Info {
+				t.Error("a fix worth under 5% of its function's launches is a warning")
+			}
+		})
+	}
+}
