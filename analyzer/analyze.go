@@ -177,13 +177,14 @@ func (j job) analyze(prog *Program, opts Options, memo *memoIndex, lanes *warp.L
 func kernelJobs(files []*parser.File, prog *Program, memo *memoIndex) []job {
 	var jobs []job
 	seen := map[parser.Pos]bool{}
+	beside := companions(files, prog, memo)
 	for _, f := range files {
 		for _, fn := range f.Funcs {
 			if !fn.Global || fn.Body == nil || seen[fn.P] {
 				continue
 			}
 			seen[fn.P] = true
-			if !memo.reportable(fn) {
+			if !memo.reportable(fn) && !beside[fn] {
 				continue // under the memo's focus, findings no one reads
 			}
 			for _, inst := range prog.Instances(fn) {
@@ -192,6 +193,53 @@ func kernelJobs(files []*parser.File, prog *Program, memo *memoIndex) []job {
 		}
 	}
 	return jobs
+}
+
+// companions are, under a memo's focus, the kernels launched by a host
+// function that launches a reportable one: a finding is priced against
+// the launches its host function makes beside its own
+// (impact.Sites.Launcher), so they are analyzed too, and the focused
+// files' findings stay those of the whole analysis. None without a
+// focus (every kernel is analyzed).
+func companions(files []*parser.File, prog *Program, memo *memoIndex) map[*parser.Func]bool {
+	if memo == nil || !memo.items.Focused() {
+		return nil
+	}
+	var kernels []*parser.Func
+	for _, f := range files {
+		for _, fn := range f.Funcs {
+			if fn.Global && fn.Body != nil {
+				kernels = append(kernels, fn)
+			}
+		}
+	}
+	type host struct{ file, name string }
+	hostOf := func(s *launch.Site) (host, bool) {
+		if len(s.Via) == 0 || !s.KnownShape() { // an assumed grid is priced against nothing
+			return host{}, false
+		}
+		return host{s.Pos.File, s.Via[len(s.Via)-1]}, true
+	}
+	launching := map[host]bool{} // host functions that launch a reportable kernel
+	for _, s := range prog.Launches {
+		h, ok := hostOf(s)
+		for _, fn := range kernels {
+			if ok && s.Reaches(fn) && memo.reportable(fn) {
+				launching[h] = true
+			}
+		}
+	}
+	out := map[*parser.Func]bool{}
+	for _, s := range prog.Launches {
+		if h, ok := hostOf(s); ok && launching[h] {
+			for _, fn := range kernels {
+				if s.Reaches(fn) {
+					out[fn] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // add appends analyzed jobs to r, in their order, and sorts r's

@@ -13,6 +13,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/spec"
 	"github.com/cudalint/cudalint/sources"
@@ -34,6 +35,9 @@ type passRunner struct {
 	// part, while the rules run over one part of the model, is the model
 	// analyzer's result for that part.
 	part *accesses.Result
+	// sites gather the kernels' times by launch site over the passes
+	// (impact.Sites), which the findings are priced against at the end.
+	sites *impact.Sites
 }
 
 // action is one analyzer's run.
@@ -223,6 +227,9 @@ func (c *passRunner) kept(acts []*action, byAnalyzer map[*analysis.Analyzer]*lin
 	var kept []*lint.Finding
 	for _, act := range acts {
 		r := byAnalyzer[act.a]
+		if costs, ok := act.res.(*impact.Costs); ok {
+			c.sites.Add(costs) // the kernels' times, which findings are priced against once all are in
+		}
 		if r == nil {
 			continue // a requirement of the rules (impact), not a rule
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/cudalint/cudalint/parser/lex"
 	"github.com/cudalint/cudalint/rules"
 	"github.com/cudalint/cudalint/rules/accesses"
+	"github.com/cudalint/cudalint/rules/impact"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/sources"
 )
@@ -168,7 +169,8 @@ func Run(opts Options) *Report {
 	fset := token.NewFileSet()
 	model := d.modelOptions()
 	model.HostFiles = host
-	runner := &passRunner{fset: fset, files: analyzed, readFile: opts.ReadFile, model: model, stream: opts.Stream && !opts.ModelOnly}
+	runner := &passRunner{fset: fset, files: analyzed, readFile: opts.ReadFile, model: model, stream: opts.Stream && !opts.ModelOnly,
+		sites: impact.NewSites()}
 	enabled := d.cliEnabled
 	if opts.ModelOnly {
 		enabled = func(string) bool { return false }
@@ -196,6 +198,7 @@ func Run(opts Options) *Report {
 	}
 	rep := &Report{Fset: fset, Result: ar, Errors: d.errs, Root: d.root}
 	rep.Findings = d.suppress(ar, found)
+	applyLaunchers(rep.Findings, runner.sites, ar.Analysis.Program)
 	rep.Findings = group(rep.Findings, fset)
 	applyImpact(rep.Findings)
 	applyUnlaunched(rep.Findings, ar.Analysis)

@@ -37,6 +37,23 @@ func combineImpact(f *lint.Finding, first *lint.Finding, m []*lint.Finding) {
 	f.Figures.Impact = impact.Combined(imps)
 }
 
+// applyLaunchers prices each finding against the launches its kernel's
+// host function runs with it (impact.Sites.Launcher), once every kernel
+// of the run has its time: before folding, so that a folded cause
+// carries its first finding's.
+func applyLaunchers(fs []*lint.Finding, sites *impact.Sites, prog *analyzer.Program) {
+	for _, f := range fs {
+		if f.Figures.Impact == nil || f.Prediction == nil {
+			continue
+		}
+		if l := sites.Launcher(prog, f.Prediction, f.Figures.Impact); l != nil {
+			imp := *f.Figures.Impact
+			imp.Launcher = l
+			f.Figures.Impact = &imp
+		}
+	}
+}
+
 // applyImpact grades each finding by its share of its kernel's memory
 // time (impact.ShareSeverity: a warning whose fix saves under 5% is
 // info) and ends its message with what fixing it is worth ("fixing it:

@@ -557,6 +557,22 @@ func withoutArguments(l *Site) (*Site, bool) {
 	return &out, true
 }
 
+// KnownShape reports whether the launch gives its grid and block as
+// constants (in the program run without arguments, as its
+// configuration takes them): a launch whose kernel can be timed beside
+// others.
+func (l *Site) KnownShape() bool {
+	b, _ := withoutArguments(l)
+	for d := 0; d < 3; d++ {
+		for _, e := range []symbolic.Expr{b.Grid[d], b.Block[d]} {
+			if _, ok := symbolic.IsConst(e); e != nil && !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func bareArg(a interp.Arg, bare func(symbolic.Expr) symbolic.Expr) interp.Arg {
 	a.Int, a.Offset = bare(a.Int), bare(a.Offset)
 	if a.Fields != nil {

@@ -38,6 +38,9 @@ func (m *Memo) Focus(files []string) {
 	m.inFocus = map[string]bool{}
 }
 
+// Focused reports whether the analysis has a focus.
+func (x *Index) Focused() bool { return x.focused() }
+
 // focused reports whether the analysis has a focus.
 func (x *Index) focused() bool {
 	return x != nil && x.focus != nil

@@ -122,7 +122,6 @@ type Costs struct {
 	preds   map[costKey][]*analyzer.Prediction
 	code    map[*parser.Func]*kernelCode
 	unknown map[costKey]loopSet
-	launch  *launchers // the launches by site (launcher.go), made when first asked
 }
 
 // Analyzer prices the pass's kernels once for every rule that requires
@@ -341,7 +340,6 @@ func (c *Costs) Impact(p *analyzer.Prediction, covered ...*analyzer.Prediction) 
 	}
 	imp := New(k, ex.clamped(), k.Assumed)
 	imp.Longer = c.longer(p, fixed)
-	imp.Launcher = c.launcher(p, imp)
 	return imp, true
 }
 

@@ -1,7 +1,9 @@
 package impact
 
 import (
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/launch"
@@ -37,48 +39,130 @@ type launcherGroup struct {
 	heavy    float64 // that launch's seconds
 }
 
-// launchers indexes, per launch site, the kernels' time of the pass.
-type launchers struct {
-	siteSeconds map[parser.Pos]float64
-	siteKernel  map[parser.Pos]string
-	// siteAssumed: some launch there is priced at sizes the code does not
+// Sites are the kernels' times per launch site, gathered over the passes
+// of a run (Add: one pass, or each part of a streamed one), which
+// Launcher prices findings against once they are all in.
+type Sites struct {
+	times   map[parser.Pos][]float64 // each configuration's seconds
+	kernel  map[parser.Pos]string
+	assumed map[parser.Pos]bool
+	// assumed: some launch there is priced at sizes the code does not
 	// give (an assumed grid of 64x64x4 for a one-dimensional kernel, a
 	// trip count of 8): its time is no measure beside another kernel's.
-	siteAssumed map[parser.Pos]bool
-	sites       map[parser.Pos]*launch.Site
-	funcs       funcsNamed
-	groups      map[parser.Pos]*launcherGroup
-	order       []parser.Pos // the sites, each once, in the pass's order
+	groups map[parser.Pos]*launcherGroup
+	sites  map[parser.Pos]*launch.Site // the program's launches by position, made when first asked
 }
 
-func (c *Costs) launchersOf() *launchers {
-	if c.launch != nil {
-		return c.launch
+// NewSites makes an empty set of site times.
+func NewSites() *Sites {
+	return &Sites{times: map[parser.Pos][]float64{}, kernel: map[parser.Pos]string{}, assumed: map[parser.Pos]bool{},
+		groups: map[parser.Pos]*launcherGroup{}}
+}
+
+// Add gathers the times of the kernels of one pass, each under each of
+// its launch configurations, by the site that launches it.
+func (s *Sites) Add(c *Costs) {
+	if s == nil || c == nil {
+		return
 	}
-	l := &launchers{siteSeconds: map[parser.Pos]float64{}, siteKernel: map[parser.Pos]string{}, siteAssumed: map[parser.Pos]bool{}, sites: map[parser.Pos]*launch.Site{},
-		funcs: funcsNamed(c.res.Analysis.Program.FuncsNamed), groups: map[parser.Pos]*launcherGroup{}}
 	seen := map[costKey]bool{}
-	for _, p := range c.res.Analysis.Predictions { // in the pass's order: sums that do not depend on a map's
+	for _, p := range c.res.Analysis.Predictions {
 		key := keyOf(p)
 		if key.config.BlockSource != launch.FromLaunch {
 			continue
 		}
-		l.siteAssumed[key.config.At] = l.siteAssumed[key.config.At] || sizeAssumed(p)
+		at := key.config.At
+		s.assumed[at] = s.assumed[at] || sizeAssumed(p)
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
-		if _, ok := l.siteSeconds[key.config.At]; !ok {
-			l.order = append(l.order, key.config.At)
+		s.times[at] = append(s.times[at], c.kernels[key].Seconds())
+		s.kernel[at] = p.Access.Kernel.Name
+	}
+	clear(s.groups)
+}
+
+// seconds is the site's time over its configurations, summed in an
+// order that does not depend on the passes': a streamed run adds the
+// same terms in other orders.
+func (s *Sites) seconds(at parser.Pos) float64 {
+	ts := slices.Clone(s.times[at])
+	slices.Sort(ts)
+	total := 0.0
+	for _, t := range ts {
+		total += t
+	}
+	return total
+}
+
+// Launcher prices imp, the impact of a finding of p, against the launches
+// its host function runs with p's (prog's launches say where each is):
+// nil when there are none beside it, or their times do not compare.
+func (s *Sites) Launcher(prog *launch.Program, p *analyzer.Prediction, imp *lint.Impact) *lint.Launcher {
+	cfg := p.Config
+	if s == nil || imp == nil || cfg.BlockSource != launch.FromLaunch {
+		return nil
+	}
+	g := s.group(prog, cfg.At)
+	own := s.seconds(cfg.At)
+	if g == nil || own == 0 || g.seconds <= own {
+		return nil
+	}
+	return &lint.Launcher{Function: g.function, Part: round(own / g.seconds), Share: round(imp.Share * own / g.seconds), Heaviest: g.heaviest}
+}
+
+// group is the launches that run with the one at site.
+func (s *Sites) group(prog *launch.Program, site parser.Pos) *launcherGroup {
+	if g, ok := s.groups[site]; ok {
+		return g
+	}
+	var g *launcherGroup
+	if s.sites == nil {
+		s.sites = sitesOf(prog)
+	}
+	sites := s.sites
+	if fn := hostFunc(prog, sites, site); fn != nil {
+		g = &launcherGroup{function: fn.Name}
+		path := branchPath(fn.Body, site)
+		for _, pos := range s.ordered() {
+			if pos.File != site.File || hostFunc(prog, sites, pos) != fn || !together(path, branchPath(fn.Body, pos)) {
+				continue
+			}
+			if s.assumed[pos] {
+				g = nil // a kernel priced at assumed sizes: no comparison
+				break
+			}
+			t := s.seconds(pos)
+			g.seconds += t
+			if t > g.heavy || t == g.heavy && s.kernel[pos] < g.heaviest {
+				g.heavy, g.heaviest = t, s.kernel[pos]
+			}
 		}
-		l.siteSeconds[key.config.At] += c.kernels[key].Seconds()
-		l.siteKernel[key.config.At] = p.Access.Kernel.Name
 	}
-	for _, s := range c.res.Analysis.Program.Launches {
-		l.sites[s.Pos] = s
+	s.groups[site] = g
+	return g
+}
+
+// ordered are the sites by position.
+func (s *Sites) ordered() []parser.Pos {
+	out := slices.Collect(maps.Keys(s.times))
+	slices.SortFunc(out, func(a, b parser.Pos) int {
+		if a.File != b.File {
+			return strings.Compare(a.File, b.File)
+		}
+		return int(a.Offset) - int(b.Offset)
+	})
+	return out
+}
+
+// sitesOf indexes prog's launches by position.
+func sitesOf(prog *launch.Program) map[parser.Pos]*launch.Site {
+	out := map[parser.Pos]*launch.Site{}
+	for _, s := range prog.Launches {
+		out[s.Pos] = s
 	}
-	c.launch = l
-	return l
+	return out
 }
 
 // sizeAssumed: p's requests per launch rest on a size the code does not
@@ -96,43 +180,15 @@ func sizeAssumed(p *analyzer.Prediction) bool {
 	return p.Access.Guessed || len(accesses.AssumedStride(p)) > 0 || c.GridKnown != [3]bool{true, true, true} || policy.GuessedBlock(c)
 }
 
-// group is the launches that run with the one at site.
-func (l *launchers) group(site parser.Pos) *launcherGroup {
-	if g, ok := l.groups[site]; ok {
-		return g
-	}
-	var g *launcherGroup
-	if fn := l.hostFunc(site); fn != nil {
-		g = &launcherGroup{function: fn.Name}
-		path := branchPath(fn.Body, site)
-		for _, pos := range l.order {
-			s := l.siteSeconds[pos]
-			if pos.File != site.File || l.hostFunc(pos) != fn || !together(path, branchPath(fn.Body, pos)) {
-				continue
-			}
-			if l.siteAssumed[pos] {
-				g = nil // a kernel priced at assumed sizes: no comparison
-				break
-			}
-			g.seconds += s
-			if s > g.heavy || s == g.heavy && l.siteKernel[pos] < g.heaviest {
-				g.heavy, g.heaviest = s, l.siteKernel[pos]
-			}
-		}
-	}
-	l.groups[site] = g
-	return g
-}
-
 // hostFunc is the host function whose body holds the launch at site:
 // the last function the interpreter went through to reach it.
-func (l *launchers) hostFunc(site parser.Pos) *parser.Func {
-	s := l.sites[site]
+func hostFunc(prog *launch.Program, sites map[parser.Pos]*launch.Site, site parser.Pos) *parser.Func {
+	s := sites[site]
 	if s == nil || len(s.Via) == 0 {
 		return nil
 	}
 	var best *parser.Func
-	for _, fn := range l.funcs(s.Via[len(s.Via)-1]) {
+	for _, fn := range prog.FuncsNamed(s.Via[len(s.Via)-1]) {
 		if fn.Body == nil || fn.Global || fn.P.File != site.File || fn.P.Offset > site.Offset {
 			continue
 		}
@@ -250,20 +306,4 @@ func exclusive(a, b []arm) bool {
 		}
 	}
 	return false
-}
-
-// launcher prices p's fix against the launches its host function runs
-// with p's: nil when p's launch has none beside it.
-func (c *Costs) launcher(p *analyzer.Prediction, imp lint.Impact) *lint.Launcher {
-	cfg := p.Config
-	if cfg.BlockSource != launch.FromLaunch {
-		return nil
-	}
-	l := c.launchersOf()
-	g := l.group(cfg.At)
-	own := l.siteSeconds[cfg.At]
-	if g == nil || own == 0 || g.seconds <= own {
-		return nil
-	}
-	return &lint.Launcher{Function: g.function, Part: round(own / g.seconds), Share: round(imp.Share * own / g.seconds), Heaviest: g.heaviest}
 }

@@ -35,9 +35,12 @@ void h(float* a, float* b) { big<<<1024, 256>>>(a, b); }`, false},
 			res, costs := loadSource(t, kernels+tt.host)
 			var imp lint.Impact
 			found := false
+			sites := NewSites()
+			sites.Add(costs)
 			for _, p := range res.Analysis.Predictions {
 				if p.Access.Kernel.Name == "small" {
 					imp, found = costs.Impact(p)
+					imp.Launcher = sites.Launcher(res.Analysis.Program, p, &imp)
 				}
 			}
 			if !found {
