@@ -81,21 +81,33 @@ func (in *interp) bareCond(c symbolic.Expr) symbolic.Expr {
 	if !in.host {
 		return c
 	}
-	m := map[symbolic.SymID]symbolic.Expr{}
-	symbolic.Symbols(c, func(v *symbolic.Var) {
-		if v.Kind == symbolic.KindUnknown && v.Cause == symbolic.CauseArgCount {
-			m[v.Key()] = symbolic.Const(1)
-		}
-	})
-	if len(m) == 0 {
+	bare, changed := WithoutArguments(c)
+	if !changed {
 		return c
 	}
-	bare := symbolic.Subst(c, m)
 	if _, ok := symbolic.IsConst(bare); !ok {
 		return c
 	}
 	in.bare = true
 	return bare
+}
+
+// WithoutArguments is e with main's argument count at 1, as in the
+// program run without arguments; changed says whether e depended on it.
+func WithoutArguments(e symbolic.Expr) (bare symbolic.Expr, changed bool) {
+	if e == nil {
+		return nil, false
+	}
+	m := map[symbolic.SymID]symbolic.Expr{}
+	symbolic.Symbols(e, func(v *symbolic.Var) {
+		if v.Kind == symbolic.KindUnknown && v.Cause == symbolic.CauseArgCount {
+			m[v.Key()] = symbolic.Const(1)
+		}
+	})
+	if len(m) == 0 {
+		return e, false
+	}
+	return symbolic.Subst(e, m), true
 }
 
 // skipsBody: the loop's condition is false on entry.

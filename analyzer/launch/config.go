@@ -528,20 +528,9 @@ var AssumedGrid = Dim3{64, 64, 4}
 func withoutArguments(l *Site) (*Site, bool) {
 	changed := false
 	bare := func(e symbolic.Expr) symbolic.Expr {
-		if e == nil {
-			return nil
-		}
-		m := map[symbolic.SymID]symbolic.Expr{}
-		symbolic.Symbols(e, func(v *symbolic.Var) {
-			if v.Kind == symbolic.KindUnknown && v.Cause == symbolic.CauseArgCount {
-				m[v.Key()] = symbolic.Const(1)
-			}
-		})
-		if len(m) == 0 {
-			return e
-		}
-		changed = true
-		return symbolic.Subst(e, m)
+		b, ch := interp.WithoutArguments(e)
+		changed = changed || ch
+		return b
 	}
 	out := *l
 	for d := 0; d < 3; d++ {
