@@ -193,7 +193,7 @@ func (e Excess) plus(o Excess) Excess {
 	return Excess{e.Sectors + o.Sectors, e.Wavefronts + o.Wavefronts, e.DRAM + o.DRAM, e.L1 + o.L1}
 }
 
-// clampExcess keeps each term of an excess at zero or more.
+// clamped is the excess with each term at zero or more.
 func (e Excess) clamped() Excess {
 	return Excess{math.Max(e.Sectors, 0), math.Max(e.Wavefronts, 0), math.Max(e.DRAM, 0), math.Max(e.L1, 0)}
 }
