@@ -33,8 +33,10 @@ func (h *hostTemplates) made(insts []interp.Instantiation) { h.insts = append(h.
 // instantiate interprets each host function template once per
 // instantiation that calls (or an explicit instantiation) make, its type
 // parameters bound, for the launches it makes; a template nothing
-// instantiates is interpreted once with its types unknown.
-func (p *Program) instantiate(h *hostTemplates) {
+// instantiates is interpreted once with its types unknown. An
+// instantiation whose template, bindings and what they read are
+// unchanged since memo's last analysis is taken from it.
+func (p *Program) instantiate(h *hostTemplates, memo *Index) {
 	h.made(p.Instantiations())
 	seen := map[string]bool{}
 	done := map[*parser.Func]bool{}
@@ -46,13 +48,18 @@ func (p *Program) instantiate(h *hostTemplates) {
 		}
 		seen[inst.Key()] = true
 		done[inst.Func] = true
-		launches, more := p.HostRun(f, inst.Func, inst)
+		launches, more := memo.hostRun(f, inst, func() ([]*interp.Launch, []interp.Instantiation) {
+			return p.HostRun(f, inst.Func, inst)
+		})
 		h.made(more) // a template that calls another
 		p.addLaunches(f, launches)
 	}
 	for _, fn := range h.order {
 		if !done[fn] {
-			launches, _ := p.HostRun(h.fileOf[fn], fn, interp.Instantiation{Func: fn})
+			unbound := interp.Instantiation{Func: fn}
+			launches, _ := memo.hostRun(h.fileOf[fn], unbound, func() ([]*interp.Launch, []interp.Instantiation) {
+				return p.HostRun(h.fileOf[fn], fn, unbound)
+			})
 			p.addLaunches(h.fileOf[fn], launches)
 		}
 	}

@@ -99,7 +99,7 @@ func (p *Program) findLaunches(memo *Index) {
 		if w.tmpl {
 			return
 		}
-		w.launches, w.insts = memo.hostRun(w.f, w.fn, func() ([]*interp.Launch, []interp.Instantiation) {
+		w.launches, w.insts = memo.hostRun(w.f, interp.Instantiation{Func: w.fn}, func() ([]*interp.Launch, []interp.Instantiation) {
 			return p.HostRun(w.f, w.fn, interp.Instantiation{Func: w.fn})
 		})
 	})
@@ -113,7 +113,7 @@ func (p *Program) findLaunches(memo *Index) {
 			p.Launches = append(p.Launches, &Site{Launch: *l, targets: p.launchTargets(w.f, l.Kernel)})
 		}
 	}
-	p.instantiate(tmpl)
+	p.instantiate(tmpl, memo)
 	p.Launches = supersede(p.Launches)
 	sort.SliceStable(p.Launches, func(i, j int) bool { return p.Launches[i].Pos.Before(p.Launches[j].Pos) })
 	for _, l := range p.Launches {

@@ -468,14 +468,16 @@ func (x *Index) WriteKey(b *strings.Builder, f *parser.File, root *parser.Func, 
 	}
 }
 
-// hostRun is what host function fn of file f launches, from the memo
-// when what it reads is unchanged.
-func (x *Index) hostRun(f *parser.File, fn *parser.Func, run func() ([]*interp.Launch, []interp.Instantiation)) ([]*interp.Launch, []interp.Instantiation) {
+// hostRun is what host function inst.Func of file f launches, its
+// template parameters bound as inst binds them, from the memo when what
+// it reads is unchanged.
+func (x *Index) hostRun(f *parser.File, inst interp.Instantiation, run func() ([]*interp.Launch, []interp.Instantiation)) ([]*interp.Launch, []interp.Instantiation) {
 	if x == nil {
 		return run()
 	}
 	var b strings.Builder
-	x.WriteKey(&b, f, fn, false)
+	x.WriteKey(&b, f, inst.Func, false)
+	writeBindings(&b, inst)
 	key := b.String()
 	m := x.m
 	m.mu.Lock()
@@ -494,4 +496,19 @@ func (x *Index) hostRun(f *parser.File, fn *parser.Func, run func() ([]*interp.L
 	x.stats[1]++
 	m.mu.Unlock()
 	return launches, insts
+}
+
+// writeBindings writes what inst binds a template's parameters to: the
+// types whole (a struct's layout, not its name: an edit of its fields
+// keeps the name) and the functions by name (the closure of the
+// template's own names does not reach them; the key of the run that
+// made inst does).
+func writeBindings(b *strings.Builder, inst interp.Instantiation) {
+	if len(inst.TypeArgs) == 0 && len(inst.FuncArgs) == 0 {
+		return
+	}
+	b.WriteString("|t")
+	deepkey.Write(b, reflect.ValueOf(inst.TypeArgs), nil)
+	b.WriteString("|f")
+	deepkey.Write(b, reflect.ValueOf(inst.FuncArgs), nil)
 }
