@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
@@ -578,6 +579,7 @@ func (in *interp) memberInits(f *parser.Func, fr *frame) {
 	if !f.Ctor || fr.this == nil {
 		return
 	}
+	owned := false // whether the object's members are this constructor's copy (initShadowed)
 	for _, mi := range f.Inits {
 		if _, ok := fr.this.fields[mi.Name]; !ok {
 			continue // a base class
@@ -593,8 +595,57 @@ func (in *interp) memberInits(f *parser.Func, fr *frame) {
 			v = in.dataValue(symbolic.CauseNotModelled, "member "+mi.Name)
 		}
 		v = in.convert(v, fr.this.fields[mi.Name].typ)
-		in.store(in.thisMember(mi.Name), v, nil)
+		lv := in.thisMember(mi.Name)
+		if len(lv.path) == 1 && lv.name == "this" && !readsObject(mi.Args) {
+			owned = in.initShadowed(owned, mi.Name, v)
+			continue
+		}
+		owned = false
+		in.store(lv, v, nil)
 	}
+}
+
+// initShadowed sets member name of the object under construction to v,
+// for an initializer whose member a parameter of the same name shadows
+// (config(int nwarps) : nwarps(nwarps)). As an assignment it would copy
+// the object's members at each one: ggml's tile configurations,
+// constructed tens of thousands of times, made 17% of all the bytes a
+// run allocates that way. The members are copied once instead, for the
+// constructor's own (owned says they are), and set in place: the
+// initializers between read no object (readsObject), so nothing else
+// holds them.
+func (in *interp) initShadowed(owned bool, name string, v value) bool {
+	cur, ok := in.lookup("this")
+	if !ok || cur.kind != vStruct {
+		return false // as store does: nothing to set
+	}
+	if !owned {
+		cur.fields = maps.Clone(cur.fields)
+		if cur.fields == nil {
+			cur.fields = map[string]value{}
+		}
+		in.vars["this"] = cur
+	}
+	cur.fields[name] = v
+	return true
+}
+
+// readsObject reports whether initializer arguments may read or hand on
+// an object whole: they mention this or call something (a member
+// function sees *this).
+func readsObject(args []parser.Expr) bool {
+	found := false
+	for _, a := range args {
+		parser.WalkExpr(a, func(e parser.Expr) {
+			switch x := e.(type) {
+			case *parser.Call:
+				found = true
+			case *parser.Ident:
+				found = found || x.Name == "this"
+			}
+		})
+	}
+	return found
 }
 
 // funcNamed returns the name of the __device__ function e names (f or
