@@ -449,10 +449,10 @@ func (in *interp) inlineIn(f *parser.Func, args []value, lvs []lvalue, site *par
 		in.note(lex.NoteCallDepth, f.Name, site.Start(), "calls nested more than %d deep; %s not followed", maxCallDepth, f.Name)
 		return in.dataValue(symbolic.CauseNotModelled, "deep call")
 	}
-	savedVars, savedRets, savedRefs, nguards := in.vars, in.rets, in.refs, len(in.guards)
+	savedVars, savedRefs, nguards := in.vars, in.refs, len(in.guards)
 	savedTypes := in.typeArgs
+	defer in.returnsFrom(nguards)()
 	in.vars = map[string]value{} // the callee sees globals through lookup, not the caller's locals
-	in.rets = nil
 	in.refs = nil
 	if fr != nil {
 		in.typeArgs = withTypes(savedTypes, fr.types)
@@ -486,7 +486,7 @@ func (in *interp) inlineIn(f *parser.Func, args []value, lvs []lvalue, site *par
 	in.block(f.Body)
 	leave()
 	in.calls = in.calls[:len(in.calls)-1]
-	result := in.returnValue(nguards)
+	result := in.returnValue()
 	if f.Ctor {
 		result = intValue(symbolic.Const(0))
 	}
@@ -494,7 +494,7 @@ func (in *interp) inlineIn(f *parser.Func, args []value, lvs []lvalue, site *par
 		in.leave(fr)
 	}
 	calleeVars := in.vars
-	in.vars, in.rets, in.refs, in.guards = savedVars, savedRets, savedRefs, in.guards[:nguards]
+	in.vars, in.refs, in.guards = savedVars, savedRefs, in.guards[:nguards]
 	// A reference to a caller's variable: what the callee left in it is
 	// the caller's (read_ref(v, in, k) sets v).
 	for i, p := range f.Params {
@@ -561,18 +561,19 @@ func (in *interp) via() []CallSite {
 
 // returnValue joins the values a function returned: a return under extra
 // guards g wins where g holds, the later ones elsewhere.
-func (in *interp) returnValue(base int) value {
-	if len(in.rets) == 0 {
+func (in *interp) returnValue() value {
+	rets := in.rets[in.retsFrom:]
+	if len(rets) == 0 {
 		return in.dataValue(symbolic.CauseNotModelled, "no return value")
 	}
-	if len(in.rets) > maxReturns {
+	if len(rets) > maxReturns {
 		return in.dataValue(symbolic.CauseCallResult, "a function with many returns")
 	}
-	v := in.rets[len(in.rets)-1].v
-	for i := len(in.rets) - 2; i >= 0; i-- {
-		r := in.rets[i]
+	v := rets[len(rets)-1].v
+	for i := len(rets) - 2; i >= 0; i-- {
+		r := rets[i]
 		c := symbolic.Const(1)
-		for _, g := range r.guards[min(base, len(r.guards)):] {
+		for _, g := range r.guards {
 			c = symbolic.Binary(symbolic.OpLAnd, c, g)
 		}
 		v = mergeValue(c, r.v, v)
@@ -733,4 +734,19 @@ func (in *interp) hostFuncHeld(e *parser.Call, args []value) *parser.Func {
 		return nil
 	}
 	return in.hostFunc(v.closure.fn, args)
+}
+
+// returnsFrom starts the returns of a function called under base
+// guards: they are recorded past the caller's on the one stack of
+// returns (a function with a return per case of a switch, called
+// 100,000 times, would otherwise grow a list of its own each time), with
+// the guards added past the first base. restore, when the function has
+// returned, drops them.
+func (in *interp) returnsFrom(base int) (restore func()) {
+	savedFrom, savedBase := in.retsFrom, in.retBase
+	in.retsFrom, in.retBase = len(in.rets), base
+	return func() {
+		in.rets = in.rets[:in.retsFrom]
+		in.retsFrom, in.retBase = savedFrom, savedBase
+	}
 }

@@ -378,9 +378,9 @@ func (in *interp) hostCall(f *parser.Func, args []value, site *parser.Call) valu
 	if in.hostCalls++; in.hostCalls > maxHostCalls {
 		return in.dataValue(symbolic.CauseNotModelled, "host calls beyond the budget")
 	}
-	savedVars, savedRets, nguards := in.vars, in.rets, len(in.guards)
+	savedVars, nguards := in.vars, len(in.guards)
+	defer in.returnsFrom(nguards)()
 	in.vars = map[string]value{}
-	in.rets = nil
 	for i, p := range f.Params {
 		if i < len(args) && p.Name != "" {
 			t := in.resolve(p.Type)
@@ -404,9 +404,9 @@ func (in *interp) hostCall(f *parser.Func, args []value, site *parser.Call) valu
 	in.block(f.Body)
 	in.calls = in.calls[:len(in.calls)-1]
 	in.typeArgs, in.hostFuncArgs = savedTypes, savedFuncs
-	result := in.returnValue(nguards)
+	result := in.returnValue()
 	written := in.refsWritten(f, site, savedVars)
-	in.vars, in.rets, in.guards = savedVars, savedRets, in.guards[:nguards]
+	in.vars, in.guards = savedVars, in.guards[:nguards]
 	for name, v := range written {
 		in.vars[name] = v
 	}

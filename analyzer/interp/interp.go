@@ -54,9 +54,14 @@ type interp struct {
 	kernel      *parser.Func
 	accesses    []*Access
 	launches    []*Launch
-	rets        []ret
-	fresh       int
-	steps       int
+	// rets are the returns met, of the function being inlined from
+	// retsFrom on (its callers' before: see returnsFrom); retBase is how
+	// many guards stood when it was called: its returns record those
+	// after them.
+	rets              []ret
+	retsFrom, retBase int
+	fresh             int
+	steps             int
 	// bare: host code took a branch on main's argument count as the
 	// program run without arguments does (bareCond).
 	bare   bool
@@ -121,7 +126,7 @@ type interp struct {
 }
 
 type ret struct {
-	guards []symbolic.Expr
+	guards []symbolic.Expr // those the returning function added (see interp.retBase)
 	v      value
 }
 
@@ -394,7 +399,11 @@ func (in *interp) stmt(s parser.Stmt) {
 		if s.X != nil {
 			v = in.eval(s.X)
 		}
-		in.rets = append(in.rets, ret{guards: append([]symbolic.Expr{}, in.guards...), v: v})
+		// The guards the function's own code added: its caller's are
+		// the same for every return (returnValue joins them under the
+		// added ones).
+		own := in.guards[min(in.retBase, len(in.guards)):]
+		in.rets = append(in.rets, ret{guards: append([]symbolic.Expr(nil), own...), v: v})
 	}
 }
 
