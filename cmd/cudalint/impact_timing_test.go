@@ -265,6 +265,29 @@ func TestPairEstimates(t *testing.T) {
 		"st5_slow": r(4+5*(4+0.25*16), 1+5*(1+0.25*4), 4+5*4, 1+5, index+1+5*4),
 		"st6_slow": r(4+6*(4+0.5*20), 1+6*(1+0.5*5), 4+6*4, 1+6, index+1+6*4),
 		"st7_slow": r(4+7*(4+0.75*24), 1+7*(1+0.75*6), 4+7*4, 1+7, index+1+7*4),
+		// A 4-byte pixel in four byte stores: a record each thread writes
+		// whole, merged (DRAM its 4 sectors once, the L1 a line each as a
+		// uchar4's); 12 instructions a warp, the same either way.
+		"b4_slow": r(4+4, 1+4, 4+4, 1+4, 12),
+		// The same under a branch on the face, which a global gives at run
+		// time: alpha and either arm's three colours make the record (two
+		// arms counted, as the model counts a branch it cannot decide),
+		// and pixel[face / 2] of each arm is a store of its own, 4 sectors
+		// where 1 would do. The fix of the finding's cause (pixel[3] and
+		// the stores folded with it) brings one of them to its ideal:
+		// DRAM 16 sectors a warp, 3 fewer fixed; 10 lines either way; the
+		// model's 17 instructions.
+		"br4_slow": r(16, 10, 13, 10, 17),
+		// The row pass: 9 coalesced loads first, then 1015 iterations of
+		// two coalesced loads (4 sectors, a line each) and a store 32
+		// sectors in 32 lines as it is (a row per thread, as rowstore:
+		// no credit for the lane's later stores), 4 in 1 fixed. The
+		// instructions are the model's, 19341 a warp. The sample's size
+		// (boxrow_small: 16 blocks) measured 1.43x, not the 3.09x of a
+		// full GPU (testdata/truth/timing/small.csv): the model does not
+		// know a launch too small to fill the GPU (docs/severity.md).
+		"boxrow_slow":       r(9*4+1015*(8+32), 9+1015*(2+32), 9*4+1015*(8+4), 9+1015*3, 19341),
+		"boxrow_small_slow": r(9*4+1015*(8+32), 9+1015*(2+32), 9*4+1015*(8+4), 9+1015*3, 19341),
 	}
 	got := estimatedSpeedups(t)
 	for kernel, w := range want {

@@ -1,6 +1,7 @@
 package accesses
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/cudalint/cudalint/analyzer"
@@ -91,49 +92,162 @@ func findRecords(kernel []*analyzer.Prediction, reused map[*analyzer.Prediction]
 }
 
 // recordsOf finds the records among members, accesses of one group.
+// A lead's record takes the accesses under its own conditions and, where
+// the thread's code branches on a value every thread of the launch holds
+// alike (texture_cube's face % 2), those of both arms: each arm must
+// complete the record with the lead's own, for either arm may be the one
+// that runs. Leads are tried by how few guards they stand under, so that
+// the access both arms follow leads them.
 func recordsOf(members []*analyzer.Prediction, stride int64, out map[*analyzer.Prediction]*Record) {
 	span := Abs(stride)
-	for _, lead := range members {
+	leads := slices.Clone(members)
+	slices.SortStableFunc(leads, func(a, b *analyzer.Prediction) int { return len(a.Access.Guards) - len(b.Access.Guards) })
+	for _, lead := range leads {
 		if out[lead] != nil {
 			continue
 		}
 		pieces := instructionPieces(lead, 0)
+		arms := map[string]*armPieces{}
 		for _, q := range members {
-			if q == lead || out[q] != nil || !lead.Access.SameConditions(q.Access) {
+			if q == lead || out[q] != nil {
 				continue
 			}
-			if d, ok := symbolic.IsConst(symbolic.Sub(q.Access.Addr, lead.Access.Addr)); ok && d > -span && d < span {
+			d, ok := distance(lead, q)
+			if !ok || d <= -span || d >= span {
+				continue
+			}
+			g := uniformArm(lead.Access, q.Access)
+			if lead.Access.SameConditions(q.Access) || g != nil && holds(g, lead.Config) {
 				pieces = append(pieces, instructionPieces(q, d)...)
+			} else if g != nil {
+				k := symbolic.Key(g)
+				if arms[k] == nil {
+					arms[k] = &armPieces{cond: g}
+				}
+				arms[k].pieces = append(arms[k].pieces, instructionPieces(q, d)...)
 			}
 		}
-		if len(pieces) < 2 {
-			continue // one instruction: nothing to merge
+		both := complementary(arms)
+		instructions := len(pieces) + max(len(both[0]), len(both[1]))
+		if instructions < 2 || !covers(pieces, both, span) {
+			continue // one instruction, nothing to merge; or no whole record
 		}
-		sort.SliceStable(pieces, func(i, j int) bool { return pieces[i].off < pieces[j].off })
-		if pieces[len(pieces)-1].end-pieces[0].off > span {
-			continue // the accesses reach past one lane's record
-		}
-		covered, gap := pieces[0].off, int64(0)
-		for _, pc := range pieces {
-			gap = max(gap, pc.off-covered)
-			covered = max(covered, pc.end)
-		}
-		gap = max(gap, pieces[0].off+span-covered) // to the next lane's first byte
-		if gap >= warp.SectorBytes {
-			continue
-		}
-		rec := &Record{Lead: pieces[0].p, Bytes: span, Instructions: len(pieces)}
+		all := sortedPieces(append(append(slices.Clone(pieces), both[0]...), both[1]...))
+		rec := &Record{Lead: all[0].p, Bytes: span, Instructions: instructions}
 		if lead.Access.Op == interp.Store {
 			rec.Unmerged = recordUnmerged(span)
 		}
-		for _, pc := range pieces {
+		for _, pc := range all {
 			if out[pc.p] == nil {
 				out[pc.p] = rec
 				rec.Members = append(rec.Members, pc.p)
 			}
 		}
-		rec.Accesses = len(rec.Members)
+		rec.Accesses = distinctAccesses(pieces) + max(distinctAccesses(both[0]), distinctAccesses(both[1]))
 	}
+}
+
+// distinctAccesses is how many accesses pieces come from.
+func distinctAccesses(pieces []recordPiece) int {
+	seen := map[*analyzer.Prediction]bool{}
+	for _, pc := range pieces {
+		seen[pc.p] = true
+	}
+	return len(seen)
+}
+
+// covers: the lead's pieces make a whole record, or with arms, each arm's
+// do with them.
+func covers(pieces []recordPiece, arms [2][]recordPiece, span int64) bool {
+	if len(arms[0]) == 0 {
+		return whole(pieces, span)
+	}
+	return whole(append(slices.Clone(pieces), arms[0]...), span) && whole(append(slices.Clone(pieces), arms[1]...), span)
+}
+
+// whole: pieces stay inside one lane's span and leave no gap of a sector
+// between one lane's bytes and the next's.
+func whole(pieces []recordPiece, span int64) bool {
+	if len(pieces) == 0 {
+		return false
+	}
+	pieces = sortedPieces(pieces)
+	if pieces[len(pieces)-1].end-pieces[0].off > span {
+		return false // the accesses reach past one lane's record
+	}
+	covered, gap := pieces[0].off, int64(0)
+	for _, pc := range pieces {
+		gap = max(gap, pc.off-covered)
+		covered = max(covered, pc.end)
+	}
+	gap = max(gap, pieces[0].off+span-covered) // to the next lane's first byte
+	return gap < warp.SectorBytes
+}
+
+func sortedPieces(pieces []recordPiece) []recordPiece {
+	sort.SliceStable(pieces, func(i, j int) bool { return pieces[i].off < pieces[j].off })
+	return pieces
+}
+
+// armPieces are the pieces of a record one arm of a branch writes or
+// reads, and the arm's condition.
+type armPieces struct {
+	cond   symbolic.Expr
+	pieces []recordPiece
+}
+
+// complementary are the pieces of the two arms of one branch, when arms
+// holds exactly those (an if's condition and its negation); else none:
+// a thread runs exactly one of the two.
+func complementary(arms map[string]*armPieces) [2][]recordPiece {
+	if len(arms) != 2 {
+		return [2][]recordPiece{}
+	}
+	var two []*armPieces
+	for _, a := range arms {
+		two = append(two, a)
+	}
+	if symbolic.Key(symbolic.Not(two[0].cond)) != symbolic.Key(two[1].cond) && symbolic.Key(symbolic.Not(two[1].cond)) != symbolic.Key(two[0].cond) {
+		return [2][]recordPiece{}
+	}
+	return [2][]recordPiece{two[0].pieces, two[1].pieces}
+}
+
+// distance is how many bytes q's address lies past lead's, when the
+// launch configuration fixes it (pixel[face / 2] beside pixel[0], the
+// launch giving face).
+func distance(lead, q *analyzer.Prediction) (int64, bool) {
+	diff := symbolic.Sub(q.Access.Addr, lead.Access.Addr)
+	if d, ok := symbolic.IsConst(diff); ok {
+		return d, true
+	}
+	return symbolic.Eval(diff, lead.Config.Values())
+}
+
+// holds: guard g is true under every warp of the launch configuration
+// (texture_cube launched once per face, face % 2 given by each launch).
+func holds(g symbolic.Expr, c *analyzer.LaunchConfig) bool {
+	v, ok := symbolic.Eval(g, c.Values())
+	return ok && v != 0
+}
+
+// uniformArm is the guard access b stands under past a's when b's
+// conditions are a's and that one guard more, on a value every lane of
+// a warp holds alike, in the same loops; else nil. (Each warp runs one
+// arm of such a branch whole, so the record's requests are one arm's.)
+func uniformArm(a, b *interp.Access) symbolic.Expr {
+	if len(b.Guards) != len(a.Guards)+1 {
+		return nil
+	}
+	shorter := *b
+	shorter.Guards = b.Guards[:len(a.Guards)]
+	if !a.SameConditions(&shorter) {
+		return nil
+	}
+	if g := b.Guards[len(a.Guards)]; symbolic.ClassOf(g) == symbolic.Uniform {
+		return g
+	}
+	return nil
 }
 
 // recordPiece is one instruction's bytes of a record, at offsets from

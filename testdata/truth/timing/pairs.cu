@@ -638,6 +638,103 @@ static void launch_st7_planes(float* in, float* out) { st7_planes<<<PAIRS8 / THR
 // ---- timing ----
 static cudaEvent_t start_event, stop_event;
 
+// ---- a 4-byte pixel written a byte at a time ----
+// cuda-samples' texture_cube paints a cube face: each thread a pixel of
+// four bytes, alpha first, then blue, green and red under a branch on
+// the face number (uniform over the launch), one byte store each. The
+// warp's byte stores each touch its 128 bytes' 4 sectors; the thread's
+// others fill them. Twins: the pixel stored as one uchar4 (b4_fast). b4
+// stores the four bytes with no branch.
+static int g_face; // the face painted: the host sets it at run time
+__global__ void b4_slow(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    unsigned char v = (unsigned char)in[i];
+    unsigned char* pixel = (unsigned char*)out + 4 * i;
+    pixel[0] = v;
+    pixel[1] = v + 1;
+    pixel[2] = v + 2;
+    pixel[3] = 255;
+}
+
+__global__ void br4_slow(const float* in, float* out, int face) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    unsigned char v = (unsigned char)in[i];
+    unsigned char* pixel = (unsigned char*)out + 4 * i;
+    pixel[3] = 255;
+    if (face % 2) {
+        pixel[0] = pixel[1] = pixel[2] = 128;
+        pixel[face / 2] = v;
+    } else {
+        pixel[0] = pixel[1] = pixel[2] = v;
+        pixel[face / 2] = 128;
+    }
+}
+
+__global__ void b4_fast(const float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    unsigned char v = (unsigned char)in[i];
+    reinterpret_cast<uchar4*>(out)[i] = make_uchar4(v, v + 1, v + 2, 255);
+}
+
+// ---- a row pass: a thread per image row ----
+// cuda-samples' boxFilter filters rows with a thread per row: a running
+// sum over the row, a value added and one dropped each step, stored at
+// each x. Neighbouring lanes store rows apart: 32 sectors a request. Its
+// twin stores the same values column-major, lanes side by side. The
+// sample's image is 1024 x 1024 in blocks of 64 threads (16 blocks: the
+// GPU is mostly idle); boxrow is the same walk over 65536 rows of 1024.
+#define BOX_R 8
+#define SMALL_ROWS 1024
+#define SMALL_W 1024
+#define SMALL_THREADS 64
+#define BIG_ROWS 65536
+#define BIG_W 1024
+// The row is read column-major (lanes side by side), as the sample's
+// texture fetches are served: the pair differs in the store alone.
+template <int ROWS_, int W_>
+__device__ void box_row(const float* in, float* out, long long y, bool columns) {
+    float t = 0.0f;
+    for (int x = 0; x <= BOX_R; x++) {
+        t += in[(long long)x * ROWS_ + y];
+    }
+    for (int x = 0; x < W_ - BOX_R - 1; x++) {
+        t += in[(long long)(x + BOX_R + 1) * ROWS_ + y] - in[(long long)x * ROWS_ + y];
+        if (columns) {
+            out[(long long)x * ROWS_ + y] = t;
+        } else {
+            out[y * W_ + x] = t;
+        }
+    }
+}
+
+__global__ void boxrow_small_slow(const float* in, float* out) {
+    box_row<SMALL_ROWS, SMALL_W>(in, out, (long long)blockIdx.x * SMALL_THREADS + threadIdx.x, false);
+}
+
+__global__ void boxrow_small_fast(const float* in, float* out) {
+    box_row<SMALL_ROWS, SMALL_W>(in, out, (long long)blockIdx.x * SMALL_THREADS + threadIdx.x, true);
+}
+
+__global__ void boxrow_slow(const float* in, float* out) {
+    box_row<BIG_ROWS, BIG_W>(in, out, (long long)blockIdx.x * THREADS + threadIdx.x, false);
+}
+
+__global__ void boxrow_fast(const float* in, float* out) {
+    box_row<BIG_ROWS, BIG_W>(in, out, (long long)blockIdx.x * THREADS + threadIdx.x, true);
+}
+
+static void launch_b4_slow(float* in, float* out) { b4_slow<<<N / THREADS, THREADS>>>(in, out); }
+static void launch_br4_slow(float* in, float* out) { br4_slow<<<N / THREADS, THREADS>>>(in, out, g_face); }
+static void launch_b4_fast(float* in, float* out) { b4_fast<<<N / THREADS, THREADS>>>(in, out); }
+static void launch_boxrow_small_slow(float* in, float* out) {
+    boxrow_small_slow<<<SMALL_ROWS / SMALL_THREADS, SMALL_THREADS>>>(in, out);
+}
+static void launch_boxrow_small_fast(float* in, float* out) {
+    boxrow_small_fast<<<SMALL_ROWS / SMALL_THREADS, SMALL_THREADS>>>(in, out);
+}
+static void launch_boxrow_slow(float* in, float* out) { boxrow_slow<<<BIG_ROWS / THREADS, THREADS>>>(in, out); }
+static void launch_boxrow_fast(float* in, float* out) { boxrow_fast<<<BIG_ROWS / THREADS, THREADS>>>(in, out); }
+
 // median_ms launches WARMUPS times untimed, then RUNS times each between
 // two events, and returns the median of the RUNS times.
 // Under a profiler (measure12.sh: pairs --once NAME...) each kernel of the
@@ -737,6 +834,14 @@ int main(int argc, char** argv) {
     time_pair("st5", "st5_slow", launch_st5_slow, "st5_planes", launch_st5_planes, in, out);
     time_pair("st6", "st6_slow", launch_st6_slow, "st6_planes", launch_st6_planes, in, out);
     time_pair("st7", "st7_slow", launch_st7_slow, "st7_planes", launch_st7_planes, in, out);
+    // The face a cube painter paints: known only at run time (1 unless
+    // FACE says otherwise).
+    const char* face = getenv("FACE");
+    g_face = face ? atoi(face) : 1;
+    time_pair("b4", "b4_slow", launch_b4_slow, "b4_fast", launch_b4_fast, in, out);
+    time_pair("br4", "br4_slow", launch_br4_slow, "b4_fast", launch_b4_fast, in, out);
+    time_pair("boxrow_small", "boxrow_small_slow", launch_boxrow_small_slow, "boxrow_small_fast", launch_boxrow_small_fast, in, out);
+    time_pair("boxrow", "boxrow_slow", launch_boxrow_slow, "boxrow_fast", launch_boxrow_fast, in, out);
 
     CHECK(cudaEventDestroy(start_event));
     CHECK(cudaEventDestroy(stop_event));
