@@ -537,7 +537,7 @@ func (in *interp) thisValueOf(fr *frame) (value, bool) {
 	if !ok || cur.kind != vStruct {
 		return value{}, false
 	}
-	out := value{kind: vStruct, typ: fr.this.typ, fields: map[string]value{}}
+	out := value{kind: vStruct, typ: fr.this.typ, fields: make(map[string]value, len(fr.this.fields))}
 	for k := range fr.this.fields {
 		x, ok := in.vars[k]
 		if fr.shadow[k] || !ok {
