@@ -2,6 +2,7 @@ package launch
 
 import (
 	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/internal/par"
 	"github.com/cudalint/cudalint/parser"
 )
 
@@ -40,29 +41,59 @@ func (p *Program) instantiate(h *hostTemplates, memo *Index) {
 	h.made(p.Instantiations())
 	seen := map[string]bool{}
 	done := map[*parser.Func]bool{}
-	for i := 0; i < len(h.insts) && len(seen) < maxInstantiations; i++ {
-		inst := h.insts[i]
-		f, ok := h.fileOf[inst.Func]
-		if !ok || seen[inst.Key()] {
-			continue
+	// The queue is taken a round at a time, each round's instantiations
+	// interpreted on every core and what they give taken in queue order:
+	// the instantiations they make join the queue's end as they would
+	// one by one, so the launches and the order are the same.
+	for next := 0; next < len(h.insts) && len(seen) < maxInstantiations; {
+		var round []hostRunWork
+		for ; next < len(h.insts) && len(seen) < maxInstantiations; next++ {
+			inst := h.insts[next]
+			f, ok := h.fileOf[inst.Func]
+			if !ok || seen[inst.Key()] {
+				continue
+			}
+			seen[inst.Key()] = true
+			done[inst.Func] = true
+			round = append(round, hostRunWork{f: f, inst: inst})
 		}
-		seen[inst.Key()] = true
-		done[inst.Func] = true
-		launches, more := memo.hostRun(f, inst, func() ([]*interp.Launch, []interp.Instantiation) {
-			return p.HostRun(f, inst.Func, inst)
-		})
-		h.made(more) // a template that calls another
-		p.addLaunches(f, launches)
+		p.runAll(round, memo)
+		for _, w := range round {
+			h.made(w.more) // a template that calls another
+			p.addLaunches(w.f, w.launches)
+		}
 	}
+	var unbound []hostRunWork
 	for _, fn := range h.order {
 		if !done[fn] {
-			unbound := interp.Instantiation{Func: fn}
-			launches, _ := memo.hostRun(h.fileOf[fn], unbound, func() ([]*interp.Launch, []interp.Instantiation) {
-				return p.HostRun(h.fileOf[fn], fn, unbound)
-			})
-			p.addLaunches(h.fileOf[fn], launches)
+			unbound = append(unbound, hostRunWork{f: h.fileOf[fn], inst: interp.Instantiation{Func: fn}})
 		}
 	}
+	p.runAll(unbound, memo)
+	for _, w := range unbound {
+		p.addLaunches(w.f, w.launches)
+	}
+}
+
+// hostRunWork is one host function template to interpret under one
+// instantiation, and what it gave: its launches and the instantiations
+// it made.
+type hostRunWork struct {
+	f        *parser.File
+	inst     interp.Instantiation
+	launches []*interp.Launch
+	more     []interp.Instantiation
+}
+
+// runAll interprets the works on every core, each on its own
+// interpreter, from memo where what it reads is unchanged.
+func (p *Program) runAll(works []hostRunWork, memo *Index) {
+	par.Each(len(works), func(i int) {
+		w := &works[i]
+		w.launches, w.more = memo.hostRun(w.f, w.inst, func() ([]*interp.Launch, []interp.Instantiation) {
+			return p.HostRun(w.f, w.inst.Func, w.inst)
+		})
+	})
 }
 
 func (p *Program) addLaunches(f *parser.File, launches []*interp.Launch) {
