@@ -353,6 +353,15 @@ func (x *Index) closure(root any, index map[string][]any, always []any, opaque b
 		m.mu.Unlock()
 		return e.out
 	}
+	if ok && opaque {
+		if moved, ok := x.kernelsRenewed(e, index, always); ok {
+			m.mu.Lock()
+			e.used = m.gen
+			m.closures[k] = moved
+			m.mu.Unlock()
+			return moved.out
+		}
+	}
 	e = &closureRun{always: always}
 	e.out = x.walkClosure(root, index, always, opaque, e)
 	m.mu.Lock()
@@ -360,6 +369,50 @@ func (x *Index) closure(root any, index map[string][]any, always []any, opaque b
 	m.closures[k] = e
 	m.mu.Unlock()
 	return e.out
+}
+
+// kernelsRenewed is host closure e brought up to index when what
+// changed of the items it reached is kernels' bodies: a host closure
+// reaches kernels but does not follow them, so an edit inside a kernel
+// (a new item, its signature the same) leaves the closure as it was but
+// for that item. ok is false when anything else changed.
+func (x *Index) kernelsRenewed(e *closureRun, index map[string][]any, always []any) (*closureRun, bool) {
+	if !sameItems(e.always, always) {
+		return nil, false
+	}
+	renewed := map[any]any{}
+	for i, n := range e.names {
+		was, now := e.lookups[i], index[n]
+		if len(was) != len(now) {
+			return nil, false
+		}
+		for j := range was {
+			if was[j] == now[j] {
+				continue
+			}
+			old, okOld := was[j].(*parser.Func)
+			fresh, okNew := now[j].(*parser.Func)
+			if !okOld || !okNew || !old.Global || !fresh.Global || x.signature(old) != x.signature(fresh) {
+				return nil, false
+			}
+			renewed[old] = fresh
+		}
+	}
+	out := make([]any, len(e.out))
+	for i, d := range e.out {
+		out[i] = d
+		if r, ok := renewed[d]; ok {
+			out[i] = r
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return reflect.ValueOf(out[i]).Pointer() < reflect.ValueOf(out[j]).Pointer()
+	})
+	lookups := make([][]any, len(e.names))
+	for i, n := range e.names {
+		lookups[i] = index[n]
+	}
+	return &closureRun{names: e.names, lookups: lookups, always: e.always, out: out}, true
 }
 
 // valid reports whether the closure e recorded is the one index gives.
