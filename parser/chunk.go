@@ -20,6 +20,7 @@ type chunker struct {
 	back   []Token  // tokens read ahead, to be read again (last first)
 	scopes []string // namespaces of the open namespace and extern blocks
 	buf    []Token  // an array to read the next item into
+	used   int      // the most of buf an item has filled (see giveItemBuf)
 	open   []byte   // the unclosed brackets of the item being read
 	// boundary is set while the next token read starts an item and
 	// nothing is read ahead: only there can a header be taken whole
@@ -46,6 +47,15 @@ func (c *chunker) get() (Token, bool) {
 		return c.get()
 	}
 	return t, ok
+}
+
+// reuse has the next item read into the array of toks, an item just
+// parsed, which nothing keeps: it is buf, or buf grown to hold it.
+func (c *chunker) reuse(toks []Token) {
+	if cap(toks) >= cap(c.buf) {
+		c.buf = toks[:0]
+	}
+	c.used = max(c.used, len(toks))
 }
 
 func (c *chunker) unget(ts ...Token) {
@@ -242,11 +252,21 @@ func (c *chunker) rest(toks []Token) []Token {
 			c.cut = true
 			return toks
 		}
-		toks = append(toks, t)
+		toks = append(growItem(toks), t)
 		if step(t) {
 			return toks
 		}
 	}
+}
+
+// growItem makes room in a full item array by doubling it: append
+// grows a large slice by a quarter at a time, and reading ggml's largest
+// items (55,000 tokens) so allocated five times their size.
+func growItem(toks []Token) []Token {
+	if len(toks) < cap(toks) {
+		return toks
+	}
+	return slices.Grow(toks, max(len(toks), 256))
 }
 
 // attributeWords take a parenthesised argument that is not a parameter

@@ -74,15 +74,25 @@ func parserTag(p any) byte {
 }
 
 // lexSpan makes toks[from:to] a participle lexer. Token offsets are
-// relative to from (see parseSpan).
+// relative to from (see parseSpan). The tokens are converted as
+// Upgrade reads them, into its array only.
 func (u *unit) lexSpan(from, to int) (*lexer.PeekingLexer, error) {
-	lt := make([]lexer.Token, 0, to-from)
-	for i := from; i < to; i++ {
-		t := u.toks[i]
-		lt = append(lt, lexer.Token{Type: u.classify(t), Value: t.Text, Pos: lexer.Position{Offset: i - from, Line: int(t.Pos.Line), Column: int(t.Pos.Col)}})
+	return lexer.Upgrade(&spanLexer{u: u, from: from, at: from, to: to})
+}
+
+// spanLexer reads u.toks[from:to] as participle tokens, then EOF.
+type spanLexer struct {
+	u            *unit
+	from, at, to int
+}
+
+func (l *spanLexer) Next() (lexer.Token, error) {
+	if l.at >= l.to {
+		return lexer.Token{Type: lexer.EOF, Pos: lexer.Position{Offset: l.to - l.from, Line: -1}}, nil
 	}
-	end := lexer.Position{Offset: to - from, Line: -1}
-	return lexer.Upgrade(&sliceLexer{toks: lt, end: end})
+	t := l.u.toks[l.at]
+	l.at++
+	return lexer.Token{Type: l.u.classify(t), Value: t.Text, Pos: lexer.Position{Offset: l.at - 1 - l.from, Line: int(t.Pos.Line), Column: int(t.Pos.Col)}}, nil
 }
 
 // maxCachedParses bounds the per-file parse cache.

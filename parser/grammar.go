@@ -253,21 +253,6 @@ func (lexDef) Lex(string, io.Reader) (lexer.Lexer, error) {
 	return nil, errors.New("cudalint feeds participle pre-scanned tokens")
 }
 
-type sliceLexer struct {
-	toks []lexer.Token
-	i    int
-	end  lexer.Position
-}
-
-func (l *sliceLexer) Next() (lexer.Token, error) {
-	if l.i >= len(l.toks) {
-		return lexer.Token{Type: lexer.EOF, Pos: l.end}, nil
-	}
-	t := l.toks[l.i]
-	l.i++
-	return t, nil
-}
-
 func build[G any]() *participle.Parser[G] {
 	return participle.MustBuild[G](participle.Lexer(lexDef{}), participle.UseLookahead(1))
 }

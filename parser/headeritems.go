@@ -132,14 +132,13 @@ func (u *unit) takeHeader(c *chunker, ic *ItemCache, kh *keyHasher, h cpp.Header
 // item was parsed outside the ItemCache (one of the file's own, which
 // another file must not share).
 func (u *unit) parseHeader(c *chunker, ic *ItemCache, kh *keyHasher, h cpp.Header) (hp *headerParse, whole bool) {
-	sub := chunker{read: segmentReader(h.Segments()), scopes: slices.Clone(c.scopes), buf: takeItemBuf()}
-	defer func() { giveItemBuf(sub.buf) }()
+	// c stands between items: its array is free, and sub reads into it.
+	sub := chunker{read: segmentReader(h.Segments()), scopes: slices.Clone(c.scopes), buf: c.buf, used: c.used}
+	defer func() { c.buf, c.used = sub.buf, sub.used }()
 	hp, whole = &headerParse{}, true
 	for {
 		toks, ns, more := sub.item()
-		if cap(toks) >= cap(sub.buf) {
-			sub.buf = toks[:0]
-		}
+		sub.reuse(toks)
 		if sub.cut {
 			hp.tail = slices.Clone(toks)
 			break

@@ -53,6 +53,36 @@ type ItemCache struct {
 	items map[itemKey]*parsedItem
 	// headers are the item lists of replayed headers (headeritems.go).
 	headers map[cpp.Header]*headerMemo
+	// spare are arrays that the run's files read their items into, lent
+	// to the next files (takeItemBuf). Not a sync.Pool: every garbage
+	// collection empties one, and ggml's files then grew their arrays
+	// again from nothing, to 100,000 tokens, copying 58 MB a run.
+	spare [][]Token
+}
+
+// maxSpareBufs bounds the arrays a cache keeps: about one per file
+// loading at once.
+const maxSpareBufs = 8
+
+func (c *ItemCache) takeSpare() []Token {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := len(c.spare)
+	if n == 0 {
+		return nil
+	}
+	b := c.spare[n-1]
+	c.spare[n-1] = nil
+	c.spare = c.spare[:n-1]
+	return b
+}
+
+func (c *ItemCache) giveSpare(b []Token) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.spare) < maxSpareBufs && cap(b) > 0 {
+		c.spare = append(c.spare, b)
+	}
 }
 
 // NewItemCache returns an empty cache, safe for concurrent use.

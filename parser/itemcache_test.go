@@ -3,6 +3,7 @@ package parser
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -44,5 +45,33 @@ func TestItemCacheSharesOnlyIdenticalItems(t *testing.T) {
 	}
 	if got := c.Structs[0].Fields[0].Type.Words; !reflect.DeepEqual(got, []string{"double"}) {
 		t.Errorf("c.cu's Pair has %v fields, want double", got)
+	}
+}
+
+// The array a file read its items into goes back to the cache cleared,
+// however large the item that grew it (nothing of one file's text stays
+// reachable from it), and the next file reads into it again.
+func TestItemCacheLendsClearedItemArrays(t *testing.T) {
+	big := "__global__ void k(float* a) {\n" + strings.Repeat("a[0] = a[1] + a[2];\n", 300) + "}\n"
+	cache := NewItemCache()
+	first := Parse("a.cu", []byte(big+"int x;\n"), Config{Items: cache})
+	if len(first.Funcs) != 1 || len(first.Globals) != 1 {
+		t.Fatalf("parsed %d functions and %d globals, want 1 and 1", len(first.Funcs), len(first.Globals))
+	}
+	if len(cache.spare) != 1 {
+		t.Fatalf("the cache keeps %d arrays after a file, want 1", len(cache.spare))
+	}
+	lent := cache.spare[0]
+	if cap(lent) < 300*12 {
+		t.Fatalf("the array kept holds %d tokens, less than the function read into it", cap(lent))
+	}
+	for i, tok := range lent[:cap(lent)] {
+		if tok != (Token{}) {
+			t.Fatalf("token %d of the array kept is %q, want it cleared", i, tok.Text)
+		}
+	}
+	second := Parse("b.cu", []byte("int y;\n"+big), Config{Items: cache})
+	if len(second.Funcs) != 1 || len(cache.spare) != 1 || cap(cache.spare[0]) != cap(lent) {
+		t.Errorf("the second file did not read into the array the first one left")
 	}
 }

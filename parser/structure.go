@@ -65,24 +65,38 @@ func init() {
 	}
 }
 
-// itemBufs holds the arrays that items are read into, for the next file:
-// an array grows to the largest item of a file, and ggml's 187 files,
-// each growing its own, allocated 538 MB doing so. A pool, so that what
-// it holds goes once files stop loading.
+// itemBufs holds the arrays that items are read into, for the next file
+// of a Parse without an ItemCache: an array grows to the largest item of
+// a file, and ggml's 187 files, each growing its own, allocated 538 MB
+// doing so. A pool, so that what it holds goes once files stop loading.
+// A run with an ItemCache keeps its arrays there instead (see
+// ItemCache.spare).
 var itemBufs sync.Pool
 
-func takeItemBuf() []Token {
+// takeItemBuf lends an array to read a file's items into: one of the
+// cache's spares, or, without a cache, the pool's.
+func takeItemBuf(ic *ItemCache) []Token {
+	if ic != nil {
+		return ic.takeSpare()
+	}
 	if b, ok := itemBufs.Get().(*[]Token); ok {
 		return *b
 	}
 	return nil
 }
 
-// giveItemBuf returns b to the pool, cleared: what it held must not keep
-// other files' text alive.
-func giveItemBuf(b []Token) {
-	clear(b[:cap(b)])
+// giveItemBuf returns b, whose first used tokens were written, cleared:
+// what it held must not keep other files' text alive. Only the written
+// part is cleared: the rest is still zero, and clearing all of an array
+// sized for the largest item of the run, once per file, was ggml's
+// largest memory clear.
+func giveItemBuf(ic *ItemCache, b []Token, used int) {
+	clear(b[:min(used, cap(b))])
 	b = b[:0]
+	if ic != nil {
+		ic.giveSpare(b)
+		return
+	}
 	itemBufs.Put(&b)
 }
 
@@ -95,8 +109,8 @@ func Parse(path string, src []byte, cfg Config) *File {
 	pp := cpp.NewPreprocessor(path, src, cfg.preprocessor())
 	u := newUnit(path)
 	c := chunker{read: pp.NextToken}
-	c.buf = takeItemBuf()
-	defer func() { giveItemBuf(c.buf) }()
+	c.buf = takeItemBuf(cfg.Items)
+	defer func() { giveItemBuf(cfg.Items, c.buf, c.used) }()
 	var kh *keyHasher
 	if cfg.Items != nil {
 		kh = newKeyHasher(cfg.Items)
@@ -104,9 +118,7 @@ func Parse(path string, src []byte, cfg Config) *File {
 	}
 	for {
 		toks, ns, more := c.item()
-		if cap(toks) >= cap(c.buf) {
-			c.buf = toks[:0] // the next item reuses the array: nothing keeps these tokens
-		}
+		c.reuse(toks)
 		switch {
 		case len(toks) == 0:
 		case cfg.Items != nil && (cfg.Items.Own || toks[0].Pos.File != path):

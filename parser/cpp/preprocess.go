@@ -119,6 +119,9 @@ func (m *macro) origin(i int) *lex.MacroOrigin {
 type span struct {
 	ts []ptok
 	at int
+	// arena is 1 + where ts starts in the Preprocessor's arena, or 0
+	// when ts lies elsewhere.
+	arena int
 }
 
 type ptok struct {
@@ -190,8 +193,13 @@ type Preprocessor struct {
 	// argBufs[n] is the array the arguments of an invocation n deep are
 	// read into (see collectArgs).
 	argBufs [][]ptok
+	// argExpansions[n] is the array the expanded arguments of a
+	// substitution n deep are made in (see substitute).
+	argExpansions [][]ptok
 	// recs are the headers being recorded for the HeaderCache, outermost
 	// first; their tokens and includes go to the logs while any is open.
+	// arena holds the tokens of the expansions pushed back (arena.go).
+	arena     expansionArena
 	recs      []*recording
 	logSegs   [][]lex.Token
 	logSealed bool
@@ -321,6 +329,9 @@ func (p *Preprocessor) read() (ptok, bool) {
 		s := &p.pushed[n-1]
 		t := s.ts[s.at]
 		if s.at++; s.at == len(s.ts) {
+			if s.arena > 0 {
+				p.arena.release(s.arena - 1)
+			}
 			p.pushed[n-1] = span{} // a finished span is dropped at once: no pushed span is empty
 			p.pushed = p.pushed[:n-1]
 		}
@@ -387,12 +398,16 @@ func (p *Preprocessor) expand(t ptok, m *macro) bool {
 		}
 		hs = p.hides.with(p.hides.intersect(t.hs, rparen.hs), m.name)
 	}
-	body := p.substitute(m, args, hs, t)
+	body, start := p.substitute(m, args, hs, t)
+	inArena := p.arena.keep(body, start)
 	if p.limitHit {
 		return true // the budget ran out during the substitution: nothing of it is kept
 	}
 	p.produced += len(body)
 	p.unread(body)
+	if inArena && len(body) > 0 {
+		p.pushed[len(p.pushed)-1].arena = start + 1
+	}
 	return true
 }
 
@@ -469,7 +484,10 @@ func (p *Preprocessor) collectArgs(name ptok) ([][]ptok, ptok, bool) {
 
 // substitute produces the macro body with arguments in place: # and ##
 // applied, arguments fully expanded except next to # and ##.
-func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok) []ptok {
+//
+// The result is in room reserved in the arena at start, unless it
+// outgrew it (see expansionArena.keep).
+func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok) (result []ptok, start int) {
 	argOf := func(name string) ([]ptok, bool) {
 		for i, pn := range m.params {
 			if pn == name {
@@ -501,7 +519,16 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 	for _, a := range args {
 		room += len(a)
 	}
-	out := make([]ptok, 0, room)
+	out, start := p.arena.reserve(room)
+	// The arguments' expansions live until out holds them; they are made
+	// in an array of this level of expansion, kept for the next
+	// substitution at this level (those inside an argument are deeper).
+	level := p.expanding
+	for len(p.argExpansions) <= level {
+		p.argExpansions = append(p.argExpansions, nil)
+	}
+	scratch := p.argExpansions[level][:0]
+	defer func() { p.argExpansions[level] = scratch[:0] }()
 	var expanded map[string][]ptok
 	body := m.body
 	for i := 0; i < len(body); i++ {
@@ -533,7 +560,7 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 		if a, ok := argOf(bt.Text); ok && bt.Kind == lex.KIdent {
 			if i+1 < len(body) && body[i+1].Text == "##" {
 				if p.overBudget(inv, len(out)+len(a)) {
-					return nil
+					return nil, start
 				}
 				out = append(out, a...)
 				continue
@@ -541,7 +568,11 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 			// An argument is expanded once however often the body uses it.
 			x, done := expanded[bt.Text]
 			if !done {
-				x = p.expandArg(a)
+				var made bool
+				x, made = p.expandArg(a, scratch[len(scratch):])
+				if made {
+					scratch = grownBy(scratch, x)
+				}
 				if expanded == nil {
 					expanded = map[string][]ptok{}
 				}
@@ -551,7 +582,7 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 			// expansions return: a body that uses an argument twice, nested,
 			// doubles at every level before any expansion ends.
 			if p.overBudget(inv, len(out)+len(x)) {
-				return nil
+				return nil, start
 			}
 			out = append(out, x...)
 			continue
@@ -559,7 +590,7 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 		out = append(out, p.fromBody(bt, m, i, hs, inv, origin))
 	}
 	if p.overBudget(inv, len(out)) {
-		return nil
+		return nil, start
 	}
 	// Tokens mostly share a few hide sets (the body's, each argument's):
 	// their unions are made once each.
@@ -571,7 +602,7 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 		}
 		out[i].hs = lastOut
 	}
-	return out
+	return out, start
 }
 
 // fromBody makes a token of the macro body stand at the invocation, so that
@@ -589,17 +620,21 @@ func (p *Preprocessor) fromBody(t lex.Token, m *macro, i int, hs *hideSet, inv p
 	return ptok{Token: t, hs: hs}
 }
 
-// expandArg fully expands a macro argument on its own.
-func (p *Preprocessor) expandArg(a []ptok) []ptok {
+// expandArg fully expands a macro argument on its own. The expansion is
+// appended to into (which may be nil) and made reports true, unless
+// nothing in a expands: a is then its own expansion, and is returned.
+func (p *Preprocessor) expandArg(a, into []ptok) (x []ptok, made bool) {
 	if len(a) == 0 || !p.expandable(a) {
-		return a // nothing in it expands: it is its own expansion, and is read, never written
+		return a, false // read, never written
 	}
 	saved := p.pushed
 	savedFiles := p.files
-	p.pushed = nil
+	// The argument is read from a stack of its own, above the one saved
+	// (whose spans it leaves as they are), in the same array.
+	p.pushed = saved[len(saved):]
 	p.files = nil
 	p.unread(a)
-	out := make([]ptok, 0, len(a))
+	out := into
 	for {
 		t, ok := p.next()
 		if !ok {
@@ -609,7 +644,7 @@ func (p *Preprocessor) expandArg(a []ptok) []ptok {
 	}
 	p.pushed = saved
 	p.files = savedFiles
-	return out
+	return out, true
 }
 
 // expandable reports whether reading a through next would expand a macro,
@@ -628,6 +663,16 @@ func (p *Preprocessor) expandable(a []ptok) bool {
 		}
 	}
 	return false
+}
+
+// grownBy is scratch after expandArg appended x to its end: x is in its
+// array, unless x outgrew it (then the next expansions go after x, in
+// x's array; those before stay where they are in the old one).
+func grownBy(scratch, x []ptok) []ptok {
+	if cap(x) > cap(scratch)-len(scratch) {
+		return x
+	}
+	return scratch[:len(scratch)+len(x)]
 }
 
 // stringQuoter escapes a token's spelling inside a # string; made once,
@@ -1011,7 +1056,7 @@ func (p *Preprocessor) evalCond(ts []lex.Token, pos lex.Pos) bool {
 		}
 		pre = append(pre, ptok{Token: ts[i]})
 	}
-	expanded := p.expandArg(pre)
+	expanded, _ := p.expandArg(pre, nil)
 	toks := make([]lex.Token, len(expanded))
 	for i, t := range expanded {
 		toks[i] = t.Token
