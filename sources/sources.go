@@ -245,7 +245,7 @@ func LoadWithHost(files, host []string, cfg parser.Config, definesFor func(path 
 			}
 		}()
 	}
-	seen := map[string]bool{} // positions of header definitions already kept
+	seen := map[definitionAt]bool{} // positions of header definitions already kept
 	var errs []error
 	for i := range files {
 		r := <-results[i]
@@ -331,15 +331,23 @@ func includedFiles(files []string, cfg parser.Config, cache *readCache) map[stri
 	return included
 }
 
+// definitionAt is where a header definition stands: its file and byte
+// offset (a note's offset is stored as -1-offset, apart from them). A
+// struct, not a formatted string: ggml's files format 70,000 of them.
+type definitionAt struct {
+	file   string
+	offset int32
+}
+
 // dropSeenHeaderDefinitions removes from f the functions, types and
 // globals that stand in an included file and were already kept from an
 // earlier file, and registers the rest; f.Unit keeps the whole.
-func dropSeenHeaderDefinitions(f *parser.File, seen map[string]bool) {
+func dropSeenHeaderDefinitions(f *parser.File, seen map[definitionAt]bool) {
 	keep := func(p parser.Pos) bool {
 		if p.File == f.Path {
 			return true
 		}
-		key := fmt.Sprintf("%s:%d", p.File, p.Offset)
+		key := definitionAt{p.File, p.Offset}
 		if seen[key] {
 			return false
 		}
