@@ -28,6 +28,20 @@ template <class T> __device__ void store128(T* p, Packed<T> x) {
     __stcs(reinterpret_cast<int4*>(p), x.bits());
 }
 `
+	// Two objects of a class whose constructor's parameters shadow its
+	// members, set in its initializer list.
+	shadowed := `
+struct Cfg {
+    int stride, offset;
+    __device__ Cfg(int stride, int offset) : stride(stride), offset(offset + 1) {}
+};
+__global__ void k(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    Cfg wide(4, 0);
+    Cfg c(2, 2);
+    out[i] = in[i * c.stride + c.offset] + in[i * wide.stride + 8 + wide.offset];
+}
+void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`
 	tests := []struct {
 		name    string
 		src     string
@@ -68,30 +82,8 @@ __global__ void k(const float* in, float* out) {
     out[i] = loader.load(in, i);
 }
 void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "p[i * stride + offset]", interp.Load, 9},
-		{"members a constructor's parameters shadow, set in its initializer list", `
-struct Cfg {
-    int stride, offset;
-    __device__ Cfg(int stride, int offset) : stride(stride), offset(offset + 1) {}
-};
-__global__ void k(const float* in, float* out) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    Cfg wide(4, 0);
-    Cfg c(2, 2);
-    out[i] = in[i * c.stride + c.offset] + in[i * wide.stride + 8 + wide.offset];
-}
-void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "in[i * c.stride + c.offset]", interp.Load, 9},
-		{"the first object of the two keeps its own members", `
-struct Cfg {
-    int stride, offset;
-    __device__ Cfg(int stride, int offset) : stride(stride), offset(offset + 1) {}
-};
-__global__ void k(const float* in, float* out) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    Cfg wide(4, 0);
-    Cfg c(2, 2);
-    out[i] = in[i * c.stride + c.offset] + in[i * wide.stride + 8 + wide.offset];
-}
-void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`, "in[i * wide.stride + 8 + wide.offset]", interp.Load, 16},
+		{"members a constructor's parameters shadow, set in its initializer list", shadowed, "in[i * c.stride + c.offset]", interp.Load, 9},
+		{"the first object of the two keeps its own members", shadowed, "in[i * wide.stride + 8 + wide.offset]", interp.Load, 16},
 		{"a shadowed member's initializer reading an earlier one through this->", `
 struct Cfg {
     int stride, offset;
