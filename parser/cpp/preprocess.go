@@ -209,6 +209,17 @@ type Preprocessor struct {
 	unroll lex.Unroll
 	// offer, when set, is offered each replayed header (OfferReplays).
 	offer func(Header) bool
+	// subs numbers the tokens each invocation site's expansions make from
+	// macro bodies (lex.Pos.Sub), by the site: an argument's own macros
+	// expand in the middle of its invocation's body, so one counter
+	// would restart there.
+	subs map[siteKey]int32
+}
+
+// siteKey is where an invocation stands.
+type siteKey struct {
+	file   string
+	offset int32
 }
 
 // budget is what a unit has spent of its Limits.
@@ -553,6 +564,9 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 			}
 			last := &out[len(out)-1]
 			pasted := pasteTokens(last.Token, rhs[0].Token)
+			// A pasted token is the expansion's own, even where it keeps an
+			// argument's place (NAME##_slow, NAME##_fast): numbered apart.
+			pasted.Pos.Sub = p.nextSub(pasted.Pos)
 			last.Token = pasted
 			out = append(out, rhs[1:]...)
 			continue
@@ -611,6 +625,7 @@ func (p *Preprocessor) substitute(m *macro, args [][]ptok, hs *hideSet, inv ptok
 // expansion at inv.
 func (p *Preprocessor) fromBody(t lex.Token, m *macro, i int, hs *hideSet, inv ptok, origin *lex.MacroOrigin) ptok {
 	t.Pos = inv.Pos
+	t.Pos.Sub = p.nextSub(inv.Pos)
 	t.BOL = false
 	if origin != nil {
 		t.Macro = origin
@@ -618,6 +633,18 @@ func (p *Preprocessor) fromBody(t lex.Token, m *macro, i int, hs *hideSet, inv p
 		t.Macro = m.origin(i)
 	}
 	return ptok{Token: t, hs: hs}
+}
+
+// nextSub is the next number of a token made at the invocation at pos
+// (lex.Pos.Sub): tokens of expansions inside expansions stand at the
+// outermost invocation and count on from its.
+func (p *Preprocessor) nextSub(pos lex.Pos) int32 {
+	if p.subs == nil {
+		p.subs = map[siteKey]int32{}
+	}
+	k := siteKey{pos.File, pos.Offset}
+	p.subs[k]++
+	return p.subs[k]
 }
 
 // expandArg fully expands a macro argument on its own. The expansion is

@@ -20,6 +20,13 @@ type Pos struct {
 	Line   int32
 	Col    int32
 	Offset int32 // byte offset in the file
+	// Sub tells apart the tokens one macro invocation produces, which
+	// all stand at the invocation: the n-th token its expansions made
+	// from macro bodies has Sub n (1-based), a token as written 0. Two
+	// accesses, or two kernels, written in one macro's body are then two
+	// places, not one, though they print alike. (It fills what would be
+	// padding: a Pos stays 32 bytes.)
+	Sub int32
 }
 
 func (p Pos) String() string {
