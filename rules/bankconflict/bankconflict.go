@@ -104,15 +104,18 @@ func advice(p *analyzer.Prediction) string {
 	case collide && a.Subscripts >= 2 && !withinRow(p, w):
 		return "pad the array's rows by one element (as in [32][33])"
 	case collide:
-		every := wording.Ordinal(int(32 / gcd(accesses.Abs(w), 32)))
+		every := "every " + wording.Ordinal(int(32/gcd(accesses.Abs(w), 32))) + " lane meets"
+		if accesses.Abs(w)%32 == 0 {
+			every = "all the lanes meet" // not "every 1st lane"
+		}
 		cure := "have neighbouring lanes use neighbouring words, or pad one word every 32 (index + index/32)"
 		if accesses.Abs(w) <= 4 {
 			cure = fmt.Sprintf("have neighbouring lanes use neighbouring words (a lane's %d adjacent words as one vector)", accesses.Abs(w))
 		}
 		if a.Subscripts >= 2 {
-			return fmt.Sprintf("neighbouring lanes are %d words apart along a row, so every %s lane meets on one bank, which padding the rows does not change: %s", accesses.Abs(w), every, cure)
+			return fmt.Sprintf("neighbouring lanes are %d words apart along a row, so %s on one bank, which padding the rows does not change: %s", accesses.Abs(w), every, cure)
 		}
-		return fmt.Sprintf("neighbouring lanes are %d words apart, so every %s lane meets on one bank: %s", accesses.Abs(w), every, cure)
+		return fmt.Sprintf("neighbouring lanes are %d words apart, so %s on one bank: %s", accesses.Abs(w), every, cure)
 	case row < 32:
 		return fmt.Sprintf("the lanes of each row of %d threads use distinct banks, but the warp's rows start on the same ones: make the rows start on different banks (pad them), or the block 32 threads wide", row)
 	}

@@ -98,3 +98,12 @@ __global__ void float4_rows(const float4* in, float* out) {
     out[threadIdx.x] = s[0][threadIdx.x];
 }
 void launch_float4_rows(const float4* a, float* b) { float4_rows<<<64, 32>>>(a, b); }
+// A flat array, lanes 32 words apart: all of them meet on one bank (not
+// "every 1st lane").
+__global__ void flat_rows(float* out) {
+    __shared__ float s[32 * 32];
+    s[threadIdx.x * 32] = out[threadIdx.x]; // want "store s\[threadIdx.x \* 32\]: .*neighbouring lanes are 32 words apart, so all the lanes meet on one bank: have neighbouring lanes use neighbouring words"
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x];
+}
+void launch_flat_rows(float* b) { flat_rows<<<64, 32>>>(b); }
