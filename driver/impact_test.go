@@ -17,7 +17,7 @@ import (
 // iteration) add a little time that no fix removes, so the printed
 // shares sit a point under them.
 func TestSeverityByShare(t *testing.T) {
-	const launch = "\nvoid h(float* a, float* b) { k<<<64, 256>>>(a, b); }\n"
+	const launch = "\nvoid h(float* a, float* b) { k<<<65536, 256>>>(a, b); }\n"
 	tests := []struct {
 		name, src string
 		want      lint.Severity
@@ -26,7 +26,7 @@ func TestSeverityByShare(t *testing.T) {
 		{"a strided store alone: all of its kernel", `__global__ void k(const float* in, float* out) {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     out[4 * t] = in[t];
-}` + launch, lint.Warning, "fixing it: up to 2.5x for this kernel (59% of its time)"},
+}` + launch, lint.Warning, "fixing it: up to 2.3x for this kernel (57% of its time)"},
 		// 200 coalesced loads of 4 sectors per thread, one store of 16:
 		// the fix saves 12 of 816 sectors, 1.5% (printed 2%).
 		{"an epilogue store beside a loop of loads", `__global__ void k(const float* in, float* out) {
@@ -86,22 +86,24 @@ func TestSeverityByShare(t *testing.T) {
 func TestImpactOfTwoLaunchesIsNotSummed(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"k.cu": `__global__ void k(float* a) { a[8 * threadIdx.x] = 0; }
-void h(float* a) { k<<<64, 256>>>(a); k<<<64, 256>>>(a); }
+void h(float* a) { k<<<65536, 256>>>(a); k<<<65536, 256>>>(a); }
 `})
 	rep := Run(Options{Paths: []string{dir}})
 	if len(rep.Findings) != 1 {
 		t.Fatalf("%d findings, want 1", len(rep.Findings))
 	}
-	// 512 requests of 32 sectors in 8 lines where 4 in 1 would do, and
-	// two instructions a warp (8 * threadIdx.x, the store): one launch's
-	// figures, 7.87x, where the sum of two would say the same ratio with
-	// twice the requests and the test could not tell; the excess is one
-	// launch's.
+	// w requests of 32 sectors in 8 lines where 4 in 1 would do (a warp
+	// each), and two instructions a warp (8 * threadIdx.x, the store):
+	// one launch's figures, where the sum of two would double the
+	// requests against one start-up and the test could tell; the excess
+	// is one launch's.
+	const w = 65536 * 8
 	imp := rep.Findings[0].Figures.Impact
-	asIs := impact.KernelSeconds(impact.MemorySeconds(512*32, 512*8), 512*2)
-	fixed := impact.KernelSeconds(impact.MemorySeconds(512*4, 512), 512*2)
-	if imp == nil || math.Abs(imp.EstimatedSpeedup-asIs/fixed) > 0.001 || imp.ExcessBytesPerLaunch != 512*28*32 {
-		t.Errorf("impact %+v, want speedup %.3f and %d excess bytes", imp, asIs/fixed, 512*28*32)
+	spread := impact.SpreadOf(65536, 256)
+	asIs := impact.KernelCost{DRAM: w * 32, L1: w * 8, Instructions: w * 2, Spread: spread}.Seconds()
+	fixed := impact.KernelCost{DRAM: w * 4, L1: w, Instructions: w * 2, Spread: spread}.Seconds()
+	if imp == nil || math.Abs(imp.EstimatedSpeedup-asIs/fixed) > 0.001 || imp.ExcessBytesPerLaunch != w*28*32 {
+		t.Errorf("impact %+v, want speedup %.3f and %d excess bytes", imp, asIs/fixed, w*28*32)
 	}
 }
 
@@ -111,7 +113,7 @@ void h(float* a) { k<<<64, 256>>>(a); k<<<64, 256>>>(a); }
 // where another file of the run launches kernels.
 func TestUnlaunchedKernelIsInfo(t *testing.T) {
 	const dead = "__global__ void dead(float* a) { a[32 * threadIdx.x] = 0; }\n"
-	const live = "__global__ void live(float* a) { a[threadIdx.x] = 0; }\nvoid h(float* a) { live<<<64, 256>>>(a); }\n"
+	const live = "__global__ void live(float* a) { a[threadIdx.x] = 0; }\nvoid h(float* a) { live<<<65536, 256>>>(a); }\n"
 	for _, tt := range []struct {
 		name, src string
 		want      lint.Severity
@@ -149,7 +151,7 @@ func TestAllocatorCallMakesInfo(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			write(t, dir, map[string]string{"k.cu": "__global__ void k(float** ps, float* out) {\n    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    " + tt.body + "\n}\nvoid h(float** a, float* b) { k<<<64, 256>>>(a, b); }\n"})
+			write(t, dir, map[string]string{"k.cu": "__global__ void k(float** ps, float* out) {\n    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    " + tt.body + "\n}\nvoid h(float** a, float* b) { k<<<65536, 256>>>(a, b); }\n"})
 			rep := Run(Options{Paths: []string{dir}})
 			for _, f := range rep.Findings {
 				if f.Rule.ID != "strided-access" {
@@ -178,7 +180,7 @@ func TestMissingIncludeMakesInfo(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			write(t, dir, map[string]string{"k.cu": tt.include + "\n__global__ void k(const float* in, float* out) {\n    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    out[t] = in[t * WARP_SIZE];\n}\nvoid h(float* a, float* b) { k<<<64, 256>>>(a, b); }\n"})
+			write(t, dir, map[string]string{"k.cu": tt.include + "\n__global__ void k(const float* in, float* out) {\n    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    out[t] = in[t * WARP_SIZE];\n}\nvoid h(float* a, float* b) { k<<<65536, 256>>>(a, b); }\n"})
 			rep := Run(Options{Paths: []string{dir}})
 			for _, f := range rep.Findings {
 				if f.Rule.ID != "strided-access" {
@@ -209,7 +211,7 @@ func TestComputeLoopMakesInfo(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			write(t, dir, map[string]string{"k.cu": "__global__ void k(const float* in, float* out, float cx, float cy, int n) {\n    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    " + tt.body + "\n}\nvoid h(float* a, float* b, int n) { k<<<64, 256>>>(a, b, 0.5f, 0.5f, n); }\n"})
+			write(t, dir, map[string]string{"k.cu": "__global__ void k(const float* in, float* out, float cx, float cy, int n) {\n    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    " + tt.body + "\n}\nvoid h(float* a, float* b, int n) { k<<<65536, 256>>>(a, b, 0.5f, 0.5f, n); }\n"})
 			rep := Run(Options{Paths: []string{dir}})
 			for _, f := range rep.Findings {
 				if f.Rule.ID != "strided-access" || f.Prediction.Access.Op.String() != "store" {
@@ -244,7 +246,7 @@ func TestWarmupKernelIsInfo(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"k.cu": `__global__ void warmup(float* a) { a[32 * threadIdx.x] = 0; }
 __global__ void reduce(float* a) { a[32 * threadIdx.x] = 0; }
-void h(float* a) { warmup<<<64, 256>>>(a); reduce<<<64, 256>>>(a); }
+void h(float* a) { warmup<<<65536, 256>>>(a); reduce<<<65536, 256>>>(a); }
 `})
 	rep := Run(Options{Paths: []string{dir}})
 	got := map[string]lint.Severity{}

@@ -33,7 +33,7 @@ void run(const float* a, float* b) {
 }
 `,
 	"host/host.cu": `__global__ void strided(const float* in, float* out);
-void go(const float* a, float* b) { strided<<<64, 32>>>(a, b); }
+void go(const float* a, float* b) { strided<<<65536, 32>>>(a, b); }
 `,
 	"other.cu": `__global__ void unrelated(float* a) { a[2 * threadIdx.x] = 0; }
 `,

@@ -57,7 +57,7 @@ func reusedIn(ps []*analyzer.Prediction, out map[*analyzer.Prediction]*analyzer.
 		for _, l := range seen {
 			b := l.p.Access
 			if l.key == key && b.Base == a.Base && b.Type != nil && a.Type != nil && b.Type.Size == a.Type.Size &&
-				b.SameConditions(a) && (!l.store || restrictParam(a)) {
+				b.SameConditions(a) && (!l.store || RestrictParam(a)) {
 				out[q] = l.p
 				break
 			}
@@ -68,9 +68,9 @@ func reusedIn(ps []*analyzer.Prediction, out map[*analyzer.Prediction]*analyzer.
 	}
 }
 
-// restrictParam: a goes through a pointer parameter of its kernel
+// RestrictParam: a goes through a pointer parameter of its kernel
 // declared __restrict__.
-func restrictParam(a *interp.Access) bool {
+func RestrictParam(a *interp.Access) bool {
 	if a.Base.Kind != interp.AllocParam || a.Kernel == nil {
 		return false
 	}

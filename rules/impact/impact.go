@@ -57,12 +57,71 @@ const (
 	lineBytes = 128
 )
 
-// MemorySeconds is the model's memory time of a launch whose DRAM moves
-// the given sectors and whose L1 serves the given wavefronts.
+// MemorySeconds is the model's memory time of a launch over the whole
+// GPU whose DRAM moves the given sectors and whose L1 serves the given
+// wavefronts.
 func MemorySeconds(dramSectors, l1Wavefronts float64) float64 {
-	d, l := dramSectors*warp.SectorBytes/GlobalBytesPerSecond, l1Wavefronts/SharedWavefrontsPerSecond
-	return math.Max(d, l) + overlapHidden*math.Min(d, l)
+	return KernelCost{DRAM: dramSectors, L1: l1Wavefronts}.MemorySeconds()
 }
+
+// Launches too small to fill the GPU (testdata/truth/timing/small.cu,
+// small_launch.csv): a launch costs a start-up whatever it does, and a
+// grid of fewer blocks than SMs has only their L1s and schedulers.
+// Measured on the H200 between CUDA events: an empty kernel 5.2 to 6.0
+// us (four medians of 15); a gather 32 floats apart and its copy over
+// 65536 threads 1.09x to 1.24x, over 262144 1.22x to 1.33x, over a
+// million 2.75x to 2.79x, where memory alone says 4.5x at every size;
+// a 32-way conflicted tile walked by 16 blocks of one warp 2.05x its
+// padded twin (the L1 of 132 SMs says 1.03x, of the 16 it runs on 1.9x).
+const (
+	// LaunchSeconds is what a launch costs that does nothing.
+	LaunchSeconds = 5.6e-6
+	// LoadSeconds is what one global load of a warp waits for its data
+	// when nothing else hides it: boxrow_small_fast (testdata/truth/timing
+	// small.csv), 2039 coalesced loads per warp, two warps an SM, ran
+	// 0.169 ms, 80 ns a load after the start-up. A launch cannot end
+	// before its warps' loads have come back one after another, each SM
+	// holding at most residentWarps warps at once.
+	LoadSeconds   = 80e-9
+	residentWarps = 64
+	// SMCount is the H200's SMs, schedulersPerSM each SM's warp schedulers.
+	SMCount         = 132
+	schedulersPerSM = 4
+)
+
+// Spread is the part of the GPU a launch's blocks take: of its SMs'
+// L1s (a block on each until every SM has one) and of its schedulers
+// (one warp issues one instruction a clock at most: an SM with a warp
+// uses one of its four). 0 stands for 1, the whole GPU.
+type Spread struct {
+	L1, Issue float64
+	// Waves is how many times over the GPU's SMs must take in warps to
+	// hold all the launch's (at residentWarps an SM); 0 stands for 1.
+	Waves float64
+}
+
+// SpreadOf is the part of the GPU a launch of blocks blocks of the
+// given threads takes.
+func SpreadOf(blocks, threads int64) Spread {
+	if blocks <= 0 || threads <= 0 {
+		return Spread{}
+	}
+	sms := float64(min(blocks, SMCount))
+	warpsPerBlock := math.Ceil(float64(threads) / 32)
+	warpsPerSM := math.Ceil(float64(blocks)/SMCount) * warpsPerBlock
+	return Spread{L1: sms / SMCount, Issue: sms / SMCount * math.Min(warpsPerSM, schedulersPerSM) / schedulersPerSM,
+		Waves: math.Max(1, float64(blocks)*warpsPerBlock/(SMCount*residentWarps))}
+}
+
+func part(x float64) float64 {
+	if x <= 0 || x > 1 {
+		return 1
+	}
+	return x
+}
+
+// Small: the launch leaves some of the GPU's SMs or schedulers idle.
+func (s Spread) Small() bool { return part(s.L1) < 1 || part(s.Issue) < 1 }
 
 // KernelCost is a kernel's predicted memory traffic in one launch of one
 // configuration: every access's requests per launch (warps, trip counts
@@ -81,17 +140,67 @@ type KernelCost struct {
 	// code does not give, or on an access whose cost is not known (counted
 	// at its ideal): the figures hold at the assumed sizes.
 	Assumed bool
+	// Spread is the part of the GPU the launch's blocks take.
+	Spread Spread
+	// Unsized: the code does not give the launch's grid, so its size is
+	// not known and its start-up is not weighed against its traffic
+	// (at the assumed grid's 64 blocks it would outweigh most kernels).
+	Unsized bool
+	// LoadsPerWarp are the global load requests a warp of the launch
+	// makes: what latencySeconds waits for.
+	LoadsPerWarp float64
 }
 
-// Seconds is the kernel's time per launch under the time model.
-func (k KernelCost) Seconds() float64 { return KernelSeconds(k.MemorySeconds(), k.Instructions) }
+// Seconds is the kernel's time per launch under the time model: its
+// start-up, then its memory and its issuing, the shorter hidden in part
+// by the longer.
+func (k KernelCost) Seconds() float64 {
+	busy := KernelSeconds(k.MemorySeconds(), k.Instructions/part(k.Spread.Issue))
+	lat := k.latencySeconds()
+	return k.startup() + math.Max(busy, lat) + overlapHidden*math.Min(busy, lat)
+}
 
-// MemorySeconds is the kernel's memory time per launch.
-func (k KernelCost) MemorySeconds() float64 { return MemorySeconds(k.DRAM, k.L1) }
+// startup is LaunchSeconds, or nothing for a launch of unknown size.
+func (k KernelCost) startup() float64 {
+	if k.Unsized {
+		return 0
+	}
+	return LaunchSeconds
+}
+
+// latencySeconds is the time the launch's warps wait for their loads,
+// one after another, a wave of resident warps at a time: what bounds a
+// launch of few warps walking long rows, whatever its bandwidth.
+func (k KernelCost) latencySeconds() float64 {
+	waves := k.Spread.Waves
+	if waves < 1 {
+		waves = 1
+	}
+	return k.LoadsPerWarp * LoadSeconds * waves
+}
+
+// LatencyBound: waiting for loads one after another outlasts the
+// launch's memory traffic and its issuing.
+func (k KernelCost) LatencyBound() bool {
+	return k.latencySeconds() > KernelSeconds(k.MemorySeconds(), k.Instructions/part(k.Spread.Issue))
+}
+
+// MemorySeconds is the kernel's memory time per launch: its DRAM
+// sectors at the bandwidth a copy reaches, its L1 wavefronts at the
+// rate of the L1s its blocks occupy.
+func (k KernelCost) MemorySeconds() float64 {
+	d, l := k.DRAM*warp.SectorBytes/GlobalBytesPerSecond, k.L1/(SharedWavefrontsPerSecond*part(k.Spread.L1))
+	return math.Max(d, l) + overlapHidden*math.Min(d, l)
+}
 
 // IssueBound: the kernel's warps take longer to issue their instructions
 // than its memory takes to serve them.
-func (k KernelCost) IssueBound() bool { return k.Instructions/IssueRate > k.MemorySeconds() }
+func (k KernelCost) IssueBound() bool {
+	return k.Instructions/(IssueRate*part(k.Spread.Issue)) > k.MemorySeconds()
+}
+
+// StartupBound: the launch's start-up is most of its time.
+func (k KernelCost) StartupBound() bool { return k.startup() > k.Seconds()/2 }
 
 // costKey names one kernel under one launch configuration.
 type costKey struct {
@@ -161,16 +270,83 @@ func Of(res *accesses.Result) *Costs {
 	for _, p := range res.Analysis.Predictions {
 		k := c.kernels[keyOf(p)]
 		if k == nil {
-			k = &KernelCost{}
+			k = &KernelCost{Spread: spreadOf(p.Config), Unsized: p.Config != nil && p.Config.GridKnown != [3]bool{true, true, true}}
 			c.kernels[keyOf(p)] = k
 		}
 		c.addTerm(k, p)
 	}
 	for key, ps := range preds {
 		c.kernels[key].Instructions = c.places[key].instructions(code[ps[0].Access.Kernel], ps, c.requests)
+		c.kernels[key].LoadsPerWarp = c.loadsPerWarp(ps)
 	}
 	c.preds, c.code = preds, code
 	return c
+}
+
+// spreadOf is the part of the GPU a launch of cfg takes: the whole GPU
+// where the code does not give the grid (the assumed grid's blocks are a
+// sample of the launch, not its size).
+func spreadOf(cfg *analyzer.LaunchConfig) Spread {
+	if cfg == nil || cfg.GridKnown != [3]bool{true, true, true} {
+		return Spread{}
+	}
+	return SpreadOf(cfg.Grid[0]*cfg.Grid[1]*cfg.Grid[2], cfg.Block[0]*cfg.Block[1]*cfg.Block[2])
+}
+
+// loadsPerWarp are the global load requests from DRAM a warp of ps's
+// launch makes (ps: one kernel's predictions under one configuration).
+func (c *Costs) loadsPerWarp(ps []*analyzer.Prediction) float64 {
+	cfg := ps[0].Config
+	if cfg == nil {
+		return 0
+	}
+	warps := float64(cfg.Grid[0]*cfg.Grid[1]*cfg.Grid[2]) * math.Ceil(float64(cfg.Block[0]*cfg.Block[1]*cfg.Block[2])/32)
+	if warps <= 0 {
+		return 0
+	}
+	return c.loadRequests(ps) / warps
+}
+
+// loadRequests are the global load requests of ps per launch that wait
+// for DRAM: not those the caches serve (an address every lane reads
+// alike, a sector an earlier load of the lane brought in), whose wait
+// is short and which nvcc issues ahead (the rasterizer pairs: 144 and
+// 2304 such loads a warp, measured bound by their arithmetic).
+//
+// Only loads that wait one after another count: those in a loop whose
+// body also stores to global memory, through pointers nvcc must take to
+// alias, so that no load of the next iteration goes before this one's
+// store (boxrow: 80 ns a load). A loop that only loads is unrolled and
+// its loads issued together: rowsum_fast of small.cu, 768 loads a warp in
+// 8192 threads, ran 12 ns a load.
+func (c *Costs) loadRequests(ps []*analyzer.Prediction) float64 {
+	storing := map[parser.Pos]bool{} // loops whose body stores
+	for _, p := range ps {
+		if p.Access.Space == interp.Global && p.Access.Op != interp.Load && !p.NoLane {
+			for _, l := range p.Access.Loops {
+				storing[l.Pos] = true
+			}
+		}
+	}
+	n := 0.0
+	for _, p := range ps {
+		if isLoad(p) && c.res.Reused(p) == nil && c.dram(p) > 0 && waitsOnStores(p, storing) {
+			n += c.requests(p)
+		}
+	}
+	return n
+}
+
+// waitsOnStores: p's innermost loop stores, and p's pointer may alias
+// the stores' (it is not a __restrict__ parameter).
+func waitsOnStores(p *analyzer.Prediction, storing map[parser.Pos]bool) bool {
+	loops := p.Access.Loops
+	return len(loops) > 0 && storing[loops[len(loops)-1].Pos] && !accesses.RestrictParam(p.Access)
+}
+
+// isLoad: p is a global load some lane makes.
+func isLoad(p *analyzer.Prediction) bool {
+	return p.Access.Space == interp.Global && p.Access.Op == interp.Load && !p.NoLane
 }
 
 // addTerm adds p's traffic per launch to its kernel's cost.
@@ -368,7 +544,9 @@ type Excess struct {
 // arithmetic).
 func New(k KernelCost, excess Excess, assumed bool) lint.Impact {
 	asIs := k.Seconds()
-	fixed := KernelSeconds(MemorySeconds(math.Max(k.DRAM-excess.DRAM, 0), math.Max(k.L1-excess.L1, 0)), k.Instructions)
+	without := k
+	without.DRAM, without.L1 = math.Max(k.DRAM-excess.DRAM, 0), math.Max(k.L1-excess.L1, 0)
+	fixed := without.Seconds()
 	imp := lint.Impact{
 		Assumed:                     assumed,
 		ExcessBytesPerLaunch:        math.Round(excess.Sectors * warp.SectorBytes),
@@ -382,6 +560,12 @@ func New(k KernelCost, excess Excess, assumed bool) lint.Impact {
 		KernelInstructions:          k.Instructions,
 		KernelInstructionsPerLaunch: clamp(k.Instructions),
 		IssueBound:                  k.IssueBound(),
+		StartupBound:                k.StartupBound(),
+		KernelSpreadL1:              k.Spread.L1,
+		KernelSpreadIssue:           k.Spread.Issue,
+		KernelSpreadWaves:           k.Spread.Waves,
+		KernelUnsized:               k.Unsized,
+		KernelLoadsPerWarp:          k.LoadsPerWarp,
 		ExcessDRAMSectors:           excess.DRAM,
 		ExcessL1Wavefronts:          excess.L1,
 	}
@@ -413,7 +597,9 @@ func Combined(imps []*lint.Impact) *lint.Impact {
 	}
 	first := imps[0]
 	k := KernelCost{Sectors: float64(first.KernelSectorsPerLaunch), Wavefronts: float64(first.KernelWavefrontsPerLaunch),
-		DRAM: first.KernelDRAMSectors, L1: first.KernelL1Wavefronts, Instructions: first.KernelInstructions}
+		DRAM: first.KernelDRAMSectors, L1: first.KernelL1Wavefronts, Instructions: first.KernelInstructions,
+		Spread: Spread{first.KernelSpreadL1, first.KernelSpreadIssue, first.KernelSpreadWaves}, LoadsPerWarp: first.KernelLoadsPerWarp,
+		Unsized: first.KernelUnsized}
 	var excess Excess
 	assumed := false
 	for _, imp := range imps {
@@ -524,6 +710,8 @@ func Text(imp *lint.Impact, demoted bool) string {
 		l := imp.Launcher
 		s += fmt.Sprintf("; %s of the time of the kernels %s launches with it, most of it %s's, under the %.0f%% a warning needs",
 			percentText(l.Share), l.Function, l.Heaviest, 100*MinShare)
+	case demoted && imp.StartupBound:
+		s += fmt.Sprintf(", under the %.0f%% a warning needs: a launch this small spends most of its time starting, %.1f us, which no fix shortens", 100*MinShare, LaunchSeconds*1e6)
 	case demoted:
 		s += fmt.Sprintf(", under the %.0f%% a warning needs", 100*MinShare)
 	}
@@ -547,6 +735,9 @@ func SpeedupText(x float64) string {
 func percentText(share float64) string {
 	if share < 0.005 {
 		return "under 1%"
+	}
+	if share < MinShare && share >= MinShare-0.005 {
+		return fmt.Sprintf("%.1f%%", 100*share) // not "5% ..., under the 5% a warning needs"
 	}
 	return fmt.Sprintf("%.0f%%", 100*share)
 }

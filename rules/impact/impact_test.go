@@ -78,11 +78,12 @@ void h(float* a, float* b, int g) { k<<<g, 256>>>(a, b); }`, -1, 0, true},
 }
 
 // A finding's impact, worked by hand for a load of stride 4 and a
-// coalesced store, 512 requests each: the kernel moves 512 x (16 + 4)
-// sectors, the fix removes 512 x 12 of them: 60% of the time, 2.5x.
+// coalesced store, w requests each (a warp each, 65536 blocks of 8: a
+// launch whose start-up is a sliver of it): the kernel moves w x (16 +
+// 4) sectors, the fix removes w x 12 of them: 60% of the time, 2.5x.
 func TestImpact(t *testing.T) {
 	res, costs := loadSource(t, `__global__ void k(const float* a, float* b) { int i = blockIdx.x * blockDim.x + threadIdx.x; b[i] = a[4 * i]; }
-void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
+void h(float* a, float* b) { k<<<65536, 256>>>(a, b); }`)
 	for _, p := range res.Analysis.Predictions {
 		imp, ok := costs.Impact(p)
 		if !ok {
@@ -91,14 +92,17 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 		// DRAM moves the 20 sectors; the L1 serves 4 lines for the load
 		// and 1 for the store; each warp issues 5 instructions (the
 		// index's two operations, 4 * i, the load and the store).
-		const instructions = 512 * 5
-		want := lint.Impact{KernelSectorsPerLaunch: 512 * 20, EstimatedSpeedup: 1, KernelDRAMSectors: 512 * 20, KernelL1Wavefronts: 512 * 5,
-			KernelInstructionsPerLaunch: instructions, KernelInstructions: instructions}
+		const w = 65536 * 8
+		const instructions = w * 5
+		spread := SpreadOf(65536, 256)
+		want := lint.Impact{KernelSectorsPerLaunch: w * 20, EstimatedSpeedup: 1, KernelDRAMSectors: w * 20, KernelL1Wavefronts: w * 5,
+			KernelInstructionsPerLaunch: instructions, KernelInstructions: instructions,
+			KernelSpreadL1: spread.L1, KernelSpreadIssue: spread.Issue, KernelSpreadWaves: spread.Waves}
 		if p.Access.Expr == "a[4 * i]" {
-			asIs := KernelSeconds(MemorySeconds(512*20, 512*5), instructions)
-			fixed := KernelSeconds(MemorySeconds(512*8, 512*2), instructions)
-			want.ExcessBytesPerLaunch, want.Share, want.EstimatedSpeedup = 512*12*32, round(1-fixed/asIs), round(asIs/fixed)
-			want.ExcessDRAMSectors, want.ExcessL1Wavefronts = 512*12, 512*3
+			asIs := KernelCost{DRAM: w * 20, L1: w * 5, Instructions: instructions, Spread: spread}.Seconds()
+			fixed := KernelCost{DRAM: w * 8, L1: w * 2, Instructions: instructions, Spread: spread}.Seconds()
+			want.ExcessBytesPerLaunch, want.Share, want.EstimatedSpeedup = w*12*32, round(1-fixed/asIs), round(asIs/fixed)
+			want.ExcessDRAMSectors, want.ExcessL1Wavefronts = w*12, w*3
 		}
 		imp.SavedSeconds = 0
 		if imp != want {
@@ -108,7 +112,7 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 }
 
 // The time model weighs shared wavefronts against global bytes: a
-// 32-way conflict beside a coalesced copy (512 requests each way, 4
+// 32-way conflict beside a coalesced copy (w requests each way, 4
 // sectors; 1 wavefront for the row store, 32 for the column load).
 func TestImpactOfSharedConflict(t *testing.T) {
 	res, costs := loadSource(t, `__global__ void k(const float* a, float* b) {
@@ -118,15 +122,17 @@ func TestImpactOfSharedConflict(t *testing.T) {
     __syncthreads();
     b[i] = t[threadIdx.x % 32][threadIdx.x / 32];
 }
-void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
+void h(float* a, float* b) { k<<<65536, 256>>>(a, b); }`)
 	// DRAM: 512 requests each way of 4 sectors; the L1: a line per
 	// global request, and the shared wavefronts; 11 instructions a warp
 	// (the index's two operations, a shift and a mask each side, the
 	// barrier, four accesses).
-	dram := 2 * 512 * 4.0
-	const instructions = 512 * 11
-	asIs := KernelSeconds(MemorySeconds(dram, 2*512+512*(1+32)), instructions)
-	fixed := KernelSeconds(MemorySeconds(dram, 2*512+512*(1+1)), instructions)
+	const w = 65536 * 8
+	dram := 2 * w * 4.0
+	const instructions = w * 11
+	spread := SpreadOf(65536, 256)
+	asIs := KernelCost{DRAM: dram, L1: 2*w + w*(1+32), Instructions: instructions, Spread: spread}.Seconds()
+	fixed := KernelCost{DRAM: dram, L1: 2*w + w*(1+1), Instructions: instructions, Spread: spread}.Seconds()
 	found := false
 	for _, p := range res.Analysis.Predictions {
 		if p.Access.Expr != "t[threadIdx.x % 32][threadIdx.x / 32]" {
@@ -137,8 +143,8 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`)
 		if !ok {
 			t.Fatal("no impact")
 		}
-		if imp.KernelWavefrontsPerLaunch != 512*33 || imp.ExcessWavefrontsPerLaunch != 512*31 {
-			t.Errorf("wavefronts %d, excess %d; want %d, %d", imp.KernelWavefrontsPerLaunch, imp.ExcessWavefrontsPerLaunch, 512*33, 512*31)
+		if imp.KernelWavefrontsPerLaunch != w*33 || imp.ExcessWavefrontsPerLaunch != w*31 {
+			t.Errorf("wavefronts %d, excess %d; want %d, %d", imp.KernelWavefrontsPerLaunch, imp.ExcessWavefrontsPerLaunch, w*33, w*31)
 		}
 		if want := asIs / fixed; math.Abs(imp.EstimatedSpeedup-want) > 0.001 {
 			t.Errorf("speedup %v, want %.3f", imp.EstimatedSpeedup, want)
@@ -168,13 +174,15 @@ func TestExcessPastInt64(t *testing.T) {
 }
 
 func TestCombined(t *testing.T) {
-	k := KernelCost{Sectors: 1000, DRAM: 1000}
-	a, b := New(k, Excess{Sectors: 300, DRAM: 300}, false), New(k, Excess{Sectors: 200, DRAM: 200}, true)
+	// Sizes at which the launch's start-up rounds away.
+	const g = 1e7
+	k := KernelCost{Sectors: 1000 * g, DRAM: 1000 * g}
+	a, b := New(k, Excess{Sectors: 300 * g, DRAM: 300 * g}, false), New(k, Excess{Sectors: 200 * g, DRAM: 200 * g}, true)
 	got := Combined([]*lint.Impact{&a, &b})
-	if got.Share != 0.5 || got.EstimatedSpeedup != 2 || !got.Assumed || got.ExcessBytesPerLaunch != 500*32 {
-		t.Errorf("combined %+v, want share 0.5, speedup 2, assumed, %d bytes", got, 500*32)
+	if got.Share != 0.5 || got.EstimatedSpeedup != 2 || !got.Assumed || got.ExcessBytesPerLaunch != 500*32*g {
+		t.Errorf("combined %+v, want share 0.5, speedup 2, assumed, %g bytes", got, 500*32*g)
 	}
-	other := New(KernelCost{Sectors: 50, DRAM: 50}, Excess{Sectors: 40, DRAM: 40}, false)
+	other := New(KernelCost{Sectors: 50 * g, DRAM: 50 * g}, Excess{Sectors: 40 * g, DRAM: 40 * g}, false)
 	if got := Combined([]*lint.Impact{&a, &other}); got.Share != 0.3 {
 		t.Errorf("another kernel's impact counted: share %v, want 0.3", got.Share)
 	}

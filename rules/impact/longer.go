@@ -134,9 +134,17 @@ func (c *Costs) longer(p *analyzer.Prediction, fixed []*analyzer.Prediction) *li
 	if len(scaled) == 0 {
 		return nil
 	}
-	k := KernelCost{}
+	k := KernelCost{Spread: c.kernels[key].Spread, Unsized: c.kernels[key].Unsized}
+	loads := 0.0 // the load requests, scaled: per warp as the kernel's are
 	for _, q := range c.preds[key] {
-		c.addScaledTerm(&k, q, longerFactor(loopsOf(q), unknown, own))
+		f := longerFactor(loopsOf(q), unknown, own)
+		c.addScaledTerm(&k, q, f)
+		if isLoad(q) {
+			loads += f * c.requests(q)
+		}
+	}
+	if base := c.kernels[key]; base.LoadsPerWarp > 0 {
+		k.LoadsPerWarp = base.LoadsPerWarp * loads / c.loadRequests(c.preds[key])
 	}
 	k.Instructions = c.longerInstructions(key, unknown, own)
 	var ex Excess

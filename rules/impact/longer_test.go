@@ -23,7 +23,7 @@ const faceWalk = `__global__ void k(const int* first, const int* count, const fl
     }
     out[32 * i] = s;
 }
-void h(int* first, int* count, float* faces, float* w, float* out) { k<<<64, 256>>>(first, count, faces, w, out); }`
+void h(int* first, int* count, float* faces, float* w, float* out) { k<<<65536, 256>>>(first, count, faces, w, out); }`
 
 func TestLongerLoops(t *testing.T) {
 	res, costs := loadSource(t, faceWalk)

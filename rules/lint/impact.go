@@ -58,6 +58,17 @@ type Impact struct {
 	KernelDRAMSectors, KernelL1Wavefronts float64 `json:"-"`
 	KernelInstructions                    float64 `json:"-"`
 	ExcessDRAMSectors, ExcessL1Wavefronts float64 `json:"-"`
+	// KernelSpreadL1 and KernelSpreadIssue are the part of the GPU's
+	// L1s and schedulers the launch takes (impact.Spread).
+	KernelSpreadL1, KernelSpreadIssue, KernelSpreadWaves float64 `json:"-"`
+	// KernelLoadsPerWarp are the global load requests a warp makes;
+	// KernelUnsized: the launch's grid is not known (impact.KernelCost).
+	KernelLoadsPerWarp float64 `json:"-"`
+	KernelUnsized      bool    `json:"-"`
+	// StartupBound: the launch's start-up, which a fix does not
+	// shorten, is most of its time (a set-up or merge step of a few
+	// blocks): the message says so.
+	StartupBound bool `json:"startupBound,omitempty"`
 }
 
 // Longer is what a fix is worth when the loops of its kernel whose trip

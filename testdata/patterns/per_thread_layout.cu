@@ -9,4 +9,4 @@ __global__ void rk4(float* state, const float* k, int n) {
     k[t] + a + b + c + d;
 }
 
-void run(float* s, const float* k, int n) { rk4<<<64, 256>>>(s, k, n); }
+void run(float* s, const float* k, int n) { rk4<<<65536, 256>>>(s, k, n); }
