@@ -388,6 +388,14 @@ func TestPairEstimates(t *testing.T) {
 		"boxrow_slow":       small(loads(r(9*4+1015*(8+32), 9+1015*(2+32), 9*4+1015*(8+4), 9+1015*3, 19341), 1015*2), 256, 256),
 		"boxrow_small_slow": small(loads(r(9*4+1015*(8+32), 9+1015*(2+32), 9*4+1015*(8+4), 9+1015*3, 19341), 1015*2), 16, 64),
 	}
+	// texture_2d's pixel blended in place: a coalesced load of in[i] (4
+	// sectors, a line); red and green read, 4 bytes each of the lane's
+	// 16 (a record read: DRAM the warp's 16 sectors once, the L1 a line
+	// each), and four scalar stores that the loads between them keep
+	// from merging (Interleaved): 16 sectors in 4 lines each. The fix,
+	// the stores and the loads folded with them at their ideal: 4
+	// sectors and a line each. The model's 19 instructions a warp.
+	want["rmw_slow"] = r(4+16+4*16, 1+2+4*4, 4+2*4+4*4, 1+2+4, 19)
 	got, instructions := estimatedSpeedupsAndInstructions(t)
 	for kernel, c := range want {
 		w := c.estimate(instructions[kernel])

@@ -8,6 +8,7 @@ import (
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/warp"
+	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
 
@@ -48,7 +49,16 @@ type Record struct {
 	// 16 bytes a lane, all from 32, and in between the part the record's
 	// bytes past 16 are of 16 (recordUnmerged). 0 for loads: the L1
 	// serves a record's loads whole at any size (record, ld8, v8load).
+	// 1 where the thread loads from the record between its stores
+	// (Interleaved).
 	Unmerged float64
+	// Interleaved: the thread reads the record's array between its
+	// stores (a pixel read, blended and written back piece by piece):
+	// the SM merges none of the stores. Measured: texture_2d's pixel, two
+	// fields read and four written in scalar pieces, 4.1x its float4
+	// twin (the rmw pair of testdata/truth/timing), where four stores
+	// alone run 1.00x (st4).
+	Interleaved bool
 }
 
 // Merged: the L2 (stores) or the L1 (loads) serves the record at its
@@ -86,8 +96,53 @@ func findRecords(kernel []*analyzer.Prediction, reused map[*analyzer.Prediction]
 		}
 		byGroup[g] = append(byGroup[g], p)
 	}
+	loads := map[loadKey][]parser.Pos{} // where each array is loaded
+	for _, p := range kernel {
+		if a := p.Access; a.Op == interp.Load && a.Space == interp.Global {
+			k := loadKey{p.Config, a.Base}
+			loads[k] = append(loads[k], a.Pos)
+		}
+	}
 	for _, g := range order {
+		before := len(out)
 		recordsOf(byGroup[g], g.stride, out)
+		if g.op == interp.Store && len(out) > before {
+			markInterleaved(byGroup[g], out, loads[loadKey{g.config, g.base}])
+		}
+	}
+}
+
+// loadKey names one array's loads under one launch configuration.
+type loadKey struct {
+	config *analyzer.LaunchConfig
+	base   interp.Alloc
+}
+
+// markInterleaved makes the store records among members whose array the
+// thread loads between the records' first and last store (in the
+// source's order, which straight-line code runs in) unmerged.
+func markInterleaved(members []*analyzer.Prediction, out map[*analyzer.Prediction]*Record, loads []parser.Pos) {
+	seen := map[*Record]bool{}
+	for _, p := range members {
+		rec := out[p]
+		if rec == nil || seen[rec] {
+			continue
+		}
+		seen[rec] = true
+		first, last := rec.Members[0].Access.Pos, rec.Members[0].Access.Pos
+		for _, q := range rec.Members[1:] {
+			if at := q.Access.Pos; at.Before(first) {
+				first = at
+			} else if last.Before(at) {
+				last = at
+			}
+		}
+		for _, at := range loads {
+			if at.File == first.File && first.Before(at) && at.Before(last) {
+				rec.Interleaved, rec.Unmerged = true, 1
+				break
+			}
+		}
 	}
 }
 

@@ -39,6 +39,10 @@ func TestRecords(t *testing.T) {
 		{"both arms of a branch on the block complete the record", "int i = blockIdx.x * 256 + threadIdx.x; out[3*i+2] = 2; if (blockIdx.x & 1) { out[3*i] = 0; out[3*i+1] = 1; } else { out[3*i+1] = 0; out[3*i] = 1; }", "out[3*i]", 12, 3, 0, 5},
 		{"an access in each arm", "int i = blockIdx.x * 256 + threadIdx.x; out[3*i+2] = 2; if (blockIdx.x & 1) out[3*i] = 0; else out[3*i] = 1;", "out[3*i]", 12, 2, 0, 3},
 		{"one arm: the other blocks leave the record partial", "int i = blockIdx.x * 256 + threadIdx.x; out[3*i+2] = 2; if (blockIdx.x & 1) out[3*i] = 0;", "", 0, 0, 0, 0},
+		// texture_2d's pixel blended in place: a load of the record
+		// between its stores keeps them all apart; read first, it does not.
+		{"a load between the stores: merged not at all", "int i = blockIdx.x * 256 + threadIdx.x; out[4*i] = 0.5f * out[4*i]; out[4*i+1] = 1; out[4*i+2] = 2; out[4*i+3] = 3;", "out[4*i]", 16, 4, 1, 0},
+		{"the load before the stores: merged", "int i = blockIdx.x * 256 + threadIdx.x; float v = out[4*i]; out[4*i] = 0.5f * v; out[4*i+1] = 1; out[4*i+2] = 2; out[4*i+3] = 3;", "out[4*i]", 16, 4, 0, 0},
 		{"a branch lanes take apart is no arm", "int i = blockIdx.x * 256 + threadIdx.x; out[3*i+2] = 2; if (i & 1) out[3*i] = 0; else out[3*i] = 1;", "", 0, 0, 0, 0},
 	}
 	for _, tt := range tests {

@@ -125,6 +125,10 @@ func Cost(res *accesses.Result, p *analyzer.Prediction) string {
 		return fmt.Sprintf("each request writes %.1fx the sectors it uses; each thread writes its whole %s, but at %d bytes a lane the L2 merges only part of the writes into each sector (all of them up to 16 bytes a lane, none from 32): about %.0f%% of the excess costs L2 write sectors, not DRAM bytes",
 			ratio, recordParts(rec), rec.Bytes, 100*rec.Unmerged)
 	}
+	if rec != nil && rec.Interleaved {
+		return fmt.Sprintf("each request writes %.1fx the sectors it uses, %s: the thread writes its whole %s, but it reads the array between the stores, so the SM merges none of them: DRAM moves each sector once, but the L2 takes each lane's partial write apart (up to %.1fx the L2 write sectors)",
+			ratio, laneBytesText(p), recordParts(rec), ratio)
+	}
 	if rec != nil && rec.Unmerged >= 1 || rec == nil && fillsOwnSectors(p) {
 		return fmt.Sprintf("each request writes %.1fx the sectors it uses, %s: the thread's other stores fill those sectors, so DRAM moves each once, but the L2 takes each lane's partial write apart (up to %.1fx the L2 write sectors, not more DRAM bytes)",
 			ratio, laneBytesText(p), ratio)

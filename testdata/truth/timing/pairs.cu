@@ -723,6 +723,31 @@ __global__ void boxrow_fast(const float* in, float* out) {
     box_row<BIG_ROWS, BIG_W>(in, out, (long long)blockIdx.x * THREADS + threadIdx.x, true);
 }
 
+// ---- rmw: a float4 pixel read-modified-written in scalar pieces ----
+// cuda-samples' simpleD3D11Texture texture_2d: red and green read and
+// blended, blue and alpha written, four scalar stores and two loads of a
+// 16-byte pixel per thread; the twin reads and writes the pixel as one
+// float4.
+__global__ void rmw_slow(float* in, float* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float* pixel = out + 4 * i;
+    float v = in[i];
+    pixel[0] = 0.5f * pixel[0] + 0.5f * v;
+    pixel[1] = 0.5f * pixel[1] + 0.25f * v;
+    pixel[2] = 0.5f + 0.5f * v;
+    pixel[3] = 1;
+}
+__global__ void rmw_fast(float* in, float4* out) {
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    float v = in[i];
+    float4 p = out[i];
+    p.x = 0.5f * p.x + 0.5f * v;
+    p.y = 0.5f * p.y + 0.25f * v;
+    p.z = 0.5f + 0.5f * v;
+    p.w = 1;
+    out[i] = p;
+}
+
 static void launch_b4_slow(float* in, float* out) { b4_slow<<<N / THREADS, THREADS>>>(in, out); }
 static void launch_br4_slow(float* in, float* out) { br4_slow<<<N / THREADS, THREADS>>>(in, out, g_face); }
 static void launch_b4_fast(float* in, float* out) { b4_fast<<<N / THREADS, THREADS>>>(in, out); }
@@ -732,6 +757,8 @@ static void launch_boxrow_small_slow(float* in, float* out) {
 static void launch_boxrow_small_fast(float* in, float* out) {
     boxrow_small_fast<<<SMALL_ROWS / SMALL_THREADS, SMALL_THREADS>>>(in, out);
 }
+static void launch_rmw_slow(float* in, float* out) { rmw_slow<<<N / 4 / THREADS, THREADS>>>(in, out); }
+static void launch_rmw_fast(float* in, float* out) { rmw_fast<<<N / 4 / THREADS, THREADS>>>(in, (float4*)out); }
 static void launch_boxrow_slow(float* in, float* out) { boxrow_slow<<<BIG_ROWS / THREADS, THREADS>>>(in, out); }
 static void launch_boxrow_fast(float* in, float* out) { boxrow_fast<<<BIG_ROWS / THREADS, THREADS>>>(in, out); }
 
@@ -842,6 +869,7 @@ int main(int argc, char** argv) {
     time_pair("br4", "br4_slow", launch_br4_slow, "b4_fast", launch_b4_fast, in, out);
     time_pair("boxrow_small", "boxrow_small_slow", launch_boxrow_small_slow, "boxrow_small_fast", launch_boxrow_small_fast, in, out);
     time_pair("boxrow", "boxrow_slow", launch_boxrow_slow, "boxrow_fast", launch_boxrow_fast, in, out);
+    time_pair("rmw", "rmw_slow", launch_rmw_slow, "rmw_fast", launch_rmw_fast, in, out);
 
     CHECK(cudaEventDestroy(start_event));
     CHECK(cudaEventDestroy(stop_event));

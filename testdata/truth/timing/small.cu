@@ -147,6 +147,34 @@ __global__ void rowsum_fast(const float* x, float* out) {
 static void launch_rowsum_slow(float* in, float* out) { rowsum_slow<<<ROWSUM_ROWS / 256, 256>>>(in, out); }
 static void launch_rowsum_fast(float* in, float* out) { rowsum_fast<<<ROWSUM_ROWS / 256, 256>>>(in, out); }
 
+// ---- eight blocks walking a buffer: ggml's allreduce copy shape ----
+// 8 blocks of 256 threads, a grid-stride loop over 16 Mi floats, each
+// thread copying 8 consecutive floats an iteration in scalar pieces
+// (lanes 32 bytes apart, 8 L1 lines a request); the twin copies them as
+// two float4s.
+#define AR_COUNT (16 << 20)
+#define AR_THREADS (8 * 256)
+__global__ void ar8_slow(const float* in, float* out) {
+    for (int i = blockIdx.x * 256 + threadIdx.x; i < AR_COUNT / 8; i += AR_THREADS) {
+        float w[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++) w[k] = in[i * 8 + k];
+#pragma unroll
+        for (int k = 0; k < 8; k++) out[i * 8 + k] = w[k];
+    }
+}
+__global__ void ar8_fast(const float* in, float* out) {
+    for (int i = blockIdx.x * 256 + threadIdx.x; i < AR_COUNT / 8; i += AR_THREADS) {
+        const float4* v = reinterpret_cast<const float4*>(in);
+        float4* o = reinterpret_cast<float4*>(out);
+        float4 a = v[2 * i], b = v[2 * i + 1];
+        o[2 * i] = a;
+        o[2 * i + 1] = b;
+    }
+}
+static void launch_ar8_slow(float* in, float* out) { ar8_slow<<<8, 256>>>(in, out); }
+static void launch_ar8_fast(float* in, float* out) { ar8_fast<<<8, 256>>>(in, out); }
+
 // ---- nothing: what a launch costs ----
 __global__ void empty_kernel(const float* in, float* out) {}
 static void launch_empty(float* in, float* out) { empty_kernel<<<1, 32>>>(in, out); }
@@ -231,6 +259,7 @@ int main(int argc, char** argv) {
     time_pair("scan2", "scan2_slow", launch_scan2_slow, "scan2_fast", launch_scan2_fast, 12LL * SEGMENTS, in, out);
     time_pair("sbank16", "sbank16_slow", launch_sbank16_slow, "sbank16_fast", launch_sbank16_fast, 8LL * 16 * 32, in, out);
     time_pair("rowsum", "rowsum_slow", launch_rowsum_slow, "rowsum_fast", launch_rowsum_fast, 4LL * ROWSUM_ROWS * (ROWSUM_C + 1), in, out);
+    time_pair("ar8", "ar8_slow", launch_ar8_slow, "ar8_fast", launch_ar8_fast, 8LL * AR_COUNT, in, out);
     time_pair("sbankfull", "sbankfull_slow", launch_sbankfull_slow, "sbankfull_fast", launch_sbankfull_fast, 8LL * 8448 * 32, in, out);
 
     CHECK(cudaEventDestroy(start_event));
