@@ -88,6 +88,9 @@ type Config struct {
 	// as a constant is AssumedGrid's, and GridKnown says which are known.
 	Grid      Dim3
 	GridKnown [3]bool
+	// Unread, for a kernel no launch gives a block, is where host code
+	// launches it in a statement cudalint could not read, if it does.
+	Unread parser.Pos
 	// Params are integer parameters with known values; Bases the byte
 	// offsets at which pointer parameters point into their allocations;
 	// NonNull whether pointer parameters are non-null (1) or null (0).
@@ -142,9 +145,32 @@ func (c *Config) Describe() string {
 		}
 		return fmt.Sprintf("block %s by default (the launch at %s:%d gives no constant block)", c.Block, baseName(c.At.File), c.At.Line)
 	case FromBounds:
-		return fmt.Sprintf("block %s from __launch_bounds__ (no launch found)", c.Block)
+		return fmt.Sprintf("block %s from __launch_bounds__ (%s)", c.Block, c.noLaunch())
 	}
-	return fmt.Sprintf("block %s by default (no launch found)", c.Block)
+	return fmt.Sprintf("block %s by default (%s)", c.Block, c.noLaunch())
+}
+
+// noLaunch says why no launch gave the block: none was found, or the one
+// found could not be read.
+func (c *Config) noLaunch() string {
+	if c.Unread.IsValid() {
+		return fmt.Sprintf("the launch at %s:%d could not be read: see --stats", baseName(c.Unread.File), c.Unread.Line)
+	}
+	return "no launch found"
+}
+
+// unreadLaunch is where the program's host code launches the kernel
+// named name in a statement cudalint could not read (the first such), or
+// no position.
+func (p *Program) unreadLaunch(name string) parser.Pos {
+	for _, f := range p.Files {
+		for _, n := range f.Notes {
+			if n.Kind == lex.NoteLaunchNotUnderstood && n.Subject == name {
+				return n.Pos
+			}
+		}
+	}
+	return parser.Pos{}
 }
 
 // assumedDims names the block dimensions the launch did not give ("y").
@@ -347,6 +373,7 @@ func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, in
 		} else if d, ok := boundsBlock(p, f, fn, usesY, usesZ); ok {
 			cfg.Block, cfg.BlockSource, cfg.At = d, FromBounds, fn.P
 		}
+		cfg.Unread = p.unreadLaunch(fn.Name)
 		out = append(out, cfg)
 	}
 	return out, notes

@@ -331,3 +331,31 @@ int main() { Norm n; float* a; n.fwd(a); }`)
 		}
 	}
 }
+
+// A kernel whose only launch is in a statement cudalint cannot read says
+// so where it names its made-up block, not "no launch found"; one with
+// no launch at all still says that.
+func TestDescribeUnreadLaunch(t *testing.T) {
+	p := program(t, `__global__ void k(float* out) { out[threadIdx.x] = 0; }
+__global__ void alone(float* out) { out[threadIdx.x] = 0; }
+void run(float* o) {
+    k<<<64, 256>>>(o) @ 3;
+}`)
+	want := map[string]string{
+		"k":     "block 256 by default (the launch at h.cu:4 could not be read: see --stats)",
+		"alone": "block 256 by default (no launch found)",
+	}
+	for _, fn := range p.Files[0].Funcs {
+		if !fn.Global {
+			continue
+		}
+		cfgs, _ := p.Configs(p.Files[0], fn, false, false, "")
+		if len(cfgs) != 1 || cfgs[0].Describe() != want[fn.Name] {
+			var got []string
+			for _, c := range cfgs {
+				got = append(got, c.Describe())
+			}
+			t.Errorf("%s: %q, want %q", fn.Name, got, want[fn.Name])
+		}
+	}
+}
