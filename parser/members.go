@@ -205,10 +205,15 @@ func (u *unit) lambdaDecl(i, to int, host bool) (Stmt, int, bool) {
 		byRef = byRef || u.isPunct(j, "&") // [&], [&x]: what the body assigns is the caller's
 	}
 	tmpl, capEnd := u.lambdaTemplate(capEnd, to)
-	if !u.isPunct(capEnd, "(") {
-		return nil, 0, false
+	// Specifiers may come first ([&] __device__ (int n) { ... }), and the
+	// parameters may be left out: auto launch = [&] { k<<<g, b>>>(a); };
+	for capEnd < to && u.toks[capEnd].Kind == lex.KIdent {
+		capEnd++
 	}
-	rparen := u.skipGroup(capEnd, to) - 1
+	rparen := capEnd - 1
+	if u.isPunct(capEnd, "(") {
+		rparen = u.skipGroup(capEnd, to) - 1
+	}
 	open := rparen + 1
 	for open < to && !u.isPunct(open, "{") && !u.isPunct(open, ";") {
 		open++
@@ -222,7 +227,9 @@ func (u *unit) lambdaDecl(i, to int, host bool) (Stmt, int, bool) {
 		return nil, 0, false
 	}
 	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Device: true, Template: tmpl}
-	f.Params = u.params(f, capEnd+1, rparen)
+	if rparen > capEnd {
+		f.Params = u.params(f, capEnd+1, rparen)
+	}
 	f.Body = u.block(open, closeAt, host)
 	lam := &Lambda{P: u.toks[k+3].Pos, Fn: f, ByRef: byRef}
 	d := &Decl{P: u.toks[i].Pos, Declarators: []*Declarator{{P: u.toks[name].Pos, Name: f.Name, Type: &TypeRef{P: u.toks[k].Pos, Words: []string{"auto"}}, Init: lam}}}

@@ -198,6 +198,13 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 		in.hostTemplateCall(e, name, args)
 	}
 	written := name // as the call spells it, for name lookup
+	if id, ok := e.Fun.(*parser.Ident); ok && in.host {
+		// A local lambda of host code (auto launch = [&] { k<<<g, b>>>(a); };
+		// launch();): its launches are the function's.
+		if v, ok := in.vars[id.Name]; ok && v.closure != nil && v.closure.lambda != nil {
+			return in.callClosure(v.closure, args, e)
+		}
+	}
 	if !in.host {
 		if v, ok := in.classCall(e, args); ok {
 			return v
@@ -346,6 +353,9 @@ func alignedBy(args []value) value {
 func (in *interp) notFollowed(e *parser.Call, name string, args []value) {
 	if in.host || !in.record {
 		return
+	}
+	if name == "" {
+		name = parser.Format(e.Fun) // a temporary's call: ggml_cuda_unroll<7>{}(load)
 	}
 	for _, a := range args {
 		if a.closure != nil && a.closure.lambda != nil {

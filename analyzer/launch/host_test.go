@@ -359,3 +359,22 @@ void run(float* o) {
 		}
 	}
 }
+
+// A local lambda of host code launches what its body launches, where it
+// is called: with parameters or without (auto launch = [&] { ... };).
+func TestLaunchInHostLambda(t *testing.T) {
+	for _, lambda := range []string{"[&] { k<<<64, 128>>>(o); }", "[&]() { k<<<64, 128>>>(o); }", "[=](int n) { k<<<n, 128>>>(o); }"} {
+		call := "launch();"
+		if strings.Contains(lambda, "int n") {
+			call = "launch(64);"
+		}
+		p := program(t, "__global__ void k(float* out) { out[threadIdx.x] = 0; }\nvoid run(float* o) {\n    auto launch = "+lambda+";\n    "+call+"\n}\n")
+		got := configsOf(t, p, "k")
+		if len(got) != 1 || !strings.HasPrefix(got[0], "launch 128 64") {
+			t.Errorf("%s: configurations %q, want one from the launch, block 128, grid 64", lambda, got)
+		}
+		for _, n := range p.Files[0].Notes {
+			t.Errorf("%s: note %v", lambda, n)
+		}
+	}
+}
