@@ -125,7 +125,9 @@ func init() {
 			builtinScalars[canonicalWords(strings.Fields(n))] = scalar(TInt, n, size)
 		}
 	}
-	for _, n := range []string{"half", "__half", "__nv_bfloat16", "nv_bfloat16"} {
+	// PyTorch's 16-bit floats (c10/util/Half.h, BFloat16.h: a uint16_t
+	// each), for the extensions that use them without the ATen headers.
+	for _, n := range []string{"half", "__half", "__nv_bfloat16", "nv_bfloat16", "c10::Half", "at::Half", "c10::BFloat16", "at::BFloat16"} {
 		builtinScalars[n] = scalar(TFloat, n, 2)
 	}
 	builtinScalars["float"] = scalar(TFloat, "float", 4)

@@ -22,6 +22,8 @@ func TestPieces(t *testing.T) {
 		{[]string{"float2"}, "[[0 8]]"},
 		{[]string{"__half2"}, "[[0 4]]"},
 		{[]string{"__nv_bfloat16"}, "[[0 2]]"},
+		{[]string{"at::Half"}, "[[0 2]]"},
+		{[]string{"c10::BFloat16"}, "[[0 2]]"},
 		{[]string{"__nv_fp8_e4m3"}, "[[0 1]]"},
 		{[]string{"__nv_fp8x2_e5m2"}, "[[0 2]]"},
 		{[]string{"__nv_fp8x4_e4m3"}, "[[0 4]]"},
