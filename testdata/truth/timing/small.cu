@@ -147,6 +147,29 @@ __global__ void rowsum_fast(const float* x, float* out) {
 static void launch_rowsum_slow(float* in, float* out) { rowsum_slow<<<ROWSUM_ROWS / 256, 256>>>(in, out); }
 static void launch_rowsum_fast(float* in, float* out) { rowsum_fast<<<ROWSUM_ROWS / 256, 256>>>(in, out); }
 
+// ---- the same over 1024 rows in 16 blocks of 64 threads ----
+// Loads only in the loop: nvcc batches them, and the few warps wait for
+// each batch.
+#define ROWSUM_SMALL_ROWS 1024
+__global__ void rowsum_small_slow(const float* x, float* out) {
+    int row = blockIdx.x * 64 + threadIdx.x;
+    float s = 0.0f;
+    for (int k = 0; k < ROWSUM_C; k++) {
+        s += x[row * ROWSUM_C + k];
+    }
+    out[row] = s;
+}
+__global__ void rowsum_small_fast(const float* x, float* out) {
+    int row = blockIdx.x * 64 + threadIdx.x;
+    float s = 0.0f;
+    for (int k = 0; k < ROWSUM_C; k++) {
+        s += x[k * ROWSUM_SMALL_ROWS + row];
+    }
+    out[row] = s;
+}
+static void launch_rowsum_small_slow(float* in, float* out) { rowsum_small_slow<<<ROWSUM_SMALL_ROWS / 64, 64>>>(in, out); }
+static void launch_rowsum_small_fast(float* in, float* out) { rowsum_small_fast<<<ROWSUM_SMALL_ROWS / 64, 64>>>(in, out); }
+
 // ---- eight blocks walking a buffer: ggml's allreduce copy shape ----
 // 8 blocks of 256 threads, a grid-stride loop over 16 Mi floats, each
 // thread copying 8 consecutive floats an iteration in scalar pieces
@@ -259,6 +282,7 @@ int main(int argc, char** argv) {
     time_pair("scan2", "scan2_slow", launch_scan2_slow, "scan2_fast", launch_scan2_fast, 12LL * SEGMENTS, in, out);
     time_pair("sbank16", "sbank16_slow", launch_sbank16_slow, "sbank16_fast", launch_sbank16_fast, 8LL * 16 * 32, in, out);
     time_pair("rowsum", "rowsum_slow", launch_rowsum_slow, "rowsum_fast", launch_rowsum_fast, 4LL * ROWSUM_ROWS * (ROWSUM_C + 1), in, out);
+    time_pair("rowsum_small", "rowsum_small_slow", launch_rowsum_small_slow, "rowsum_small_fast", launch_rowsum_small_fast, 4LL * ROWSUM_SMALL_ROWS * (ROWSUM_C + 1), in, out);
     time_pair("ar8", "ar8_slow", launch_ar8_slow, "ar8_fast", launch_ar8_fast, 8LL * AR_COUNT, in, out);
     time_pair("sbankfull", "sbankfull_slow", launch_sbankfull_slow, "sbankfull_fast", launch_sbankfull_fast, 8LL * 8448 * 32, in, out);
 
