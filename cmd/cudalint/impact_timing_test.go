@@ -223,9 +223,11 @@ func TestPairEstimates(t *testing.T) {
 	// over fixed, each with the launch's start-up: the units a launch runs
 	// are taken from the instructions the tool counts per launch, so what
 	// is pinned here is the per-warp accounting.
-	// loads are the global loads from DRAM a unit waits for one after
-	// another (the latency term: loads in a loop that also stores to
-	// global memory), none unless it says.
+	// loads are the global loads from DRAM in loops a unit waits for (the
+	// latency term): one each in a loop that also stores to global
+	// memory, a batch's share (batched) in a loop that only loads; none
+	// unless it says.
+	const batched = impact.BatchedLoadSeconds / impact.LoadSeconds
 	r := func(dramAsIs, l1AsIs, dramFixed, l1Fixed, instructions float64) pairCounts {
 		return pairCounts{dramAsIs, l1AsIs, dramFixed, l1Fixed, instructions, 0, impact.Spread{}, false}
 	}
@@ -254,7 +256,7 @@ func TestPairEstimates(t *testing.T) {
 		// x and y twice and the barrier (9), over 4 iterations of two
 		// loops of a test, a step, two addresses (1 and 3) and two
 		// accesses.
-		"bank_conflict_slow": r(8, 2+1+32, 8, 2+1+1, 9.0/4+8+8),
+		"bank_conflict_slow": loads(r(8, 2+1+32, 8, 2+1+1, 9.0/4+8+8), batched),
 		// in[i * k] and out[i]: the index, the multiply, two accesses.
 		"stride2_slow":  r(8+st, 2+stLine, 4+st, 1+stLine, index+3),
 		"stride4_slow":  r(16+st, 4+stLine, 4+st, 1+stLine, index+3),
@@ -282,12 +284,12 @@ func TestPairEstimates(t *testing.T) {
 		// one sector per lane per 8 iterations; the store once per 64.
 		// Each iteration: the test, the step, the sum, the address's two,
 		// the load; once per 64, the index and the store.
-		"rowwalk_slow": r(32*4.0/32+st/64.0, 32+stLine/64.0, 4+st/64.0, 1+stLine/64.0, 6+3.0/64),
+		"rowwalk_slow": loads(r(32*4.0/32+st/64.0, 32+stLine/64.0, 4+st/64.0, 1+stLine/64.0, 6+3.0/64), batched),
 		// Nine loads of a 36-byte record: 32 sectors in 9 lines each, DRAM
 		// the record's 36 sectors once over the nine; the store once. Per
 		// warp: the index and the store, nine iterations of a test, a
 		// step, the sum, the address's two and the load.
-		"record_slow": r(9*4+st, 9*9+stLine, 9*4+st, 9*1+stLine, 3+9*6),
+		"record_slow": loads(r(9*4+st, 9*9+stLine, 9*4+st, 9*1+stLine, 3+9*6), 9*batched),
 		// A coalesced load, then three stores of a 12-byte record: 12
 		// sectors in 3 lines each, which the L2 merges: DRAM 12 once, and
 		// the L1 serves the record's lines as the planes' own (measured
@@ -349,7 +351,7 @@ func TestPairEstimates(t *testing.T) {
 		// Eight scalar loads of a 32-byte record, an unrolled loop: the
 		// lane's later iterations read its sector from the L1 (DRAM at
 		// the ideal), but each request takes 8 lines, the ideal 1.
-		"ld8_slow": r(32+4, 8*8+1, 32+4, 8*1+1, 51),
+		"ld8_slow": loads(r(32+4, 8*8+1, 32+4, 8*1+1, 51), 8*batched),
 		// Two float4 loads of it: a record read whole, at its ideal.
 		"ld8_fast": r(32+4, 2*4+1, 32+4, 2*4+1, 15),
 		// Records of K = 5, 6, 7 floats stored in K scalar pieces: each
@@ -385,8 +387,8 @@ func TestPairEstimates(t *testing.T) {
 		// L1s and one scheduler each) the waits are most of the time:
 		// measured 1.43x, not the 3.09x of the larger launch
 		// (testdata/truth/timing/small.csv, docs/severity.md).
-		"boxrow_slow":       small(loads(r(9*4+1015*(8+32), 9+1015*(2+32), 9*4+1015*(8+4), 9+1015*3, 19341), 1015*2), 256, 256),
-		"boxrow_small_slow": small(loads(r(9*4+1015*(8+32), 9+1015*(2+32), 9*4+1015*(8+4), 9+1015*3, 19341), 1015*2), 16, 64),
+		"boxrow_slow":       small(loads(r(9*4+1015*(8+32), 9+1015*(2+32), 9*4+1015*(8+4), 9+1015*3, 19341), 1015*2+9*batched), 256, 256),
+		"boxrow_small_slow": small(loads(r(9*4+1015*(8+32), 9+1015*(2+32), 9*4+1015*(8+4), 9+1015*3, 19341), 1015*2+9*batched), 16, 64),
 	}
 	// texture_2d's pixel blended in place: a coalesced load of in[i] (4
 	// sectors, a line); red and green read, 4 bytes each of the lane's

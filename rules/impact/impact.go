@@ -82,8 +82,14 @@ const (
 	// 0.169 ms, 80 ns a load after the start-up. A launch cannot end
 	// before its warps' loads have come back one after another, each SM
 	// holding at most residentWarps warps at once.
-	LoadSeconds   = 80e-9
-	residentWarps = 64
+	LoadSeconds = 80e-9
+	// BatchedLoadSeconds is what a load in a loop that only loads waits:
+	// nvcc unrolls the loop and issues its loads together. rowsum_fast
+	// of small.cu, 768 loads a warp over 32 blocks of 256 threads, ran
+	// 12.1 ns a load after the start-up, and 11.6 over 16 blocks of 64
+	// (rowsum_small_fast).
+	BatchedLoadSeconds = 12e-9
+	residentWarps      = 64
 	// SMCount is the H200's SMs, schedulersPerSM each SM's warp schedulers.
 	SMCount         = 132
 	schedulersPerSM = 4
@@ -147,7 +153,9 @@ type KernelCost struct {
 	// (at the assumed grid's 64 blocks it would outweigh most kernels).
 	Unsized bool
 	// LoadsPerWarp are the global load requests a warp of the launch
-	// makes: what latencySeconds waits for.
+	// waits for, in loads that wait LoadSeconds (a batched load counts
+	// BatchedLoadSeconds / LoadSeconds of one): what latencySeconds
+	// waits for.
 	LoadsPerWarp float64
 }
 
@@ -308,18 +316,18 @@ func (c *Costs) loadsPerWarp(ps []*analyzer.Prediction) float64 {
 }
 
 // loadRequests are the global load requests of ps per launch that wait
-// for DRAM: not those the caches serve (an address every lane reads
-// alike, a sector an earlier load of the lane brought in), whose wait
-// is short and which nvcc issues ahead (the rasterizer pairs: 144 and
-// 2304 such loads a warp, measured bound by their arithmetic).
-//
-// Only loads that wait one after another count: those in a loop whose
-// body also stores to global memory, through pointers nvcc must take to
-// alias, so that no load of the next iteration goes before this one's
-// store (boxrow: 80 ns a load). A loop that only loads is unrolled and
-// its loads issued together: rowsum_fast of small.cu, 768 loads a warp in
-// 8192 threads, ran 12 ns a load.
+// for DRAM, each weighed by its wait (loadWeight): not those the caches
+// serve (an address every lane reads alike, a sector an earlier load of
+// the lane brought in), whose wait is short and which nvcc issues ahead
+// (the rasterizer pairs: 144 and 2304 such loads a warp, measured bound
+// by their arithmetic), nor those outside loops (one wait a warp).
 func (c *Costs) loadRequests(ps []*analyzer.Prediction) float64 {
+	return c.scaledLoadRequests(ps, func(*analyzer.Prediction) float64 { return 1 })
+}
+
+// scaledLoadRequests is loadRequests with each prediction's requests
+// scaled by f (longer.go: the loops of unknown trip count run longer).
+func (c *Costs) scaledLoadRequests(ps []*analyzer.Prediction, f func(*analyzer.Prediction) float64) float64 {
 	storing := map[parser.Pos]bool{} // loops whose body stores
 	for _, p := range ps {
 		if p.Access.Space == interp.Global && p.Access.Op != interp.Load && !p.NoLane {
@@ -330,11 +338,23 @@ func (c *Costs) loadRequests(ps []*analyzer.Prediction) float64 {
 	}
 	n := 0.0
 	for _, p := range ps {
-		if isLoad(p) && c.res.Reused(p) == nil && c.dram(p) > 0 && waitsOnStores(p, storing) {
-			n += c.requests(p)
+		if isLoad(p) && c.res.Reused(p) == nil && c.dram(p) > 0 && len(p.Access.Loops) > 0 {
+			n += loadWeight(p, storing) * f(p) * c.requests(p)
 		}
 	}
 	return n
+}
+
+// loadWeight is what a load in a loop waits, in LoadSeconds: all of it
+// where the loop also stores to global memory through pointers nvcc
+// must take to alias the load's, so that no load of the next iteration
+// goes before this one's store (boxrow: 80 ns a load); a batch's share
+// where the loop only loads (rowsum: 12 ns).
+func loadWeight(p *analyzer.Prediction, storing map[parser.Pos]bool) float64 {
+	if waitsOnStores(p, storing) {
+		return 1
+	}
+	return BatchedLoadSeconds / LoadSeconds
 }
 
 // waitsOnStores: p's innermost loop stores, and p's pointer may alias

@@ -135,16 +135,12 @@ func (c *Costs) longer(p *analyzer.Prediction, fixed []*analyzer.Prediction) *li
 		return nil
 	}
 	k := KernelCost{Spread: c.kernels[key].Spread, Unsized: c.kernels[key].Unsized}
-	loads := 0.0 // the load requests, scaled: per warp as the kernel's are
+	factor := func(q *analyzer.Prediction) float64 { return longerFactor(loopsOf(q), unknown, own) }
 	for _, q := range c.preds[key] {
-		f := longerFactor(loopsOf(q), unknown, own)
-		c.addScaledTerm(&k, q, f)
-		if isLoad(q) {
-			loads += f * c.requests(q)
-		}
+		c.addScaledTerm(&k, q, factor(q))
 	}
-	if base := c.kernels[key]; base.LoadsPerWarp > 0 {
-		k.LoadsPerWarp = base.LoadsPerWarp * loads / c.loadRequests(c.preds[key])
+	if base := c.kernels[key]; base.LoadsPerWarp > 0 { // the waits, scaled: per warp as the kernel's are
+		k.LoadsPerWarp = base.LoadsPerWarp * c.scaledLoadRequests(c.preds[key], factor) / c.loadRequests(c.preds[key])
 	}
 	k.Instructions = c.longerInstructions(key, unknown, own)
 	var ex Excess
