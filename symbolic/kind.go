@@ -117,6 +117,13 @@ func (v *Var) Key() SymID { return SymID{v.key} }
 // model enumerates these.
 func (v *Var) IsLaneOrBlockIndex() bool { return v.Kind == KindThreadIdx || v.Kind == KindBlockIdx }
 
+// AsOp returns the operation e is, when e is exactly one (a comparison
+// kept as a polynomial's single atom too).
+func AsOp(e Expr) (*Op, bool) {
+	op, ok := asAtom(e).(*Op)
+	return op, ok
+}
+
 // AsVar returns the symbol e is, when e is exactly one symbol.
 func AsVar(e Expr) (*Var, bool) {
 	v, ok := asAtom(e).(*Var)

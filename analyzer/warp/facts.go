@@ -41,6 +41,10 @@ const (
 	// 0 when no lane passed at any size tried, and the figures then
 	// count every lane.
 	TailGuard
+	// OneThread: a guard compares the thread index with a value every
+	// thread of the block shares (onethread.go): at most one thread of
+	// each block performs the access, and the figures are one thread's.
+	OneThread
 )
 
 // Assumption is one value a prediction rests on that the code did not
@@ -74,6 +78,8 @@ func (a Assumption) String() string {
 			what = "the value loaded by " + a.Name + " at " + a.Site.String()
 		}
 		return "which lanes take part depends on " + what + " (a guard on data): the figures count every lane, an upper bound"
+	case OneThread:
+		return "performed by at most one thread of each block (a guard compares the thread index with a value the block shares): the figures are one thread's"
 	case TailGuard:
 		head := "performed only by lanes past the bound " + a.Name + " (a remainder): "
 		if a.Value == 0 {

@@ -336,6 +336,10 @@ func predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]boo
 	guards := make([]symbolic.Expr, len(a.Guards))
 	for i, g := range a.Guards {
 		guards[i] = symbolic.Subst(g, bind)
+		if first, ok := firstThreadIn(guards[i], cfg); ok {
+			guards[i] = first
+			p.Assumptions = append(p.Assumptions, Assumption{Kind: OneThread})
+		}
 		if v, ok := symbolic.IsConst(guards[i]); ok && v == 0 {
 			// A branch the launch rules out (if constexpr (dim == 0) in
 			// k<T, 1>): whatever its address, no lane gets there.
