@@ -45,6 +45,10 @@ const (
 	// thread of the block shares (onethread.go): at most one thread of
 	// each block performs the access, and the figures are one thread's.
 	OneThread
+	// SharedIndex: the address adds the value loaded by Name at Site, at
+	// an address every lane of a warp shares under the launch
+	// (sharedindex.go): the same in every lane, whatever the data.
+	SharedIndex
 )
 
 // Assumption is one value a prediction rests on that the code did not
@@ -78,6 +82,8 @@ func (a Assumption) String() string {
 			what = "the value loaded by " + a.Name + " at " + a.Site.String()
 		}
 		return "which lanes take part depends on " + what + " (a guard on data): the figures count every lane, an upper bound"
+	case SharedIndex:
+		return "the value loaded by " + a.Name + " at " + a.Site.String() + " is read at an address every lane of a warp shares, so it is the same in all of them: the lanes move together whatever it holds"
 	case OneThread:
 		return "performed by at most one thread of each block (a guard compares the thread index with a value the block shares): the figures are one thread's"
 	case TailGuard:
