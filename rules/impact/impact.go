@@ -168,6 +168,23 @@ func (k KernelCost) Seconds() float64 {
 	return k.startup() + math.Max(busy, lat) + overlapHidden*math.Min(busy, lat)
 }
 
+// BusySeconds is the kernel's time per launch as Nsight Compute's
+// duration of a launch measures it, which launches beside it are
+// compared by (launcher.go): without the start-up between events, and
+// at least the least a launch lasts on the GPU (BusyFloorSeconds), which
+// a launch's work fills before it adds to it.
+func (k KernelCost) BusySeconds() float64 {
+	if k.Unsized {
+		return k.Seconds()
+	}
+	return math.Max(k.Seconds()-k.startup(), BusyFloorSeconds)
+}
+
+// BusyFloorSeconds is the shortest launch Nsight Compute measured among
+// the launcher parts (testdata/truth/launchers/parts.csv:
+// VoteAnyKernel3, one warp, 1504 ns; VoteAllKernel2 1920 ns).
+const BusyFloorSeconds = 1.5e-6
+
 // startup is LaunchSeconds, or nothing for a launch of unknown size.
 func (k KernelCost) startup() float64 {
 	if k.Unsized {

@@ -77,7 +77,9 @@ func (s *Sites) Add(c *Costs) {
 			continue
 		}
 		seen[key] = true
-		s.times[at] = append(s.times[at], c.kernels[key].Seconds())
+		// Without the start-up, as the parts were measured (ncu's duration
+		// of each launch; in a stream the launches' start-ups overlap).
+		s.times[at] = append(s.times[at], c.kernels[key].BusySeconds())
 		s.kernel[at] = p.Access.Kernel.Name
 	}
 	clear(s.groups)
@@ -109,7 +111,9 @@ func (s *Sites) Launcher(prog *launch.Program, p *analyzer.Prediction, imp *lint
 	if g == nil || own == 0 || g.seconds <= own {
 		return nil
 	}
-	return &lint.Launcher{Function: g.function, Part: round(own / g.seconds), Share: round(imp.Share * own / g.seconds), Heaviest: g.heaviest}
+	// The time the fix saves over the launches' time: the start-ups,
+	// which the parts leave out, are saved by no fix.
+	return &lint.Launcher{Function: g.function, Part: round(own / g.seconds), Share: round(imp.SavedSeconds / g.seconds), Heaviest: g.heaviest}
 }
 
 // group is the launches that run with the one at site.
