@@ -47,3 +47,19 @@ void h(const int* l, float* o, int m) { k<<<4096, 256>>>(l, o, 7, m); }`
 		})
 	}
 }
+
+// A lambda a kernel calls where it writes it has its accesses priced
+// like the kernel's own.
+func TestAccessInImmediateLambda(t *testing.T) {
+	r := analyze(t, `__global__ void k(float* out) { [&] { out[threadIdx.x * 2] = 0; }(); }
+void h(float* o) { k<<<4096, 256>>>(o); }`, Options{})
+	ps := find(r, "out[threadIdx.x * 2]", interp.Store)
+	if len(ps) != 1 || ps[0].Sectors != 8 {
+		t.Fatalf("predictions %v, want one of 8 sectors", ps)
+	}
+	for _, k := range r.Kernels {
+		if len(k.Notes) > 0 {
+			t.Errorf("notes %v", k.Notes)
+		}
+	}
+}

@@ -40,7 +40,7 @@ func startsExpr(t *lexer.Token) bool {
 		return false
 	case ttPunct:
 		switch t.Value {
-		case "(", "{", "!", "~", "++", "--", "::":
+		case "(", "{", "!", "~", "++", "--", "::", "[": // "[": a lambda
 			return true
 		}
 		return false

@@ -198,6 +198,11 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 		in.hostTemplateCall(e, name, args)
 	}
 	written := name // as the call spells it, for name lookup
+	if l, ok := e.Fun.(*parser.Lambda); ok {
+		// A lambda called where it is written ([&] { ... }(), as
+		// BOOL_SWITCH-style dispatch macros expand): its body runs here.
+		return in.callLambda(l, args, e)
+	}
 	if id, ok := e.Fun.(*parser.Ident); ok && in.host {
 		// A local lambda of host code (auto launch = [&] { k<<<g, b>>>(a); };
 		// launch();): its launches are the function's.

@@ -378,3 +378,16 @@ func TestLaunchInHostLambda(t *testing.T) {
 		}
 	}
 }
+
+// A lambda called where it is written ([&] { ... }();, as dispatch
+// macros expand) runs there: its launch is the function's.
+func TestLaunchInImmediateLambda(t *testing.T) {
+	p := program(t, "__global__ void k(float* out) { out[threadIdx.x] = 0; }\nvoid run(float* o) {\n    [&] { k<<<64, 128>>>(o); }();\n}\n")
+	got := configsOf(t, p, "k")
+	if len(got) != 1 || !strings.HasPrefix(got[0], "launch 128 64") {
+		t.Errorf("configurations %q, want one from the launch, block 128, grid 64", got)
+	}
+	for _, n := range p.Files[0].Notes {
+		t.Errorf("note %v", n)
+	}
+}
