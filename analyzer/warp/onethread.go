@@ -30,15 +30,10 @@ func firstThreadFor(g symbolic.Expr, cfg *launch.Config) (symbolic.Expr, bool) {
 	if !mentionsThread(diff) || symbolic.ClassOf(diff) == symbolic.Data {
 		return nil, false
 	}
-	shared := map[symbolic.SymID]symbolic.Expr{}
-	symbolic.Symbols(diff, func(v *symbolic.Var) {
-		if !v.IsLaneOrBlockIndex() {
-			shared[v.Key()] = symbolic.Const(0)
-		}
-	})
+	indices, shared := indicesOnly(diff)
 	// A guard of constants and indices (threadIdx.x == 0) the model
 	// evaluates as it stands.
-	if len(shared) == 0 || !distinctInBlock(symbolic.Subst(diff, shared), cfg) {
+	if shared == 0 || !distinctInBlock(indices, cfg) {
 		return nil, false
 	}
 	first := symbolic.Const(1)
@@ -74,24 +69,12 @@ func symbolicThread(d int) symbolic.Expr { return symbolic.ThreadIdx(symbolic.Ax
 // indices and nothing the launch leaves unknown, takes a distinct value
 // in every thread of a block (the first block's, up to tailThreads).
 func distinctInBlock(e symbolic.Expr, cfg *launch.Config) bool {
-	env := symbolic.NewEnv()
-	var thread, block [3]int
-	for d := range 3 {
-		thread[d], block[d] = env.Slot(threadSyms[d]), env.Slot(blockSyms[d])
-	}
-	f := symbolic.Compile(e, env)
-	vals := env.NewValues()
-	for d := range 3 {
-		vals.Set(block[d], 0)
-	}
-	bx, by := cfg.Block[0], cfg.Block[1]
+	ev := newThreadEval(e, cfg)
+	ev.setBlock(0)
 	threads := min(cfg.Block.Threads(), tailThreads)
 	seen := make(map[int64]bool, threads)
 	for tid := int64(0); tid < threads; tid++ {
-		vals.Set(thread[0], tid%bx)
-		vals.Set(thread[1], (tid/bx)%by)
-		vals.Set(thread[2], tid/(bx*by))
-		v, ok := f(vals)
+		v, ok := ev.at(tid)
 		if !ok || seen[v] {
 			return false
 		}

@@ -93,21 +93,8 @@ func sameInWarps(e symbolic.Expr, cfg *launch.Config) bool {
 	// What the indices do not decide (the array's base, a value every
 	// lane loaded alike) is the same in every lane: 0 changes no
 	// difference between them.
-	rest := map[symbolic.SymID]symbolic.Expr{}
-	symbolic.Symbols(e, func(v *symbolic.Var) {
-		if !v.IsLaneOrBlockIndex() {
-			rest[v.Key()] = symbolic.Const(0)
-		}
-	})
-	e = symbolic.Subst(e, rest)
-	env := symbolic.NewEnv()
-	var thread, block [3]int
-	for d := range 3 {
-		thread[d], block[d] = env.Slot(threadSyms[d]), env.Slot(blockSyms[d])
-	}
-	f := symbolic.Compile(e, env)
-	vals := env.NewValues()
-	bx, by, gx, gy := cfg.Block[0], cfg.Block[1], cfg.Grid[0], cfg.Grid[1]
+	e, _ = indicesOnly(e)
+	ev := newThreadEval(e, cfg)
 	threads := min(cfg.Block.Threads(), tailThreads)
 	const sampleWarps, sampleBlocks = 32, 64
 	blocks := []int64{max(cfg.Grid.Threads()-1, 0)}
@@ -115,17 +102,11 @@ func sameInWarps(e symbolic.Expr, cfg *launch.Config) bool {
 		blocks = append(blocks, b)
 	}
 	for _, b := range blocks {
-		vals.Set(block[0], b%gx)
-		vals.Set(block[1], (b/gx)%gy)
-		vals.Set(block[2], b/(gx*gy))
+		ev.setBlock(b)
 		for w := int64(0); w < sampleWarps && w*32 < threads; w++ {
 			var first int64
 			for lane := int64(0); lane < 32 && w*32+lane < threads; lane++ {
-				tid := w*32 + lane
-				vals.Set(thread[0], tid%bx)
-				vals.Set(thread[1], (tid/bx)%by)
-				vals.Set(thread[2], tid/(bx*by))
-				v, ok := f(vals)
+				v, ok := ev.at(w*32 + lane)
 				if !ok || lane > 0 && v != first {
 					return false
 				}

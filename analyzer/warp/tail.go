@@ -260,24 +260,12 @@ func countTails(part symbolic.Expr, cfg *launch.Config, names []string) ([]tailC
 // block index, over every thread of the given blocks.
 func countPassing(cond symbolic.Expr, cfg *launch.Config, blocks []int64) (tailCount, bool) {
 	var c tailCount
-	env := symbolic.NewEnv()
-	var thread, block [3]int
-	for d := range 3 {
-		thread[d], block[d] = env.Slot(threadSyms[d]), env.Slot(blockSyms[d])
-	}
-	f := symbolic.Compile(cond, env)
-	vals := env.NewValues()
-	bx, by, gx, gy := cfg.Block[0], cfg.Block[1], cfg.Grid[0], cfg.Grid[1]
+	ev := newThreadEval(cond, cfg)
 	threads := min(cfg.Block.Threads(), tailThreads)
 	for _, b := range blocks {
-		vals.Set(block[0], b%gx)
-		vals.Set(block[1], (b/gx)%gy)
-		vals.Set(block[2], b/(gx*gy))
+		ev.setBlock(b)
 		for tid := int64(0); tid < threads; tid++ {
-			vals.Set(thread[0], tid%bx)
-			vals.Set(thread[1], (tid/bx)%by)
-			vals.Set(thread[2], tid/(bx*by))
-			v, ok := f(vals)
+			v, ok := ev.at(tid)
 			if !ok {
 				return c, false
 			}
