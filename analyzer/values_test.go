@@ -303,6 +303,25 @@ void h(float* a, float* b) { k<<<64, 256>>>(a, b); }`
 	})
 }
 
+// A __shared__ scalar one thread sets and every thread reads after the
+// barrier: each read is a load of its one address (before, the value
+// set on one branch and the array on the other made it "mixed", and
+// every address through it unknown).
+func TestSharedScalars(t *testing.T) {
+	const src = `
+__global__ void k(const int* starts, const float* in, float* out) {
+  __shared__ int first;
+  if (threadIdx.x == 0) first = starts[blockIdx.x];
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = in[first + threadIdx.x];
+}
+void h(int* s, float* a, float* b) { k<<<4096, 256>>>(s, a, b); }`
+	runValueCases(t, []valueCase{
+		{"the offset thread 0 set: warp-uniform, the mean over the float residues", src, "in[first + threadIdx.x]", interp.Load, 4.875, "residue"},
+		{"the scalar read: every lane one address", src, "first", interp.Load, 1, ""},
+	})
+}
+
 func TestWarpUniformTimesAssumedSize(t *testing.T) {
 	runValueCases(t, []valueCase{
 		{"a uniform row index times a size no launch gives: rows 4096 floats apart", `

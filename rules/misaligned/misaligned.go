@@ -20,9 +20,15 @@ var Rule = spec.NewRule(spec.Spec{
 // Analyzer is the rule's analyzer, for go/analysis drivers and tests.
 var Analyzer = Rule.Analyzer
 
-// Detect: lanes are contiguous, yet the request wastes sectors.
+// Detect: lanes are contiguous, yet the request wastes sectors, for a
+// reason the code gives. Where the warp starts rests on a value the
+// code loads (an offset read from an index array or a shared scalar
+// thread 0 set), the figures are the mean over the residues it may
+// have: a guess about data, which says nothing of the code, as an
+// offset given at run time does not (nothing is reported for
+// a[i + off], off a parameter, either).
 func Detect(res *accesses.Result, p *analyzer.Prediction) bool {
-	return policy.Uncoalesced(res, p) && accesses.LaneStrideBytes(p) == accesses.ElemBytes(p.Access) && !accesses.SpreadByGuard(p, wording.LaneSymbol(p))
+	return p.BaseResidue == nil && policy.Uncoalesced(res, p) && accesses.LaneStrideBytes(p) == accesses.ElemBytes(p.Access) && !accesses.SpreadByGuard(p, wording.LaneSymbol(p))
 }
 
 // Severity grades by cost.
@@ -36,9 +42,6 @@ func describe(_ *accesses.Result, p *analyzer.Prediction) string {
 // warp starts: mid-sector starts are an offset or a row pitch; rows that
 // start aligned but are shorter than a sector are a block too narrow.
 func why(p *analyzer.Prediction) string {
-	if u := p.BaseResidue; u != nil {
-		return "where the warp starts within a sector depends on " + u.Describe() + " (the figures are the mean over the offsets it can give, assuming any)"
-	}
 	width := ctype.Pieces(p.Access.Type)[0][1]
 	var starts []int64
 	rowBytes := int64(0)

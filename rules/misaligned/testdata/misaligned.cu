@@ -12,10 +12,18 @@ __global__ void sector(const float* in, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = in[i + 8];
 }
-// A base loaded once per block: where it falls within a sector is data.
+// Negative: a base loaded once per block: where it falls within a
+// sector is data (the kernel's cost counts the mean over its residues).
 __global__ void segment(const int* starts, const float* in, float* out) {
     int first = starts[blockIdx.x];
-    out[blockIdx.x * blockDim.x + threadIdx.x] = in[first + threadIdx.x]; // want "load in\[first \+ threadIdx.x\]: lanes are contiguous but where the warp starts within a sector depends on the value loaded by starts\[blockIdx.x\] at .*: 4.88 sectors/request"
+    out[blockIdx.x * blockDim.x + threadIdx.x] = in[first + threadIdx.x];
+}
+// Negative: the same base set by one thread in a __shared__ variable.
+__global__ void segmentShared(const int* starts, const float* in, float* out) {
+    __shared__ int first;
+    if (threadIdx.x == 0) first = starts[blockIdx.x];
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = in[first + threadIdx.x];
 }
 // An unrolled loop: one load per row, row 0 on a sector, rows 1..3 not.
 __global__ void unrolled(const float* in, float* out, int w) {
