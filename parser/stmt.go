@@ -439,6 +439,11 @@ func (u *unit) hostMaybeRelevant(from, to int) bool {
 	if from < to && u.toks[from].Kind == lex.KIdent && u.isPunct(from+1, "(") {
 		return true
 	}
+	// [&] { launch(); }(): a lambda called where it is written, which
+	// may call a local lambda that launches (BOOL_SWITCH(c, C, launch)).
+	if from < to && u.isPunct(from, "[") && !u.isPunct(from+1, "[") {
+		return true
+	}
 	// f<T>(...): a call of a template, cudaLaunchKernel<F>(f, grid, ...).
 	if from < to && u.toks[from].Kind == lex.KIdent && u.isPunct(from+1, "<") {
 		if end, ok := u.typeArgsEnd(from + 1); ok && u.isPunct(end+1, "(") {

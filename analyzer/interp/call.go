@@ -530,7 +530,10 @@ func (in *interp) inlineIn(f *parser.Func, args []value, lvs []lvalue, site *par
 // function (overloads that call each other are not followed either), by
 // identity for a lambda, whose function has no name of its own.
 func (in *interp) recursive(f *parser.Func) bool {
-	if _, lambda := in.localFuncs[f]; lambda {
+	// A lambda is itself, not its name: every lambda written in place
+	// has none, and BOOL_SWITCH's [&] { return [&] { ... }(); }() runs
+	// one inside another.
+	if _, lambda := in.localFuncs[f]; lambda || f.Name == "" {
 		for _, c := range in.sites {
 			if c.Func == f {
 				return true

@@ -391,3 +391,42 @@ func TestLaunchInImmediateLambda(t *testing.T) {
 		t.Errorf("note %v", n)
 	}
 }
+
+// Lambdas called in place inside others, as BOOL_SWITCH expands
+// (return [&] { ... }(); in each branch of an outer [&] { ... }()), and
+// a local lambda called from one: each launch is the function's, with
+// the constexpr the branch binds as its template argument.
+func TestLaunchInNestedImmediateLambdas(t *testing.T) {
+	const boolSwitch = `#define BOOL_SWITCH(COND, CONST_NAME, ...)      \
+  [&] {                                         \
+    if (COND) {                                 \
+      constexpr static bool CONST_NAME = true;  \
+      return __VA_ARGS__();                     \
+    } else {                                    \
+      constexpr static bool CONST_NAME = false; \
+      return __VA_ARGS__();                     \
+    }                                           \
+  }()
+template <bool Even> __global__ void k(float* out) { out[threadIdx.x] = Even; }
+`
+	tests := []struct{ name, body string }{
+		{"nested", "[&] { [&] { k<true><<<64, 128>>>(o); }(); }();"},
+		{"returned", "[&] { return [&] { k<true><<<64, 128>>>(o); }(); }();"},
+		{"local lambda called in one", "auto f = [&] { k<true><<<64, 128>>>(o); }; [&] { f(); }();"},
+		{"BOOL_SWITCH", "BOOL_SWITCH(even, E, [&] { auto kernel = &k<E>; kernel<<<64, 128>>>(o); });"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := program(t, boolSwitch+"void run(float* o, bool even) {\n    "+tt.body+"\n}\n")
+			got := configsOf(t, p, "k")
+			if len(got) == 0 {
+				t.Fatalf("no configuration of k, want the launch's")
+			}
+			for _, c := range got {
+				if !strings.HasPrefix(c, "launch 128 64") {
+					t.Errorf("configuration %q, want the launch's: block 128, grid 64", c)
+				}
+			}
+		})
+	}
+}
