@@ -303,3 +303,39 @@ int main() {
 		}
 	}
 }
+
+// Explicit specializations of a function template (template <> void
+// copy_vector<half, 4>(...)) are read, and a call f<T, N>(...) runs the
+// one its arguments name: by type, and by a template value of the
+// kernel, whose instances are then analyzed apart (k<half, 4> moves 8
+// bytes a lane in one access, k<half, 1> 2).
+func TestFunctionTemplateSpecializations(t *testing.T) {
+	r := analyze(t, `
+template <typename T, int N> __device__ void copy_vector(T* dst, const T* src);
+template <> __device__ void copy_vector<__half, 1>(__half* dst, const __half* src) { *dst = *src; }
+template <> __device__ void copy_vector<__half, 4>(__half* dst, const __half* src) { *((float2*) dst) = *((float2*) src); }
+template <> __device__ void copy_vector<float, 1>(float* dst, const float* src) { dst[0] = src[0]; }
+template <typename T, int N> __global__ void k(T* out, const T* in) {
+  int i = (blockIdx.x * blockDim.x + threadIdx.x) * N;
+  T elems[N];
+  copy_vector<T, N>(elems, in + i);
+  copy_vector<T, N>(out + i, elems);
+}
+void h(__half* o, const __half* i, float* fo, const float* fi) {
+  k<__half, 4><<<4096, 256>>>(o, i);
+  k<__half, 1><<<4096, 256>>>(o, i);
+  k<float, 1><<<4096, 256>>>(fo, fi);
+}`, Options{})
+	for _, f := range r.Program.Files {
+		for _, n := range f.Notes {
+			t.Errorf("note %v", n)
+		}
+	}
+	want := map[string]float64{"*((float2*) src)": 8, "*src": 2, "src[0]": 4}
+	for expr, sectors := range want {
+		ps := find(r, expr, interp.Load)
+		if len(ps) != 1 || !ps[0].Known || ps[0].Sectors != sectors {
+			t.Errorf("%s: predictions %v, want one of %v sectors", expr, ps, sectors)
+		}
+	}
+}

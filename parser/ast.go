@@ -455,6 +455,11 @@ type Func struct {
 	Static bool
 	Ctor   bool
 	Inits  []MemberInit
+	// Specialized marks an explicit specialization of a function template
+	// (template <> void f<half, 4>(...)), SpecArgs its arguments: a call
+	// f<T, N>(...) runs it when its arguments are these.
+	Specialized bool
+	SpecArgs    []TemplateArg
 }
 
 // Using is "using namespace N;" (a using-directive: Namespace is N as

@@ -1023,6 +1023,36 @@ func (u *unit) globalDecl(from, to int) {
 	u.file.Globals = append(u.file.Globals, d)
 }
 
+// specializedName reads an explicit specialization's name, name<args>
+// with last the token before the parameter list ('>' or '>>'): the
+// index of name and the arguments, or -1 when last ends no such list
+// (template <> void copy_vector<half, 4>(half* d, const half* s)).
+func (u *unit) specializedName(from, last int) (int, []TemplateArg) {
+	if last <= from || !u.isPunct(last, ">") && !u.isPunct(last, ">>") {
+		return -1, nil
+	}
+	for k := last - 1; k > from; k-- {
+		if !u.isPunct(k, "<") || u.toks[k-1].Kind != lex.KIdent {
+			continue
+		}
+		if end := u.skipAngles(k, last+1); end != last+1 {
+			continue
+		}
+		var args []TemplateArg
+		for _, sp := range u.splitTop(k+1, last, ",") {
+			if t, err := u.parseType(sp[0], sp[1]); err == nil {
+				args = append(args, TemplateArg{Type: t})
+			} else if x, err := u.parseExpr(sp[0], sp[1]); err == nil {
+				args = append(args, TemplateArg{Value: x})
+			} else {
+				return -1, nil
+			}
+		}
+		return k - 1, args
+	}
+	return -1, nil
+}
+
 // function parses a function definition whose parameter list opens at
 // lparen and whose body opens at body.
 func (u *unit) function(from, lparen, body, end int, ns string, tparams []TemplateParam) {
@@ -1043,11 +1073,15 @@ func (u *unit) funcDef(from, lparen, body, end int, ns string, tparams []Templat
 			name = k // a member operator[] or conversion: see members.go
 		}
 	}
+	spec, specArgs := u.specializedName(from, name)
+	if spec >= 0 {
+		name = spec
+	}
 	if name < from || u.toks[name].Kind != lex.KIdent {
 		u.note(lex.NoteNamelessFunction, u.toks[from].Pos, "function definition without a name; skipped")
 		return nil
 	}
-	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Template: tparams, Namespace: ns}
+	f := &Func{P: u.toks[name].Pos, Name: u.toks[name].Text, Template: tparams, Namespace: ns, Specialized: spec >= 0, SpecArgs: specArgs}
 	if u.operator != "" {
 		f.Name = u.operator
 	}

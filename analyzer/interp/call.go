@@ -232,7 +232,7 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 			}
 		}
 	}
-	if f := in.device(written, args); f != nil && !in.host {
+	if f := in.deviceCalled(written, e, args); f != nil && !in.host {
 		return in.inlineWith(f, args, lvs, e)
 	}
 	if in.host {

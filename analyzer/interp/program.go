@@ -28,7 +28,12 @@ type Program struct {
 	units   map[*parser.File]*unit
 	Kernels []*parser.Func
 	Notes   []parser.Note
-	sources map[string][]byte
+	// ValueSpecialized is set when a function template of the program
+	// has an explicit specialization: which one a call f<T, N>(...)
+	// runs can rest on a kernel's template values, so its instances are
+	// told apart by them too (launch.Site.Instance).
+	ValueSpecialized bool
+	sources          map[string][]byte
 	// launchMemo says which host functions launch a kernel (host.go).
 	launchMu   sync.Mutex
 	launchMemo map[*parser.Func]bool
@@ -46,6 +51,7 @@ func NewProgram(files []*parser.File) *Program {
 		p.types.Add(f)
 		for _, fn := range f.Funcs {
 			p.funcs[fn.Name] = append(p.funcs[fn.Name], fn)
+			p.ValueSpecialized = p.ValueSpecialized || fn.Specialized
 			if fn.Global && fn.Body != nil {
 				p.Kernels = append(p.Kernels, fn)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 // unit is one translation unit of the program: a file with what it
@@ -98,19 +99,103 @@ func anyFunc(*parser.Func) bool { return true }
 // conversion from int* to double*: a file's own atomicAdd(double*,
 // double) is not the one atomicAdd(&ints[i], 1) calls).
 func (in *interp) device(written string, args []value) *parser.Func {
+	return in.deviceFor(written, nil, args)
+}
+
+// deviceCalled is the __device__ function call site calls: device's,
+// with the template arguments the call writes (f<T, N>(...)) choosing
+// among explicit specializations.
+func (in *interp) deviceCalled(written string, site *parser.Call, args []value) *parser.Func {
+	var targs []parser.TemplateArg
+	if id, ok := site.Fun.(*parser.Ident); ok {
+		targs = id.Targs
+	}
+	return in.deviceFor(written, targs, args)
+}
+
+// deviceFor picks the function: an explicit specialization whose
+// arguments are the call's targs, else the first other one that fits.
+// A specialization is not the template: without template arguments
+// written, or with others, it is chosen only where nothing else fits
+// (as an overload would be).
+func (in *interp) deviceFor(written string, targs []parser.TemplateArg, args []value) *parser.Func {
 	name := written
 	if i := strings.LastIndex(written, "::"); i >= 0 {
 		name = written[i+2:]
 	}
+	var primary, other *parser.Func
 	for _, f := range in.inLookupOrder(written, in.unit.candidates(name, isDeviceDef)) {
-		if !f.Device || f.Body == nil || !arityFits(f.Params, len(args)) {
+		if !f.Device || f.Body == nil || !arityFits(f.Params, len(args)) || !in.pointersMatch(f, args) {
 			continue
 		}
-		if in.pointersMatch(f, args) {
+		switch {
+		case !f.Specialized:
+			if primary == nil {
+				primary = f
+			}
+		case len(targs) > 0 && in.sameTemplateArgs(f.SpecArgs, targs):
 			return f
+		case other == nil && len(targs) == 0:
+			other = f
 		}
 	}
-	return nil
+	if primary != nil {
+		return primary
+	}
+	return other
+}
+
+// sameTemplateArgs reports whether template arguments a and b, as
+// written, are the same here: types that resolve alike, values that
+// evaluate to the same constant.
+func (in *interp) sameTemplateArgs(a, b []parser.TemplateArg) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, okX := in.templateArg(a[i])
+		y, okY := in.templateArg(b[i])
+		if !okX || !okY || !sameArg(x, y) {
+			return false
+		}
+	}
+	return true
+}
+
+// templateArg is what a template argument stands for here: a type whose
+// layout is known, or a constant. A value argument the parser read as a
+// type name (N) is the value it names, when it names one.
+func (in *interp) templateArg(a parser.TemplateArg) (ctype.TemplateArg, bool) {
+	if a.Type != nil && len(a.Type.Words) == 1 && a.Type.Ptr == 0 && len(a.Type.Targs) == 0 {
+		if v, ok := in.lookup(a.Type.Words[0]); ok && v.kind == vInt {
+			a = parser.TemplateArg{Value: &parser.Ident{P: a.Type.P, Name: a.Type.Words[0]}}
+		}
+	}
+	if a.Value != nil {
+		v := in.eval(a.Value)
+		if v.kind != vInt || v.x == nil {
+			return ctype.TemplateArg{}, false
+		}
+		// A value parameter of the kernel's template is its instance's
+		// value (copy_vector<T, N> in k<half, 4>).
+		c, ok := symbolic.IsConst(in.sized(v.x))
+		return ctype.TemplateArg{Value: c}, ok
+	}
+	t := in.resolve(a.Type)
+	return ctype.TemplateArg{Type: t}, t != nil && t.LayoutKnown()
+}
+
+// sameArg: the same constant, or types alike in kind, name and size
+// (pointers alike in what they point to).
+func sameArg(a, b ctype.TemplateArg) bool {
+	if a.Type == nil || b.Type == nil {
+		return a.Type == nil && b.Type == nil && a.Value == b.Value
+	}
+	x, y := a.Type, b.Type
+	for x.Kind == ctype.TPointer && y.Kind == ctype.TPointer && x.Elem != nil && y.Elem != nil {
+		x, y = x.Elem, y.Elem
+	}
+	return x.Kind == y.Kind && x.Name == y.Name && x.Size == y.Size
 }
 
 // arityFits reports whether n arguments can call a function with params:

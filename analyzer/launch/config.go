@@ -222,7 +222,7 @@ func baseName(p string) string {
 // Instances lists the type-argument sets kernel fn is launched with: ""
 // for a kernel without type parameters or launches that give them.
 func (p *Program) Instances(fn *parser.Func) []string {
-	if !hasTypeParams(fn) {
+	if !p.splitsInstances(fn) {
 		return []string{""}
 	}
 	var out []string
@@ -237,6 +237,13 @@ func (p *Program) Instances(fn *parser.Func) []string {
 		return []string{""}
 	}
 	return out
+}
+
+// splitsInstances reports whether fn's launches are analyzed apart by
+// their template arguments: those over types or functions, and those
+// over values where they may pick a specialization.
+func (p *Program) splitsInstances(fn *parser.Func) bool {
+	return hasTypeParams(fn) || p.picksSpecialization(fn)
 }
 
 // hasTypeParams reports whether fn is a template over types (or
@@ -275,7 +282,7 @@ func (p *Program) TypeArgs(fn *parser.Func, instance string) map[string]*ctype.T
 func (p *Program) DimArgs(fn *parser.Func, instance string) map[string]int64 {
 	out, mixed := map[string]int64{}, map[string]bool{}
 	for _, l := range p.LaunchesOf(fn.Name) {
-		if !l.Reaches(fn) || (hasTypeParams(fn) && l.Instance() != instance) {
+		if !l.Reaches(fn) || (p.splitsInstances(fn) && l.Instance() != instance) {
 			continue
 		}
 		for i, tp := range fn.Template {
@@ -327,7 +334,7 @@ func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, in
 	var out, unresolved []*Config
 	seen := map[string]bool{}
 	for _, l := range p.LaunchesOf(fn.Name) {
-		if !l.Reaches(fn) || (hasTypeParams(fn) && l.Instance() != instance) {
+		if !l.Reaches(fn) || (p.splitsInstances(fn) && l.Instance() != instance) {
 			continue
 		}
 		cfg, refused := fromLaunch(l, fn)

@@ -430,3 +430,34 @@ template <bool Even> __global__ void k(float* out) { out[threadIdx.x] = Even; }
 		})
 	}
 }
+
+// An explicit specialization of a kernel template is the kernel its
+// arguments launch, and only those: k<float> runs the float one, k<int>
+// the template.
+func TestLaunchOfKernelSpecialization(t *testing.T) {
+	p := program(t, `template <typename T> __global__ void k(T* out) { out[threadIdx.x] = 0; }
+template <> __global__ void k<float>(float* out) { out[threadIdx.x * 2] = 0; }
+void run(float* f, int* i) {
+    k<float><<<64, 128>>>(f);
+    k<int><<<32, 256>>>(i);
+}
+`)
+	for _, fn := range p.Kernels {
+		var blocks []string
+		for _, l := range p.LaunchesOf("k") {
+			if l.Reaches(fn) {
+				blocks = append(blocks, fmt.Sprint(l.Block))
+			}
+		}
+		want := "[[256 1 1]]"
+		if fn.Specialized {
+			want = "[[128 1 1]]"
+		}
+		if got := fmt.Sprint(blocks); got != want {
+			t.Errorf("kernel k (specialized %v) is reached by launches with blocks %s, want %s", fn.Specialized, got, want)
+		}
+	}
+	if len(p.Kernels) != 2 {
+		t.Errorf("%d kernels, want the template and its specialization", len(p.Kernels))
+	}
+}

@@ -98,7 +98,7 @@ func (p *Program) runAll(works []hostRunWork, memo *Index) {
 
 func (p *Program) addLaunches(f *parser.File, launches []*interp.Launch) {
 	for _, l := range launches {
-		p.Launches = append(p.Launches, &Site{Launch: *l, targets: p.launchTargets(f, l.Kernel)})
+		p.Launches = append(p.Launches, p.site(f, l))
 	}
 }
 

@@ -12,11 +12,15 @@ package launch
 import (
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/internal/par"
 	"github.com/cudalint/cudalint/parser"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 // Program is the set of analyzed files seen as one, with the launches in
@@ -30,6 +34,10 @@ type Program struct {
 	// every kernel.
 	kernelsNamed map[string][]*parser.Func
 	launchesOf   map[string][]*Site
+	// picksSpec memoizes picksSpecialization, which the kernels'
+	// analyses ask concurrently.
+	picksMu   sync.Mutex
+	picksSpec map[*parser.Func]bool
 }
 
 // Site is a kernel<<<grid, block>>>(args) in host code, with what the
@@ -38,19 +46,30 @@ type Site struct {
 	interp.Launch
 	// targets are the kernels of that name this launch can reach.
 	targets map[*parser.Func]bool
+	// byValue: the instance names the template values too (see
+	// interp.Program.ValueSpecialized).
+	byValue bool
 }
 
 // Reaches reports whether the launch can start kernel fn.
 func (l *Site) Reaches(fn *parser.Func) bool { return l.targets[fn] }
 
-// Instance names the type arguments of a launch, "" when there are none.
+// Instance names the type arguments of a launch, "" when there are none;
+// in a program with explicit specializations, the constant values too.
 func (l *Site) Instance() string {
 	var parts []string
 	for i, t := range l.TypeArgs {
+		var value int64
+		isValue := false
+		if l.byValue && i < len(l.Targs) && l.Targs[i] != nil && l.Targs[i].Int != nil {
+			value, isValue = symbolic.IsConst(l.Targs[i].Int)
+		}
 		if t != nil {
 			parts = append(parts, t.String())
 		} else if i < len(l.Targs) && l.Targs[i] != nil && l.Targs[i].Func != "" {
 			parts = append(parts, "&"+l.Targs[i].Func)
+		} else if isValue {
+			parts = append(parts, strconv.FormatInt(value, 10))
 		} else {
 			parts = append(parts, "_")
 		}
@@ -110,7 +129,7 @@ func (p *Program) findLaunches(memo *Index) {
 		}
 		tmpl.made(w.insts)
 		for _, l := range w.launches {
-			p.Launches = append(p.Launches, &Site{Launch: *l, targets: p.launchTargets(w.f, l.Kernel)})
+			p.Launches = append(p.Launches, p.site(w.f, l))
 		}
 	}
 	p.instantiate(tmpl, memo)
@@ -126,9 +145,9 @@ func (p *Program) findLaunches(memo *Index) {
 // kernel called "kernel": the one defined in f's translation unit (f and
 // what it includes, as its macros made it) is the one launched; failing
 // that (an -rdc program), one in f's folder; failing that, any.
-func (p *Program) launchTargets(f *parser.File, name string) map[*parser.Func]bool {
+func (p *Program) launchTargets(f *parser.File, l *interp.Launch) map[*parser.Func]bool {
 	var all, inUnit, sameDir []*parser.Func
-	for _, k := range p.kernelsNamed[name] {
+	for _, k := range p.specializationOf(p.kernelsNamed[l.Kernel], l) {
 		all = append(all, k)
 		if k.P.File == f.Path || p.InUnit(f, k) {
 			inUnit = append(inUnit, k)
@@ -149,6 +168,124 @@ func (p *Program) launchTargets(f *parser.File, name string) map[*parser.Func]bo
 		out[k] = true
 	}
 	return out
+}
+
+// site is launch l of file f with the kernels it reaches.
+func (p *Program) site(f *parser.File, l *interp.Launch) *Site {
+	st := &Site{Launch: *l, targets: p.launchTargets(f, l)}
+	for k := range st.targets {
+		st.byValue = st.byValue || p.picksSpecialization(k)
+	}
+	return st
+}
+
+// picksSpecialization reports whether kernel fn, a template over values,
+// calls (itself or through the device functions it calls) a function
+// template with explicit specializations: which one runs can rest on
+// its template values (copy_vector<T, ELEMENTS>), so its launches are
+// told apart by them.
+func (p *Program) picksSpecialization(fn *parser.Func) bool {
+	if !p.ValueSpecialized || len(fn.Template) == 0 {
+		return false
+	}
+	p.picksMu.Lock()
+	defer p.picksMu.Unlock()
+	if v, ok := p.picksSpec[fn]; ok {
+		return v
+	}
+	if p.picksSpec == nil {
+		p.picksSpec = map[*parser.Func]bool{}
+	}
+	seen := map[string]bool{}
+	var reaches func(body parser.Stmt, depth int) bool
+	reaches = func(body parser.Stmt, depth int) bool {
+		found := false
+		parser.WalkStmt(body, func(e parser.Expr) {
+			c, ok := e.(*parser.Call)
+			if !ok || found {
+				return
+			}
+			id, ok := c.Fun.(*parser.Ident)
+			if !ok || seen[id.Name] {
+				return
+			}
+			seen[id.Name] = true
+			for _, g := range p.FuncsNamed(id.Name) {
+				if g.Specialized || depth < 8 && g.Device && g.Body != nil && reaches(g.Body, depth+1) {
+					found = true
+					return
+				}
+			}
+		})
+		return found
+	}
+	v := fn.Body != nil && reaches(fn.Body, 0)
+	p.picksSpec[fn] = v
+	return v
+}
+
+// specializationOf narrows kernels of one name to those launch l starts:
+// the explicit specializations whose arguments are the launch's (template
+// <> __global__ void k<float>(...) for k<float><<<...>>>), else the
+// others. A specialization whose arguments cannot be compared is kept
+// with the others: it may be the one.
+func (p *Program) specializationOf(ks []*parser.Func, l *interp.Launch) []*parser.Func {
+	var matched, rest []*parser.Func
+	for _, k := range ks {
+		if !k.Specialized {
+			rest = append(rest, k)
+			continue
+		}
+		switch match, sure := p.specMatches(k, l); {
+		case match:
+			matched = append(matched, k)
+		case !sure:
+			rest = append(rest, k)
+		}
+	}
+	if len(matched) > 0 {
+		return matched
+	}
+	return rest
+}
+
+// specMatches reports whether specialization k's arguments are launch
+// l's, and whether that could be decided (each argument a type whose
+// layout is known or a constant, on both sides).
+func (p *Program) specMatches(k *parser.Func, l *interp.Launch) (match, sure bool) {
+	if len(k.SpecArgs) != len(l.Targs) {
+		return false, len(l.Targs) > 0
+	}
+	types := p.Types()
+	for i, a := range k.SpecArgs {
+		var got *ctype.Type
+		if i < len(l.TypeArgs) {
+			got = l.TypeArgs[i]
+		}
+		switch {
+		case a.Value != nil:
+			want, okW := types.Consts(a.Value, types.Resolve)
+			if l.Targs[i] == nil || l.Targs[i].Int == nil || !okW {
+				return false, false
+			}
+			v, ok := symbolic.IsConst(l.Targs[i].Int)
+			if !ok {
+				return false, false
+			}
+			if v != want {
+				return false, true
+			}
+		case a.Type != nil:
+			want := types.Resolve(a.Type)
+			if got == nil || want == nil || !want.LayoutKnown() || !got.LayoutKnown() {
+				return false, false
+			}
+			if want.Kind != got.Kind || want.Name != got.Name || want.Size != got.Size {
+				return false, true
+			}
+		}
+	}
+	return true, true
 }
 
 // hostCandidates are the functions of f that may launch kernels: its
