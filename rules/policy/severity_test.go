@@ -32,6 +32,12 @@ func TestCostSeverity(t *testing.T) {
 		// where lanes step by it, so the column walk is real.
 		{"a column walk over a leading dimension", "__global__ void k(float* a, int lda, int rows) { for (int r = 0; r < rows; r++) a[r + threadIdx.x * lda] = 0; }", lint.Warning},
 		{"a column walk over ld", "__global__ void k(float* a, int ld) { a[threadIdx.x * ld] = 0; }", lint.Warning},
+		// darknet's shortcut_kernel (sample = w2/w1, 1 for layers of one
+		// size), its softmax's group_offset and Rodinia srad's d_mul:
+		// multipliers of the lane index that are 1 as often as not.
+		{"a ratio that may be 1", "__global__ void k(float* a, int sample) { a[threadIdx.x * sample] = 0; }", lint.Info},
+		{"a group offset that may be 1", "__global__ void k(float* a, int group_offset) { a[threadIdx.x * group_offset] = 0; }", lint.Info},
+		{"a multiplier that may be 1", "__global__ void k(float* a, int d_mul) { a[threadIdx.x * d_mul] = 0; }", lint.Info},
 		{"a byte stride named for its tensor", "__global__ void k(float* a, int src1_nb1) { a[threadIdx.x * (src1_nb1 / 4)] = 0; }", lint.Info},
 		{"1D stride under the default block: any block of a warp", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }", lint.Warning},
 		{"2D rows under a guessed block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x + 4096 * threadIdx.y] = 0; }", lint.Info},
