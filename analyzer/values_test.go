@@ -79,6 +79,17 @@ __global__ void k(const Box* boxes, const float* rv, float* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = p[threadIdx.x];
 }
 void h(Box* b, float* a, float* c) { k<<<4096, 256>>>(b, a, c); }`, "p[threadIdx.x]", interp.Load, 4.875, "residue"},
+		// caffe's embed_layer, darknet-style: the row index loaded at
+		// t / N, N the embedding width no launch gives, is taken at the
+		// assumed N, under which every lane of a warp loads it alike.
+		{"a row index loaded at t / N, N assumed", `
+__global__ void k(int nt, const float* ids, const float* W, int N, float* out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x; if (t >= nt) return;
+  int n = t / N, d = t % N;
+  int row = (int)ids[n];
+  out[t] = W[row * N + d];
+}
+void h(int N, const float* ids, const float* W, float* out) { k<<<1024, 256>>>(1 << 18, ids, W, N, out); }`, "W[row * N + d]", interp.Load, 4, "N = 4096"},
 		{"lanes 32 bytes apart: the residue cannot matter", `
 __global__ void k(const int* offs, const double* in, double* out) {
   int o = offs[blockIdx.x];

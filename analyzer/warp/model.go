@@ -314,10 +314,12 @@ func (s sampling) copies(k, i int) sampling {
 
 // predict is Predict sampling as s says.
 func predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool, s sampling) *Prediction {
-	if b, notes, ok := warpSharedLoads(a, cfg, s.kernel); ok {
+	if b, notes, ok := warpSharedLoads(a, cfg, params, s.kernel); ok {
 		p := predict(b, cfg, params, s)
 		p.Access = a
-		p.Assumptions = append(p.Assumptions, notes...)
+		for _, n := range notes {
+			p.Assumptions = appendNew(p.Assumptions, n)
+		}
 		return p
 	}
 	if p, ok := predictUnrolled(a, cfg, params, s); ok {

@@ -20,7 +20,11 @@ import (
 // the same in every lane of each warp of cfg made warp-uniform; ok is
 // false when its address depends on no such value, or on data of
 // another kind.
-func warpSharedLoads(a *interp.Access, cfg *launch.Config, kernel []*interp.Access) (*interp.Access, []Assumption, bool) {
+//
+// A size no launch gives takes the value the rest of the prediction
+// assumes (AssumedValue, saying so): under it, n = t / N is the same in
+// every lane of a warp, as it is for any N of 32 or more.
+func warpSharedLoads(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool, kernel []*interp.Access) (*interp.Access, []Assumption, bool) {
 	if symbolic.ClassOf(a.Addr) != symbolic.Data {
 		return a, nil, false
 	}
@@ -36,9 +40,17 @@ func warpSharedLoads(a *interp.Access, cfg *launch.Config, kernel []*interp.Acce
 			return
 		}
 		src := loadOf(kernel, v)
-		if src == nil || !sharedSpace(src.Space) || !sameInWarps(symbolic.Subst(src.Addr, bind), cfg) {
+		if src == nil || !sharedSpace(src.Space) {
 			ok = false
 			return
+		}
+		addr, assumed := assumeParams(symbolic.Subst(src.Addr, bind), params)
+		if !sameInWarps(addr, cfg) {
+			ok = false
+			return
+		}
+		for _, n := range assumed {
+			notes = appendNew(notes, n)
 		}
 		w := *v
 		w.Class = symbolic.Uniform
