@@ -1444,12 +1444,28 @@ func (m *warpModel) fillLanes(w int64) {
 	}
 }
 
+//
+// -1 marks a lane that takes no part, so the addresses are moved, all by
+// one multiple of 1024 bytes, to start at 0 or after: an address below
+// the base (col2im's coefficients, 1 - stride * height_col * width_col,
+// are negative) is a lane's all the same, and its place within a sector
+// or a line is kept.
 func (m *warpModel) warpAddresses() []int64 {
 	out := make([]int64, 32)
+	low := int64(0)
+	for i := range out {
+		if m.mask&(1<<i) != 0 {
+			low = min(low, m.lanes[i])
+		}
+	}
+	shift := int64(0)
+	if low < 0 {
+		shift = (-low + 1023) / 1024 * 1024
+	}
 	for i := range out {
 		out[i] = -1
 		if m.mask&(1<<i) != 0 {
-			out[i] = m.lanes[i]
+			out[i] = m.lanes[i] + shift
 		}
 	}
 	return out
