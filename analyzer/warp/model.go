@@ -1444,7 +1444,8 @@ func (m *warpModel) fillLanes(w int64) {
 	}
 }
 
-// -1 marks a lane that takes no part, so the addresses are moved, all by
+// warpAddresses are the current request's lanes' byte addresses, -1 for
+// a lane that takes no part; so the addresses are moved, all by
 // one multiple of 1024 bytes, to start at 0 or after: an address below
 // the base (col2im's coefficients, 1 - stride * height_col * width_col,
 // are negative) is a lane's all the same, and its place within a sector
