@@ -132,7 +132,32 @@ void h(Box* b, float* a, float* c) { k<<<4096, 256>>>(b, a, c); }`, "rv[b.offset
 }
 
 func TestValuesAfterLoops(t *testing.T) {
+	// caffe's LRN: a counter the first loop steps under a compound
+	// condition on sizes enters the second loop at a value the same in
+	// every lane; the lanes still step by w (the second loop's own
+	// trips are not known either, so they are averaged).
+	const lrn = `
+__global__ void k(int nt, const float* in, float* out, int C, int step, int size) {
+  int w = blockIdx.x * blockDim.x + threadIdx.x;
+  int head = 0; float a = 0; const int post = size - (size - 1) / 2 - 1;
+  while (head < post && head < C) { a += in[head * step + w]; ++head; }
+  while (head < C) { a += in[head * step + w + 1]; ++head; }
+  out[w] = a;
+}
+void h(const float* in, float* out) { k<<<64, 256>>>(1 << 16, in, out, 64, 1 << 16, 5); }`
+	// A counter whose loop ends where a lane's own value says leaves a
+	// lane value no closed form gives.
+	const perLane = `
+__global__ void k(const float* in, float* out, int step) {
+  int w = blockIdx.x * blockDim.x + threadIdx.x;
+  int head = 0;
+  while (head < 4 && head < threadIdx.x) ++head;
+  out[w] = in[head * step + w];
+}
+void h(const float* in, float* out) { k<<<64, 256>>>(in, out, 1 << 16); }`
 	runValueCases(t, []valueCase{
+		{"a counter left by a loop of uniform condition", lrn, "in[head * step + w + 1]", interp.Load, 5, "trip count unknown"},
+		{"a counter left by a loop of per-lane condition", perLane, "in[head * step + w]", interp.Load, -1, "head"},
 		{"a sum's closed-form exit value: c = n * s = 15", `
 __global__ void k(const float* a, float* out, int n, int s) {
   int c = 0;

@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"strconv"
+
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -110,7 +112,10 @@ func (in *interp) exitValues(names []string, entry, carried, last map[string]val
 		return found
 	}
 	n, ok := tripCount(l.Cond, l.Iter)
-	if !ok || mentionsFresh(n) {
+	if !ok {
+		return in.uniformExits(names, entry, steps, l, skipped)
+	}
+	if mentionsFresh(n) {
 		return nil
 	}
 	if skipped != nil && !firesLast(l.breakCond, l.Iter, n) {
@@ -142,6 +147,35 @@ func (in *interp) exitValues(names []string, entry, carried, last map[string]val
 		}
 		x := symbolic.Cond(symbolic.Binary(symbolic.OpLt, symbolic.Const(0), n), final, e.x)
 		out[name] = value{kind: vInt, x: x, typ: v.typ}
+	}
+	return out
+}
+
+// uniformExits are the exit values of a loop's induction variables
+// where its trip count has no closed form but is the same in every
+// thread: a condition over block-uniform values only (caffe's LRN: while
+// (head < post && head < C) ++head;). Each leaves entry + step * trips,
+// trips a uniform unknown, so that the loop after it, which starts from
+// head, still walks from lane to lane as its own index says. Loops that
+// leave early, or whose condition reads a lane's values or data, leave
+// nothing known.
+func (in *interp) uniformExits(names []string, entry map[string]value, steps map[string]step, l *Loop, skipped map[string]bool) map[string]value {
+	if skipped != nil || symbolic.ClassOf(l.Cond) != symbolic.Uniform {
+		return nil
+	}
+	var trips symbolic.Expr
+	out := map[string]value{}
+	for _, name := range names {
+		st, ok := steps[name]
+		e := entry[name]
+		if !ok || skipped[name] || st.shift != 0 || st.quad != nil || st.diff != nil || st.add.kind != vInt || st.add.x == nil ||
+			symbolic.ClassOf(st.add.x) != symbolic.Uniform || e.kind != vInt || e.x == nil {
+			continue
+		}
+		if trips == nil {
+			trips = in.unknown(symbolic.CauseLoopCarried, name, l.Pos, "trips of the loop at line "+strconv.Itoa(int(l.Pos.Line)), symbolic.Uniform)
+		}
+		out[name] = advance(e, st, trips)
 	}
 	return out
 }
