@@ -548,6 +548,9 @@ type File struct {
 	Bytes    int
 	// Directives are the cudalint: comments, in source order.
 	Directives []Directive
+	// Hidden are the #defines conditionals not taken skipped, the file's
+	// and its headers' (Preprocessed.Hidden).
+	Hidden []HiddenDefine
 	// Sources is the text of the file and of everything it includes.
 	Sources map[string][]byte
 	// Instantiations are the explicit instantiations of function

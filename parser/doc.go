@@ -31,6 +31,8 @@ type (
 	Note      = lex.Note
 	Notes     = lex.Notes
 	Directive = lex.Directive
+	// HiddenDefine is a #define a conditional not taken skipped.
+	HiddenDefine = lex.HiddenDefine
 )
 
 // Config tells the parser about the world outside the file: what the

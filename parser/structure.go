@@ -135,6 +135,7 @@ func Parse(path string, src []byte, cfg Config) *File {
 	f.Notes = append(out.Notes, f.Notes...)
 	f.Includes = out.Includes
 	f.Directives = out.Directives
+	f.Hidden = out.Hidden
 	f.Sources = out.Sources
 	f.Bytes = len(src)
 	return f

@@ -91,6 +91,10 @@ type Config struct {
 	// Unread, for a kernel no launch gives a block, is where host code
 	// launches it in a statement cudalint could not read, if it does.
 	Unread parser.Pos
+	// Hidden, for a launch whose block is not a constant, are the
+	// #defines a conditional not taken skipped that would have given the
+	// names the block is written with (darknet's BLOCK under #ifdef GPU).
+	Hidden []parser.HiddenDefine
 	// Params are integer parameters with known values; Bases the byte
 	// offsets at which pointer parameters point into their allocations;
 	// NonNull whether pointer parameters are non-null (1) or null (0).
@@ -143,11 +147,25 @@ func (c *Config) Describe() string {
 		if dims := c.assumedDims(); c.BlockKnown[0] && dims != "" {
 			return fmt.Sprintf("block %s, blockDim.%s assumed (the launch at %s:%d gives no constant for it)", c.Block, dims, baseName(c.At.File), c.At.Line)
 		}
-		return fmt.Sprintf("block %s by default (the launch at %s:%d gives no constant block)", c.Block, baseName(c.At.File), c.At.Line)
+		return fmt.Sprintf("block %s by default (the launch at %s:%d gives no constant block%s)", c.Block, baseName(c.At.File), c.At.Line, c.hiddenText())
 	case FromBounds:
 		return fmt.Sprintf("block %s from __launch_bounds__ (%s)", c.Block, c.noLaunch())
 	}
 	return fmt.Sprintf("block %s by default (%s)", c.Block, c.noLaunch())
+}
+
+// hiddenText says which skipped #defines would have given the block,
+// and the -D that takes the #ifdef: "; BLOCK is defined only under
+// #ifdef GPU, at darknet.h:9: give -D GPU".
+func (c *Config) hiddenText() string {
+	var b strings.Builder
+	for _, h := range c.Hidden {
+		fmt.Fprintf(&b, "; %s is defined only under %s, at %s:%d", h.Name, h.Cond, baseName(h.Pos.File), h.Pos.Line)
+		if name, ok := strings.CutPrefix(h.Cond, "#ifdef "); ok && !strings.ContainsAny(name, " ()") {
+			fmt.Fprintf(&b, ": give -D %s", name)
+		}
+	}
+	return b.String()
 }
 
 // noLaunch says why no launch gave the block: none was found, or the one
@@ -344,6 +362,7 @@ func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, in
 			continue
 		}
 		if cfg.BlockSource == FromUnresolved {
+			cfg.Hidden = p.hiddenIn(l.Block)
 			unresolved = append(unresolved, cfg)
 			continue
 		}
@@ -384,6 +403,42 @@ func (p *Program) Configs(f *parser.File, fn *parser.Func, usesY, usesZ bool, in
 		out = append(out, cfg)
 	}
 	return out, notes
+}
+
+// hiddenIn are the skipped #defines of the names dims are written with
+// that no launch or definition resolves (a name host code does not know
+// is a parameter symbol of its own), one per name, in name order.
+func (p *Program) hiddenIn(dims [3]symbolic.Expr) []parser.HiddenDefine {
+	names := map[string]bool{}
+	for _, d := range dims {
+		if d == nil {
+			continue
+		}
+		symbolic.Symbols(d, func(v *symbolic.Var) {
+			if v.Kind == symbolic.KindParam {
+				names[v.Of] = true
+			}
+		})
+	}
+	var out []parser.HiddenDefine
+	for _, name := range slices.Sorted(maps.Keys(names)) {
+		if h, ok := p.hidden(name); ok {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// hidden is the first skipped #define of name in the program's files.
+func (p *Program) hidden(name string) (parser.HiddenDefine, bool) {
+	for _, f := range p.Files {
+		for _, h := range f.Hidden {
+			if h.Name == name {
+				return h, true
+			}
+		}
+	}
+	return parser.HiddenDefine{}, false
 }
 
 func sortedPairs(m map[string]int64) string {

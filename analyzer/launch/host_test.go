@@ -461,3 +461,40 @@ void run(float* f, int* i) {
 		t.Errorf("%d kernels, want the template and its specialization", len(p.Kernels))
 	}
 }
+
+// A block written with a name only a conditional not taken defines
+// (darknet's BLOCK under #ifdef GPU) says so, and which -D gives it.
+func TestHiddenDefineExplainsUnresolvedBlock(t *testing.T) {
+	tests := []struct{ name, guard, want string }{
+		{"#ifdef", "#ifdef GPU", "BLOCK is defined only under #ifdef GPU, at h.cu:2: give -D GPU"},
+		{"#if", "#if defined(GPU) && GPU > 1", "BLOCK is defined only under #if defined(GPU) && GPU > 1, at h.cu:2)"},
+		{"nested in a branch not taken", "#ifdef A\n#ifdef GPU", "gives no constant block)"},
+		{"an include guard read again", "#define GUARD_H\n#define BLOCK_H 1\n#undef BLOCK_H\n#ifndef GUARD_H", "gives no constant block)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			endifs := strings.Repeat("#endif\n", strings.Count(tt.guard, "#if"))
+			p := program(t, tt.guard+"\n#define BLOCK 512\n"+endifs+
+				"__global__ void k(float* x) { x[threadIdx.x] = 0; }\nvoid h(float* x) { k<<<64, BLOCK>>>(x); }\n")
+			for _, f := range p.Files {
+				for _, fn := range f.Funcs {
+					if !fn.Global {
+						continue
+					}
+					cfgs, _ := p.Configs(f, fn, false, false, "")
+					if len(cfgs) != 1 || !strings.Contains(cfgs[0].Describe(), tt.want) {
+						t.Errorf("configurations %v, want one described with %q", describeAll(cfgs), tt.want)
+					}
+				}
+			}
+		})
+	}
+}
+
+func describeAll(cfgs []*Config) []string {
+	var out []string
+	for _, c := range cfgs {
+		out = append(out, c.Describe())
+	}
+	return out
+}

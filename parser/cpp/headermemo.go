@@ -154,6 +154,7 @@ type recording struct {
 	events     int
 	notes      int
 	directives int
+	hidden     int
 	budget     budget
 	produced   int
 }
@@ -169,6 +170,7 @@ type headerEntry struct {
 	events     []includeEvent
 	notes      lex.Notes
 	directives []lex.Directive
+	hidden     []lex.HiddenDefine
 	includes   int
 	bytes      int64
 	produced   int
@@ -294,7 +296,7 @@ func (p *Preprocessor) startRecording(path string, src []byte) *recording {
 		path: path, src: src, names: map[string]nameState{},
 		entryFiles: len(p.files), entryConds: len(p.conds), maxFiles: len(p.files),
 		toks: len(p.logSegs), events: len(p.logEvents),
-		notes: len(p.out.Notes), directives: len(p.out.Directives),
+		notes: len(p.out.Notes), directives: len(p.out.Directives), hidden: len(p.out.Hidden),
 		budget: p.budget, produced: p.produced,
 	}
 	p.recs = append(p.recs, r)
@@ -384,6 +386,7 @@ func (p *Preprocessor) entryOf(r *recording) *headerEntry {
 		events:     slices.Clone(p.logEvents[r.events:]),
 		notes:      slices.Clone(p.out.Notes[r.notes:]),
 		directives: slices.Clone(p.out.Directives[r.directives:]),
+		hidden:     slices.Clone(p.out.Hidden[r.hidden:]),
 		includes:   p.budget.includes - r.budget.includes,
 		bytes:      p.budget.bytes - r.budget.bytes,
 		produced:   p.produced - r.produced,
@@ -465,6 +468,7 @@ func (p *Preprocessor) replay(e *headerEntry) {
 	}
 	p.out.Notes = append(p.out.Notes, e.notes...)
 	p.out.Directives = append(p.out.Directives, e.directives...)
+	p.out.Hidden = append(p.out.Hidden, e.hidden...)
 	for name, m := range e.writes {
 		if len(name) > 0 && name[0] == 0 {
 			p.setOnce(name[1:])

@@ -85,6 +85,10 @@ type Preprocessed struct {
 	Includes []string // files read through #include, in the order first read
 	// Directives are the cudalint: comments of the file and its includes.
 	Directives []lex.Directive
+	// Hidden are the #defines of conditionals not taken whose enclosing
+	// code was (one level: a define two false conditionals deep is not
+	// what one -D gives).
+	Hidden []lex.HiddenDefine
 	// Sources holds the text of every file read, by path, so that nodes can
 	// be mapped back to what the user wrote.
 	Sources map[string][]byte
@@ -172,6 +176,7 @@ func (f *fileFrame) take() lex.Token {
 type cond struct {
 	active, taken, parentActive, sawElse bool
 	pos                                  lex.Pos
+	text                                 string // the directive as written (#ifdef GPU), for HiddenDefine
 }
 
 type Preprocessor struct {
@@ -765,7 +770,7 @@ func (p *Preprocessor) directive(f *fileFrame) {
 				v = p.evalCond(rest, line[0].Pos)
 			}
 		}
-		p.conds = append(p.conds, cond{active: parent && v, taken: v, parentActive: parent, pos: hash.Pos})
+		p.conds = append(p.conds, cond{active: parent && v, taken: v, parentActive: parent, pos: hash.Pos, text: "#" + name + " " + joinTokens(rest)})
 		return
 	case "elif", "else", "endif":
 		p.touchCond()
@@ -784,6 +789,7 @@ func (p *Preprocessor) directive(f *fileFrame) {
 			c.sawElse = true
 			c.active = c.parentActive && !c.taken
 			c.taken = true
+			c.text = "#else of " + c.text
 		case "elif":
 			if c.taken || !c.parentActive {
 				c.active = false
@@ -791,10 +797,18 @@ func (p *Preprocessor) directive(f *fileFrame) {
 			}
 			v := p.evalCond(rest, line[0].Pos)
 			c.active, c.taken = v, v
+			c.text = "#elif " + joinTokens(rest)
 		}
 		return
 	}
 	if !p.active() {
+		// Not a name defined already, nor one an #ifndef leaves out: a
+		// header read twice skips its whole body under its include
+		// guard, and no -D is missing there.
+		if c := p.conds[len(p.conds)-1]; name == "define" && len(rest) > 0 && c.parentActive &&
+			!strings.HasPrefix(c.text, "#ifndef") && p.lookup(rest[0].Text) == nil {
+			p.out.Hidden = append(p.out.Hidden, lex.HiddenDefine{Name: rest[0].Text, Pos: rest[0].Pos, Cond: c.text})
+		}
 		return
 	}
 	switch name {

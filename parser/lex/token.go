@@ -142,6 +142,16 @@ type Note struct {
 
 func (n Note) Error() string { return n.Pos.String() + ": " + n.Msg }
 
+// HiddenDefine is a #define the preprocessor skipped because the
+// conditional around it was false (#ifdef GPU / #define BLOCK 512 /
+// #endif without -D GPU): Cond is that directive as written. A name left
+// undefined that such a define would have given can be explained by it.
+type HiddenDefine struct {
+	Name string
+	Pos  Pos
+	Cond string
+}
+
 // Directive is a comment that speaks to cudalint ("cudalint:block 16x16",
 // "cudalint:ignore ..."): its position, the text after "cudalint:", and
 // what that text asks, read once when the comment is scanned (see
