@@ -142,7 +142,8 @@ func Analyze(files []*parser.File, opts Options) *Result {
 	// Kernels are independent: analyze them concurrently, keep their order.
 	done := make([]jobResult, len(jobs))
 	lanes := &warp.Lanes{} // one copy of each distinct warp's addresses
-	par.Each(len(jobs), func(i int) { done[i] = jobs[i].analyze(prog, opts, memo, lanes) })
+	cs := newCases()
+	par.Each(len(jobs), func(i int) { done[i] = jobs[i].analyze(prog, opts, memo, lanes, cs) })
 	memo.end()
 	r := &Result{Program: prog}
 	r.add(done)
@@ -164,8 +165,8 @@ type jobResult struct {
 	errs   []InternalError
 }
 
-func (j job) analyze(prog *Program, opts Options, memo *memoIndex, lanes *warp.Lanes) jobResult {
-	k, ps, errs := analyzeJob(prog, j.f, j.fn, opts, j.instance, memo, lanes)
+func (j job) analyze(prog *Program, opts Options, memo *memoIndex, lanes *warp.Lanes, cs *cases) jobResult {
+	k, ps, errs := analyzeJob(prog, j.f, j.fn, opts, j.instance, memo, lanes, cs)
 	return jobResult{k, ps, errs}
 }
 
@@ -267,20 +268,26 @@ func sortPredictions(ps []*Prediction) {
 // its launch configurations. A bug in the interpretation costs the kernel
 // (it is returned with no accesses); one in a prediction costs only that
 // configuration.
-func analyzeJob(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string, memo *memoIndex, lanes *warp.Lanes) (*Kernel, []*Prediction, []InternalError) {
+func analyzeJob(prog *Program, f *parser.File, fn *parser.Func, opts Options, instance string, memo *memoIndex, lanes *warp.Lanes, cs *cases) (*Kernel, []*Prediction, []InternalError) {
 	var k *Kernel
 	if ie := contain(fn, nil, func() { k = analyzeKernel(prog, f, fn, opts, instance, memo) }); ie != nil {
 		return &Kernel{Func: fn, File: f.Path}, nil, []InternalError{*ie}
 	}
 	var preds []*Prediction
 	var errs []InternalError
+	content := ""
+	if instance != "" {
+		content = contentKey(k) // only instances of a template can be alike
+	}
 	for _, cfg := range k.Configs {
 		var ps []*Prediction
 		if ie := contain(fn, cfg, func() {
 			ps = memo.predictions(k.memoKey, cfg, func() []*Prediction {
-				ps := predictKernel(k, cfg)
-				lanes.Share(ps) // before a memo shares the predictions themselves
-				return ps
+				return cs.predictions(k, content, cfg, func() []*Prediction {
+					ps := predictKernel(k, cfg)
+					lanes.Share(ps) // before a memo shares the predictions themselves
+					return ps
+				})
 			})
 		}); ie != nil {
 			errs = append(errs, *ie)

@@ -48,13 +48,14 @@ func analyzeEach(files []*parser.File, opts Options, size int, each func(part *R
 	s := newStream(parts.count())
 	done := make([]jobResult, len(jobs))
 	lanes := &warp.Lanes{}
+	cs := newCases()
 	analyzed := make(chan struct{})
 	go func() {
 		defer close(analyzed)
 		par.Each(len(jobs), func(i int) {
 			p := parts.of(i)
 			s.waitTurn(p)
-			done[i] = jobs[i].analyze(prog, opts, memo, lanes)
+			done[i] = jobs[i].analyze(prog, opts, memo, lanes, cs)
 			from, to := parts.bounds(p)
 			s.finished(p, to-from)
 		})

@@ -82,7 +82,12 @@ func write(b *strings.Builder, v reflect.Value, identity func(reflect.Type) bool
 		}
 		sort.Strings(parts)
 		fmt.Fprintf(b, "map%v", parts)
-	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+	case reflect.UnsafePointer:
+		// A cache (symbolic's lazily made strings, atomic.Pointer): what
+		// it holds is made from the content written beside it, and
+		// whether it is made yet is not content.
+		b.WriteString("cache")
+	case reflect.Func, reflect.Chan:
 		fmt.Fprintf(b, "%s@%x", v.Kind(), v.Pointer())
 	case reflect.String:
 		fmt.Fprintf(b, "%q", v.String())
