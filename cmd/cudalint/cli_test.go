@@ -315,6 +315,25 @@ func TestSummaryLine(t *testing.T) {
 	}
 }
 
+// A header an #include did not find, lying in one folder under the root,
+// is named with the -I that reads it (darknet's src/*.cu include
+// "darknet.h", which is in include/); one of two places is not.
+func TestSummaryNamesIncludeFolder(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"include/darknet.h": "#define BLOCK 512\n",
+		"a/twice.h":         "", "b/twice.h": "",
+		"src/k.cu": "#include \"darknet.h\"\n#include \"twice.h\"\n__global__ void k(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }\n",
+	})
+	_, out, _ := runCLI("--root", dir, filepath.Join(dir, "src"))
+	if !strings.Contains(out, "; darknet.h not found: it is in include (give -I include)") || strings.Contains(out, "twice.h not found") {
+		t.Errorf("summary:\n%s", out)
+	}
+	_, out, _ = runCLI("--root", dir, "-I", filepath.Join(dir, "include"), "-I", filepath.Join(dir, "a"), filepath.Join(dir, "src"))
+	if strings.Contains(out, "not found") {
+		t.Errorf("with the folders given, summary:\n%s", out)
+	}
+}
+
 // --sort impact puts the finding whose fix saves the most memory time per launch
 // first, whatever its place in the file; the summary names its kernel.
 func TestSortByImpact(t *testing.T) {

@@ -52,10 +52,29 @@ func summaryGaps(rep *driver.Report) string {
 	if len(gaps) > 0 {
 		fmt.Fprintf(&b, "; %s: see --stats", strings.Join(gaps, ", "))
 	}
+	hints := driver.IncludeHints(rep)
+	for _, h := range hints[:min(len(hints), maxIncludeHints)] {
+		fmt.Fprintf(&b, "; %s not found: %s in %s (give -I %s)", listHeaders(h.Headers), map[bool]string{true: "it is", false: "they are"}[len(h.Headers) == 1], h.Dir, h.Dir)
+	}
+	if n := len(hints) - maxIncludeHints; n > 0 {
+		fmt.Fprintf(&b, "; headers not found in %d more folder%s under the root", n, plural(n))
+	}
 	if f, ok := costliest(rep); ok {
 		fmt.Fprintf(&b, "; most waste: kernel %s, %s (--sort impact)", escape(f.Prediction.Access.Kernel.Name), wasteText(f.Figures.Impact))
 	}
 	return b.String()
+}
+
+// maxIncludeHints is how many folders of headers not found the summary
+// names.
+const maxIncludeHints = 2
+
+// listHeaders names headers, the first three and how many more.
+func listHeaders(hs []string) string {
+	if len(hs) <= 3 {
+		return strings.Join(hs, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(hs[:3], ", "), len(hs)-3)
 }
 
 // bySeverity counts findings as "1 error, 2 warnings, 3 info".
