@@ -1011,6 +1011,14 @@ type discovery struct {
 }
 
 func (in *interp) discoverInductions(names []string, body parser.Stmt, post parser.Expr) (map[string]step, discovery) {
+	if post != nil && bodyLeaves(names, body) {
+		// for (...; ...; ++k) { ... } whose body leaves k, and every
+		// other variable it could carry, alone: an iteration's change is
+		// the step's alone, so the step is evaluated without the body
+		// (a pass over it would cost every loop nested inside twice
+		// over).
+		body = &parser.Empty{}
+	}
 	saved, savedRecord, savedGuards, savedRets, savedLaunches := in.vars, in.record, len(in.guards), len(in.rets), len(in.launches)
 	savedLocal := maps.Clone(in.localMem) // what the discovery pass writes to local arrays is undone too
 	firstFresh := in.fresh + 1            // unknowns from here on are made by this pass
@@ -1048,6 +1056,44 @@ func (in *interp) discoverInductions(names []string, body parser.Stmt, post pars
 		}
 	}
 	return steps, discovery{holders: holders, after: after, first: firstFresh}
+}
+
+// bodyLeaves reports whether a loop body can change none of names, the
+// variables the loop carries: it assigns none (nor one a statement the
+// parser skipped mentions, nor an asm output), takes none's address or
+// passes one to a call (a reference parameter), and writes no lambda
+// (which may capture one by reference).
+func bodyLeaves(names []string, body parser.Stmt) bool {
+	touched := assignedNames(body, nil)
+	skippedIdents(body, touched)
+	for _, n := range names {
+		if touched[n] {
+			return false
+		}
+	}
+	carried := map[string]bool{}
+	for _, n := range names {
+		carried[n] = true
+	}
+	leaves := true
+	parser.Inspect(body, func(nd parser.Node) bool {
+		switch x := nd.(type) {
+		case *parser.Lambda:
+			leaves = false
+		case *parser.Unary:
+			if id, ok := x.X.(*parser.Ident); ok && x.Op == parser.AddrOf && carried[id.Name] {
+				leaves = false
+			}
+		case *parser.Call:
+			for _, a := range x.Args {
+				if id, ok := a.(*parser.Ident); ok && carried[id.Name] {
+					leaves = false
+				}
+			}
+		}
+		return leaves
+	})
+	return leaves
 }
 
 // madeIn reports whether v mentions an unknown numbered first or later:
