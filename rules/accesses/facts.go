@@ -392,3 +392,17 @@ func blockGiven(c *analyzer.LaunchConfig, axis symbolic.Axis) bool {
 	}
 	return false
 }
+
+// OwnRow is the enclosing loop whose every iteration steps the address by
+// one element: the contiguous dimension is walked by each thread rather
+// than across the lanes.
+func OwnRow(p *analyzer.Prediction) (*interp.Loop, bool) {
+	elem := ElemBytes(p.Access)
+	for _, l := range p.Access.Loops {
+		c, ok := symbolic.Coefficient(p.Access.Addr, l.Iter)
+		if k, isConst := symbolic.IsConst(c); ok && isConst && Abs(k) == elem {
+			return l, true
+		}
+	}
+	return nil, false
+}

@@ -88,7 +88,7 @@ func assumed(p *analyzer.Prediction, c part) string {
 // row is a few vectors per lane; a long one the lanes should share.
 // Otherwise the index should be split the other way round.
 func advice(p *analyzer.Prediction) string {
-	loop, ok := ownRow(p)
+	loop, ok := accesses.OwnRow(p)
 	if !ok {
 		return "split the index so that its part that changes fastest from lane to lane (index % extent) indexes the array's innermost, contiguous dimension; for a permutation, read a tile coalesced into shared memory and write it out permuted"
 	}
@@ -124,20 +124,6 @@ func tripOf(p *analyzer.Prediction, l *interp.Loop) int64 {
 		}
 	}
 	return 0
-}
-
-// ownRow is the enclosing loop whose every iteration steps the address by
-// one element: the contiguous dimension is walked by each thread rather
-// than across the lanes.
-func ownRow(p *analyzer.Prediction) (*interp.Loop, bool) {
-	elem := accesses.ElemBytes(p.Access)
-	for _, l := range p.Access.Loops {
-		c, ok := symbolic.Coefficient(p.Access.Addr, l.Iter)
-		if k, isConst := symbolic.IsConst(c); ok && isConst && accesses.Abs(k) == elem {
-			return l, true
-		}
-	}
-	return nil, false
 }
 
 // part is one term of an address that depends on the lane through a

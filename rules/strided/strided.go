@@ -209,7 +209,13 @@ func advice(p *analyzer.Prediction) string {
 
 // layoutAdvice is the cure where no vector per lane is: lanes that
 // differ in the array's last index, or a tile through shared memory.
+// Where each thread walks a row of its own in a loop (a row per thread:
+// darknet's mean_kernel, llm.c's layernorm_forward1), the row is what
+// the lanes should share.
 func layoutAdvice(p *analyzer.Prediction) string {
+	if _, ok := accesses.OwnRow(p); ok {
+		return "each thread walks a row of its own: let the lanes of a warp share each row instead (lane k takes elements k, k + 32, ... and the warp combines them), or stage the rows through shared memory"
+	}
 	if p.Access.Op == interp.Store {
 		return "interleave the layout so that the index neighbouring lanes differ in is the array's last (contiguous) one, or write a tile into shared memory and store it out coalesced"
 	}

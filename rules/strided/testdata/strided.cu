@@ -96,3 +96,12 @@ __global__ void scratch6(float* scratch, const float* in) {
     scratch[6 * i + 5] = v; // want "store scratch\[6 \* i \+ 5\]"
 }
 void launch_scratch6(float* s, const float* in) { scratch6<<<64, 256>>>(s, in); }
+// A row per thread (darknet's mean_kernel): the lanes should share the
+// rows, not the layout change.
+__global__ void rowPerThread(const float* x, float* mean, int spatial) {
+    int f = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0;
+    for (int j = 0; j < 1024; ++j) s += x[f * 1024 + j]; // want "load x\[f \* 1024 \+ j\]: .*each thread walks a row of its own: let the lanes of a warp share each row"
+    mean[f] = s;
+}
+void launchRows(const float* x, float* m) { rowPerThread<<<64, 256>>>(x, m, 0); }
