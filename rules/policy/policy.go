@@ -105,10 +105,11 @@ func StrideNamesOnly(p *analyzer.Prediction, names []string) bool {
 // s00); increments, multipliers and ratios, which are 1 as often as not
 // (darknet's X[i*INCX] and out[i*sample], sample = w2/w1 clamped to 1;
 // its softmax's input[g*group_offset]; Rodinia srad's d_sums[ei*d_mul]);
-// a convolution's dilation. A leading dimension (lda, ld) is not one of
+// a convolution's dilation (dilation_w; ggml's d0 and d1, beside its
+// strides s0 and s1). A leading dimension (lda, ld) is not one of
 // them: it is a matrix's row length, never 1 where lanes walk it, so a
 // lane step of lda is the column walk it looks like (kaldi's CMVN).
-var strideName = regexp.MustCompile(`(?i)stride|pitch|step|^inc|(^|_)nb\d*$|(^|_)s[a-z]?\d+$|offset|(^|_)d?mul|sample|ratio|dilation`)
+var strideName = regexp.MustCompile(`(?i)stride|pitch|step|^inc|(^|_)nb\d*$|(^|_)s[a-z]?\d+$|offset|(^|_)d?mul|sample|ratio|dilation|^d\d$`)
 
 // comparedNames are the names a kernel compares against in its body (loop
 // bounds, guards): what it treats as sizes. A name inside a subscript is

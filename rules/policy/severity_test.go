@@ -37,6 +37,7 @@ func TestCostSeverity(t *testing.T) {
 		// multipliers of the lane index that are 1 as often as not.
 		{"a ratio that may be 1", "__global__ void k(float* a, int sample) { a[threadIdx.x * sample] = 0; }", lint.Info},
 		{"a group offset that may be 1", "__global__ void k(float* a, int group_offset) { a[threadIdx.x * group_offset] = 0; }", lint.Info},
+		{"ggml's dilation times its stride", "__global__ void k(float* a, int d0, int s0) { a[threadIdx.x * d0 * s0] = 0; }", lint.Info},
 		{"a multiplier that may be 1", "__global__ void k(float* a, int d_mul) { a[threadIdx.x * d_mul] = 0; }", lint.Info},
 		{"a byte stride named for its tensor", "__global__ void k(float* a, int src1_nb1) { a[threadIdx.x * (src1_nb1 / 4)] = 0; }", lint.Info},
 		{"1D stride under the default block: any block of a warp", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }", lint.Warning},
