@@ -8,6 +8,7 @@
 package analyzer
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -48,6 +49,12 @@ type Options struct {
 	// Memo, when set, keeps kernels' analyses between analyses of a
 	// changing program (see Memo).
 	Memo *Memo
+	// UnitStride, when set, names the parameters that may well be 1 (a
+	// stride, an increment): an access more than twice its ideal with
+	// one of them assumed large is priced again with those at 1
+	// (Prediction.AtUnitStride), for the rules to say what the waste
+	// rests on.
+	UnitStride func(param string) bool
 }
 
 // Settings are a user's answers to what the code does not say. Each
@@ -119,7 +126,8 @@ type Kernel struct {
 	// a note): the kernel is partly analyzed.
 	Unresolved int
 	params     map[symbolic.SymID]bool
-	memoKey    string // its interpretation's key in Options.Memo
+	memoKey    string            // its interpretation's key in Options.Memo
+	unitStride func(string) bool // Options.UnitStride
 }
 
 // Result is the analysis of a set of files.
@@ -313,7 +321,7 @@ func analyzeKernel(prog *Program, f *parser.File, fn *parser.Func, opts Options,
 	key := memo.interpKey(f, fn, instance, typeArgs, funcArgs, dimArgs)
 	run := memo.run(key, func() interp.Run { return prog.RunSized(f, fn, typeArgs, funcArgs, dimArgs) })
 	// A run the memo serves is shared: appending to its notes must copy.
-	k := &Kernel{Func: fn, File: f.Path, Accesses: run.Accesses, Notes: slices.Clip(run.Notes), Unresolved: run.Unresolved, params: run.Params, memoKey: key}
+	k := &Kernel{Func: fn, File: f.Path, Accesses: run.Accesses, Notes: slices.Clip(run.Notes), Unresolved: run.Unresolved, params: run.Params, memoKey: key, unitStride: opts.UnitStride}
 	usesY, usesZ := usesDims(fn, run.Accesses)
 	var refused []parser.Note
 	k.Configs, refused = prog.Configs(f, fn, usesY, usesZ, instance)
@@ -367,6 +375,7 @@ func predictKernel(k *Kernel, cfg *LaunchConfig) []*Prediction {
 			continue
 		}
 		p := warp.PredictIn(a, k.Accesses, cfg, k.params)
+		p.AtUnitStride = atUnitStride(k, a, cfg, p)
 		p.Count = 1
 		site, _ := a.Site()
 		kk := key{a.Pos, site, a.Op}
@@ -378,6 +387,31 @@ func predictKernel(k *Kernel, cfg *LaunchConfig) []*Prediction {
 		out = append(out, p)
 	}
 	return out
+}
+
+// atUnitStride prices access a of k again with the parameters p assumed
+// large that may well be 1 (k.unitStride) at 1, where p is more than
+// twice its ideal; nil where it is not, or assumes none of them.
+func atUnitStride(k *Kernel, a *Access, cfg *LaunchConfig, p *Prediction) *warp.UnitStride {
+	if k.unitStride == nil || !p.Known || p.Sectors <= 2*p.Ideal+0.01 {
+		return nil
+	}
+	var names []string
+	for _, as := range p.Assumptions {
+		if as.Kind == warp.AssumedParam && k.unitStride(as.Name) && !slices.Contains(names, as.Name) {
+			names = append(names, as.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	at := *cfg
+	at.Params = maps.Clone(cfg.Params)
+	for _, n := range names {
+		at.Params[n] = 1
+	}
+	q := warp.PredictIn(a, k.Accesses, &at, k.params)
+	return &warp.UnitStride{Names: names, Known: q.Known, Sectors: q.Sectors, Ideal: q.Ideal}
 }
 
 // usesDims reports whether the kernel's accesses depend on threadIdx.y

@@ -15,8 +15,14 @@ import (
 // of severity policies build one access each.
 func Predict(t *testing.T, src string, op interp.Op) *analyzer.Prediction {
 	t.Helper()
+	return PredictWith(t, src, op, analyzer.Options{})
+}
+
+// PredictWith is Predict under opts.
+func PredictWith(t *testing.T, src string, op interp.Op, opts analyzer.Options) *analyzer.Prediction {
+	t.Helper()
 	f := parser.Parse("k.cu", []byte(src), parser.Config{})
-	r := analyzer.Analyze([]*parser.File{f}, analyzer.Options{})
+	r := analyzer.Analyze([]*parser.File{f}, opts)
 	var p *analyzer.Prediction
 	for _, q := range r.Predictions {
 		if q.Access.Op == op {

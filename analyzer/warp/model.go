@@ -67,6 +67,13 @@ const (
 	minCopySamples = 512
 )
 
+// UnitStride is an access's cost with parameters Names at 1.
+type UnitStride struct {
+	Names          []string
+	Known          bool
+	Sectors, Ideal float64
+}
+
 // Prediction is the modelled cost of one access under one launch configuration.
 type Prediction struct {
 	Access *interp.Access
@@ -127,6 +134,12 @@ type Prediction struct {
 	// the figures per instruction issued, which Nsight Compute reports;
 	// the figures above are per request that runs.
 	PerInstruction *PerInstruction
+	// AtUnitStride, where set, is the access priced again with the
+	// assumed parameters that may well be 1 (a stride, an increment: see
+	// analyzer.Options.UnitStride) at 1, the others as assumed: a waste
+	// that goes there rests on those being large (darknet's col2im at
+	// stride 1 is 4.87 sectors a request, not 32).
+	AtUnitStride *UnitStride
 	// Hoisted is set where nvcc loads the value once before the access's
 	// innermost loop (hoist.go): the instruction runs once, not once per
 	// iteration, and Nsight may show it on another line.

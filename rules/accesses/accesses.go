@@ -16,6 +16,7 @@ package accesses
 import (
 	"go/token"
 	"reflect"
+	"regexp"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
@@ -65,7 +66,7 @@ type Options struct {
 
 // analyzerOptions are the command line's answers for the model.
 func (o Options) analyzerOptions() analyzer.Options {
-	return analyzer.Options{Settings: o.Settings, Memo: o.Memo, Scope: o.Scope}
+	return analyzer.Options{Settings: o.Settings, Memo: o.Memo, Scope: o.Scope, UnitStride: StrideName}
 }
 
 // Result is what the rules get.
@@ -173,3 +174,19 @@ func (r *Result) Range(a *analyzer.Access) (token.Pos, token.Pos) {
 	}
 	return start, end
 }
+
+// strideName matches the names code gives strides rather than sizes:
+// stride_x, pitch, and ggml's byte and element strides (nb01, src1_nb1,
+// s00); increments, multipliers and ratios, which are 1 as often as not
+// (darknet's X[i*INCX] and out[i*sample], sample = w2/w1 clamped to 1;
+// its softmax's input[g*group_offset]; Rodinia srad's d_sums[ei*d_mul]);
+// a convolution's dilation (dilation_w; ggml's d0 and d1, beside its
+// strides s0 and s1). A leading dimension (lda, ld) is not one of
+// them: it is a matrix's row length, never 1 where lanes walk it, so a
+// lane step of lda is the column walk it looks like (kaldi's CMVN).
+var strideName = regexp.MustCompile(`(?i)stride|pitch|step|^inc|(^|_)nb\d*$|(^|_)s[a-z]?\d+$|offset|(^|_)d?mul|sample|ratio|dilation|^d\d$`)
+
+// StrideName reports whether a parameter's name says a stride, an
+// increment, a multiplier or a ratio (strideName): a value that may
+// well be 1.
+func StrideName(name string) bool { return strideName.MatchString(name) }

@@ -4,8 +4,6 @@
 package policy
 
 import (
-	"regexp"
-
 	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/interp"
 	"github.com/cudalint/cudalint/analyzer/launch"
@@ -68,7 +66,7 @@ func CostSeverity(p *analyzer.Prediction) lint.Severity {
 		return lint.Info
 	case Tail(p):
 		return lint.Info
-	case restsOnUnknownStride(p):
+	case restsOnUnknownStride(p), RestsOnLargeStride(p):
 		return lint.Info
 	case OneBlock(p.Config):
 		return lint.Info
@@ -84,6 +82,25 @@ func restsOnUnknownStride(p *analyzer.Prediction) bool {
 	return StrideNamesOnly(p, accesses.AssumedStride(p))
 }
 
+// RestsOnLargeStride: the waste goes with the assumed parameters that
+// may well be 1 (strides, increments) at 1 and none of them is compared
+// against as a size: darknet's col2im, whose lane step at stride 1
+// cancels the one its other assumed sizes make (4.87 sectors a request
+// there, 32 with stride 4096).
+func RestsOnLargeStride(p *analyzer.Prediction) bool {
+	u := p.AtUnitStride
+	if u == nil || !u.Known || u.Sectors > 2*u.Ideal+0.01 {
+		return false
+	}
+	compared := comparedNames(p.Access.Kernel)
+	for _, n := range u.Names {
+		if compared[n] {
+			return false
+		}
+	}
+	return true
+}
+
 // StrideNamesOnly: names, the assumed parameters a cost rests on, are
 // all named as strides (stride_x, nb01, s00) and none is compared
 // against as a size: each may well be 1, a tensor's innermost stride.
@@ -93,23 +110,12 @@ func StrideNamesOnly(p *analyzer.Prediction, names []string) bool {
 	}
 	compared := comparedNames(p.Access.Kernel)
 	for _, n := range names {
-		if compared[n] || !strideName.MatchString(n) {
+		if compared[n] || !accesses.StrideName(n) {
 			return false
 		}
 	}
 	return true
 }
-
-// strideName matches the names code gives strides rather than sizes:
-// stride_x, pitch, and ggml's byte and element strides (nb01, src1_nb1,
-// s00); increments, multipliers and ratios, which are 1 as often as not
-// (darknet's X[i*INCX] and out[i*sample], sample = w2/w1 clamped to 1;
-// its softmax's input[g*group_offset]; Rodinia srad's d_sums[ei*d_mul]);
-// a convolution's dilation (dilation_w; ggml's d0 and d1, beside its
-// strides s0 and s1). A leading dimension (lda, ld) is not one of
-// them: it is a matrix's row length, never 1 where lanes walk it, so a
-// lane step of lda is the column walk it looks like (kaldi's CMVN).
-var strideName = regexp.MustCompile(`(?i)stride|pitch|step|^inc|(^|_)nb\d*$|(^|_)s[a-z]?\d+$|offset|(^|_)d?mul|sample|ratio|dilation|^d\d$`)
 
 // comparedNames are the names a kernel compares against in its body (loop
 // bounds, guards): what it treats as sizes. A name inside a subscript is

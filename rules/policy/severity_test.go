@@ -3,8 +3,10 @@ package policy
 import (
 	"testing"
 
+	"github.com/cudalint/cudalint/analyzer"
 	"github.com/cudalint/cudalint/analyzer/analyzertest"
 	"github.com/cudalint/cudalint/analyzer/interp"
+	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
 )
 
@@ -38,6 +40,10 @@ func TestCostSeverity(t *testing.T) {
 		{"a ratio that may be 1", "__global__ void k(float* a, int sample) { a[threadIdx.x * sample] = 0; }", lint.Info},
 		{"a group offset that may be 1", "__global__ void k(float* a, int group_offset) { a[threadIdx.x * group_offset] = 0; }", lint.Info},
 		{"ggml's dilation times its stride", "__global__ void k(float* a, int d0, int s0) { a[threadIdx.x * d0 * s0] = 0; }", lint.Info},
+		// darknet's col2im: at stride 1 the lane step the other assumed
+		// size makes cancels (w * hw + (w / stride) * (1 - stride * hw)).
+		{"a waste that goes with the stride at 1", "__global__ void k(float* a, int stride, int hw) { int w = blockIdx.x * blockDim.x + threadIdx.x; a[w * hw + (w / stride) * (1 - stride * hw)] = 0; }\nvoid h(float* a, int s, int n) { k<<<64, 256>>>(a, s, n); }\n", lint.Info},
+		{"a waste that stays with the stride at 1", "__global__ void k(float* a, int stride, int hw) { int w = blockIdx.x * blockDim.x + threadIdx.x; a[w * hw + (w / stride)] = 0; }\nvoid h(float* a, int s, int n) { k<<<64, 256>>>(a, s, n); }\n", lint.Warning},
 		{"a multiplier that may be 1", "__global__ void k(float* a, int d_mul) { a[threadIdx.x * d_mul] = 0; }", lint.Info},
 		{"a byte stride named for its tensor", "__global__ void k(float* a, int src1_nb1) { a[threadIdx.x * (src1_nb1 / 4)] = 0; }", lint.Info},
 		{"1D stride under the default block: any block of a warp", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }", lint.Warning},
@@ -53,7 +59,7 @@ func TestCostSeverity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := analyzertest.Predict(t, tt.src, interp.Store)
+			p := analyzertest.PredictWith(t, tt.src, interp.Store, analyzer.Options{UnitStride: accesses.StrideName})
 			if got := CostSeverity(p); got != tt.want {
 				t.Errorf("%s: %.2f sectors, ideal %.2f, block %v from %s: %v, want %v",
 					p.Access.Expr, p.Sectors, p.Ideal, p.Config.Block, p.Config.BlockSource, got, tt.want)

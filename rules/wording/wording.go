@@ -56,7 +56,20 @@ func Figures(p *analyzer.Prediction) string {
 		}
 		fmt.Fprintf(&b, " (give the value with --param %s=VALUE or params in .cudalint.yaml)", names[0])
 	}
+	if policy.RestsOnLargeStride(p) && !policy.StrideNamesOnly(p, accesses.AssumedStride(p)) {
+		// Said where the stride's name alone does not say it already.
+		u := p.AtUnitStride
+		fmt.Fprintf(&b, "; with %s at 1 it costs %s sectors/request, ideal %s: the waste rests on %s being large", strings.Join(u.Names, ", "), trim(u.Sectors), trim(u.Ideal), pronounFor(u.Names))
+	}
 	return b.String()
+}
+
+// pronounFor names the parameters a clause is about: the one, or "them".
+func pronounFor(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return "them"
 }
 
 // assumedValue is the value the prediction gave parameter name: the
