@@ -136,6 +136,7 @@ func (o *options) report(out, stderr io.Writer, in *inputs, color bool) int {
 	case o.stats:
 		s := collectStats(in, res)
 		s.HostFiles, s.HostProblems = len(rep.HostFiles), rep.HostProblems
+		s.FilesRead = countFiles(rep.Fset, rep.Reported)
 		err = writeStats(out, s)
 	case o.format == "json":
 		err = writeAccessesJSON(out, res)

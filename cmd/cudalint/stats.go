@@ -16,7 +16,10 @@ import (
 // stats is what --stats reports about a run: how much of the code the
 // analysis reached.
 type stats struct {
-	Files, Bytes       int
+	Files, Bytes int // the .cu and .cuh files analyzed
+	// FilesRead counts every file read whose findings are reported,
+	// headers included: the summary line's count.
+	FilesRead          int
 	KernelsInSource    int // __global__ definitions in the raw text
 	KernelsFound       int // kernels the parser yielded
 	KernelsFull        int // kernels with no skipped statement and no call left unfollowed
@@ -236,8 +239,9 @@ func pct(a, b int) string {
 
 func writeStats(w io.Writer, s *stats) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "files\t%d\n", s.Files)
+	fmt.Fprintf(tw, ".cu and .cuh files\t%d\n", s.Files)
 	fmt.Fprintf(tw, "bytes\t%d\n", s.Bytes)
+	fmt.Fprintf(tw, "files read, headers included (the summary's count)\t%d\n", s.FilesRead)
 	if s.HostFiles > 0 || len(s.HostProblems) > 0 {
 		fmt.Fprintf(tw, "C++ host files read for launch values\t%d\n", s.HostFiles)
 		for i, p := range s.HostProblems {

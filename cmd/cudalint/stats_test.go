@@ -30,16 +30,17 @@ void h(float* a, int* b, float* c) { k<0><<<4, 256>>>(a, b, c); skipped<<<1, 32>
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	want := map[string]string{
-		"files":                                       "2",
-		"__global__ definitions in the source":        "3",
-		"kernels found":                               "3",
-		"kernels fully analyzed":                      "2  66.7%",
-		"statements skipped in kernels":               "1",
-		"global accesses":                             "7",
-		"performed by no lane under their launch":     "3", // k<0>'s else branch: idx[i], in[idx[i]], out[i]
-		"modelled with a number":                      "4  100.0% of those performed",
-		"kernels partly analyzed":                     "1",
-		"__global__ definitions not found as kernels": "0",
+		".cu and .cuh files": "2",
+		"files read, headers included (the summary's count)": "2",
+		"__global__ definitions in the source":               "3",
+		"kernels found":                                      "3",
+		"kernels fully analyzed":                             "2  66.7%",
+		"statements skipped in kernels":                      "1",
+		"global accesses":                                    "7",
+		"performed by no lane under their launch":            "3", // k<0>'s else branch: idx[i], in[idx[i]], out[i]
+		"modelled with a number":                             "4  100.0% of those performed",
+		"kernels partly analyzed":                            "1",
+		"__global__ definitions not found as kernels":        "0",
 	}
 	for label, value := range want {
 		re := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(label) + `\s+(.*?)\s*$`)
