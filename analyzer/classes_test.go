@@ -339,3 +339,26 @@ void h(__half* o, const __half* i, float* fo, const float* fi) {
 		}
 	}
 }
+
+// A specialization for c10::Half serves a call with at::Half (one type,
+// PyTorch's two names), and C10_WARP_SIZE is 32: apex's megatron
+// softmax, whose copy_vector<input_t, ELEMENTS_PER_LDG_STG> picks by an
+// expression of C10_WARP_SIZE.
+func TestSpecializationOfAnAlias(t *testing.T) {
+	r := analyze(t, `
+template <typename T, int N> __device__ void copy_vector(T* dst, const T* src);
+template <> __device__ void copy_vector<c10::Half, 1>(c10::Half* dst, const c10::Half* src) { *dst = *src; }
+template <> __device__ void copy_vector<c10::Half, 4>(c10::Half* dst, const c10::Half* src) { *((float2*) dst) = *((float2*) src); }
+template <typename T, int L> __global__ void k(T* out, const T* in) {
+  constexpr int E = ((1 << L) / C10_WARP_SIZE < 4) ? 1 : 4;
+  int i = (blockIdx.x * blockDim.x + threadIdx.x) * E;
+  T elems[E];
+  copy_vector<T, E>(elems, in + i);
+  out[i] = elems[0];
+}
+void h(at::Half* o, const at::Half* i) { k<at::Half, 7><<<4096, 256>>>(o, i); }`, Options{})
+	ps := find(r, "*((float2*) src)", interp.Load)
+	if len(ps) != 1 || !ps[0].Known || ps[0].Sectors != 8 {
+		t.Errorf("predictions %v of the 4-element copy, want one of 8 sectors (1 << 7 = 128 over a warp of 32 is 4 per lane)", ps)
+	}
+}

@@ -42,6 +42,9 @@ type Type struct {
 	Guessed bool
 	// Args are a class template instance's arguments (Instance).
 	Args []TemplateArg
+	// alias, for a builtin spelled two ways, is the name of the way it
+	// is the same type as (Same): c10::Half for at::Half.
+	alias string
 }
 
 // LayoutKnown reports whether t's size and layout are certain.
@@ -131,6 +134,9 @@ func init() {
 		builtinScalars[n] = scalar(TFloat, n, 2)
 	}
 	builtinScalars["float"] = scalar(TFloat, "float", 4)
+	for alias, name := range aliasOf {
+		builtinScalars[alias].alias = name
+	}
 	builtinScalars["double"] = scalar(TFloat, "double", 8)
 	builtinScalars["long double"] = scalar(TFloat, "long double", 16)
 	builtinScalars["void"] = voidType
@@ -505,4 +511,29 @@ func Pieces(t *Type) [][2]int64 {
 		out = append(out, [2]int64{off, min(width, t.Size-off)})
 	}
 	return out
+}
+
+// aliasOf names, for each builtin spelled two ways, the way it is the
+// same type as: PyTorch's at:: names are c10's (using c10::Half in
+// namespace at), CUDA's half is __half, nv_bfloat16 __nv_bfloat16.
+var aliasOf = map[string]string{"at::Half": "c10::Half", "at::BFloat16": "c10::BFloat16", "half": "__half", "nv_bfloat16": "__nv_bfloat16"}
+
+// Same reports whether a and b are one type: alike in kind, size and
+// name, a builtin's aliases its name (at::Half is c10::Half), pointers
+// alike in what they point to.
+func Same(a, b *Type) bool {
+	for a != nil && b != nil && a.Kind == TPointer && b.Kind == TPointer {
+		a, b = a.Elem, b.Elem
+	}
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Kind == b.Kind && a.Size == b.Size && a.canonical() == b.canonical()
+}
+
+func (t *Type) canonical() string {
+	if t.alias != "" {
+		return t.alias
+	}
+	return t.Name
 }

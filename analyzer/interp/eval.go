@@ -183,7 +183,10 @@ func (in *interp) ident(e *parser.Ident) value {
 		return builtins[kind]
 	}
 	switch name {
-	case "warpSize":
+	case "warpSize", "C10_WARP_SIZE":
+		// C10_WARP_SIZE is PyTorch's macro for it (c10/macros/Macros.h),
+		// 32 on NVIDIA GPUs, which extensions use without the header in
+		// reach (apex's megatron softmax).
 		return intValue(symbolic.Const(32))
 	case "true":
 		return intValue(symbolic.Const(1))

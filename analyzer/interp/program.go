@@ -425,8 +425,17 @@ func (in *interp) typeNamedAsValue(x parser.Expr) (*ctype.Type, bool) {
 	if _, isVar := in.lookup(id.Name); isVar {
 		return nil, false
 	}
-	t, ok := in.typeArgs[id.Name]
-	return t, ok
+	if t, ok := in.typeArgs[id.Name]; ok {
+		return t, true
+	}
+	// A qualified name of a type the program or the builtins know
+	// (k<at::Half>, k<c10::BFloat16>), which the parser, not knowing
+	// the namespace, read as a value.
+	if !strings.Contains(id.Name, "::") {
+		return nil, false
+	}
+	t := in.resolve(&parser.TypeRef{P: id.P, Words: []string{id.Name}})
+	return t, t != nil && t.LayoutKnown()
 }
 
 // dimExpr is a launch dimension's value, which the launch converts to

@@ -185,17 +185,12 @@ func (in *interp) templateArg(a parser.TemplateArg) (ctype.TemplateArg, bool) {
 	return ctype.TemplateArg{Type: t}, t != nil && t.LayoutKnown()
 }
 
-// sameArg: the same constant, or types alike in kind, name and size
-// (pointers alike in what they point to).
+// sameArg: the same constant, or the same type (ctype.Same).
 func sameArg(a, b ctype.TemplateArg) bool {
 	if a.Type == nil || b.Type == nil {
 		return a.Type == nil && b.Type == nil && a.Value == b.Value
 	}
-	x, y := a.Type, b.Type
-	for x.Kind == ctype.TPointer && y.Kind == ctype.TPointer && x.Elem != nil && y.Elem != nil {
-		x, y = x.Elem, y.Elem
-	}
-	return x.Kind == y.Kind && x.Name == y.Name && x.Size == y.Size
+	return ctype.Same(a.Type, b.Type)
 }
 
 // arityFits reports whether n arguments can call a function with params:

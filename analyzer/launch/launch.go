@@ -280,7 +280,7 @@ func (p *Program) specMatches(k *parser.Func, l *interp.Launch) (match, sure boo
 			if got == nil || want == nil || !want.LayoutKnown() || !got.LayoutKnown() {
 				return false, false
 			}
-			if want.Kind != got.Kind || want.Name != got.Name || want.Size != got.Size {
+			if !ctype.Same(want, got) {
 				return false, true
 			}
 		}
