@@ -138,6 +138,36 @@ func startsType(t *lexer.Token) bool {
 	return false
 }
 
+// qualifiedCast reports whether the stream, just past a '(', holds a
+// qualified name, a ')' and then an operand: (std::ptrdiff_t)stride, a
+// C cast to a type of a namespace the file does not declare (a
+// parenthesized expression is never followed by a name or a number).
+// The stream is left where it was.
+func (r *exprReader) qualifiedCast() bool {
+	cp := r.lex.MakeCheckpoint()
+	defer r.lex.LoadCheckpoint(cp)
+	qualified := false
+	for {
+		if t := r.lex.Next(); t.Type != ttIdent && t.Type != ttTypeName {
+			return false
+		}
+		if !r.is("::") {
+			break
+		}
+		r.lex.Next()
+		qualified = true
+	}
+	for r.is("*") || r.is("&") {
+		r.lex.Next()
+	}
+	if !qualified || !r.is(")") {
+		return false
+	}
+	r.lex.Next()
+	n := r.lex.Peek()
+	return n.Type == ttIdent || n.Type == ttTypeName || n.Type == ttNumber
+}
+
 // castType reads a type with participle's type grammar, from where the
 // stream stands; on failure the stream is left where it was.
 func (r *exprReader) castType() (*gCastType, bool) {
@@ -161,7 +191,7 @@ func (r *exprReader) unary() (*gUnary, error) {
 		if t.Value == "(" && t.Type == ttPunct {
 			cp := r.lex.MakeCheckpoint()
 			r.lex.Next()
-			if startsType(r.lex.Peek()) {
+			if startsType(r.lex.Peek()) || r.qualifiedCast() {
 				if ct, ok := r.castType(); ok && r.is(")") {
 					r.lex.Next()
 					u.Pre = append(u.Pre, &gPrefix{Pos: t.Pos, Cast: ct})
