@@ -51,6 +51,8 @@ type ItemCache struct {
 	seeds [2]maphash.Seed
 	mu    sync.Mutex
 	items map[itemKey]*parsedItem
+	// pending are the keys whose parse is under way (claim).
+	pending map[itemKey]chan struct{}
 	// headers are the item lists of replayed headers (headeritems.go).
 	headers map[cpp.Header]*headerMemo
 	// spare are arrays that the run's files read their items into, lent
@@ -87,19 +89,57 @@ func (c *ItemCache) giveSpare(b []Token) {
 
 // NewItemCache returns an empty cache, safe for concurrent use.
 func NewItemCache() *ItemCache {
-	return &ItemCache{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, items: map[itemKey]*parsedItem{}, headers: map[cpp.Header]*headerMemo{}}
+	return &ItemCache{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, items: map[itemKey]*parsedItem{}, pending: map[itemKey]chan struct{}{}, headers: map[cpp.Header]*headerMemo{}}
 }
 
-func (c *ItemCache) get(k itemKey) *parsedItem {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.items[k]
+// claim returns the item cached for k or, when there is none, tells the
+// caller to parse it (mine), and then to put it or abandon it. A parse
+// of k under way in another file is waited for: every file of a run gets
+// the one item of a key, whichever loads first. The analysis knows a
+// function by its identity (a host function template and the
+// instantiations its callers make of it); two files that parsed one
+// header at once used to get two copies, and which copy a launch named
+// then rested on timing (apex's softmax kernels lost their instances in
+// one run of three).
+func (c *ItemCache) claim(k itemKey) (it *parsedItem, mine bool) {
+	for {
+		c.mu.Lock()
+		if it := c.items[k]; it != nil {
+			c.mu.Unlock()
+			return it, false
+		}
+		wait, busy := c.pending[k]
+		if !busy {
+			c.pending[k] = make(chan struct{})
+			c.mu.Unlock()
+			return nil, true
+		}
+		c.mu.Unlock()
+		<-wait
+	}
 }
 
+// put caches the item of a claimed key, releasing those who wait for it.
 func (c *ItemCache) put(k itemKey, it *parsedItem) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.items[k] = it
+	c.release(k)
+}
+
+// abandon gives a claim up (its parse panicked): a file waiting for it
+// parses the item itself.
+func (c *ItemCache) abandon(k itemKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.release(k)
+}
+
+func (c *ItemCache) release(k itemKey) {
+	if wait, ok := c.pending[k]; ok {
+		close(wait)
+		delete(c.pending, k)
+	}
 }
 
 // parsedItem is what parsing an item added to its file and unit.
@@ -211,10 +251,17 @@ func (u *unit) replay(it *parsedItem) {
 // returns what it added.
 func (u *unit) parseCached(c *ItemCache, kh *keyHasher, toks []Token, ns string) *parsedItem {
 	k := u.itemKey(kh, toks, ns)
-	if it := c.get(k); it != nil {
+	it, mine := c.claim(k)
+	if !mine {
 		u.replay(it)
 		return it
 	}
+	put := false
+	defer func() {
+		if !put {
+			c.abandon(k)
+		}
+	}()
 	wasType := map[string]bool{}
 	for _, t := range toks {
 		if t.Kind == lex.KIdent && u.types[t.Text] {
@@ -223,7 +270,8 @@ func (u *unit) parseCached(c *ItemCache, kh *keyHasher, toks []Token, ns string)
 	}
 	m := u.mark()
 	u.parseItems(toks, ns)
-	it := u.since(m, toks, wasType)
+	it = u.since(m, toks, wasType)
 	c.put(k, it)
+	put = true
 	return it
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -73,5 +74,53 @@ func TestItemCacheLendsClearedItemArrays(t *testing.T) {
 	second := Parse("b.cu", []byte("int y;\n"+big), Config{Items: cache})
 	if len(second.Funcs) != 1 || len(cache.spare) != 1 || cap(cache.spare[0]) != cap(lent) {
 		t.Errorf("the second file did not read into the array the first one left")
+	}
+}
+
+// Files that parse one header at the same time still share its items:
+// the second waits for the first's parse (claim) instead of making its
+// own copy, so a function is one object in every file of the run. The
+// analysis matches host function templates and their instantiations by
+// identity, and two copies made which one a launch named rest on timing.
+func TestItemCacheSharesItemsParsedAtOnce(t *testing.T) {
+	const header = "template <typename T> void launch_%d(T* p) { k<<<1, 32>>>(p); }\n"
+	var hb strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&hb, header, i)
+	}
+	files := map[string]string{"h.h": "__global__ void k(float* p) { p[0] = 1; }\n" + hb.String()}
+	const includers = 8
+	for i := range includers {
+		files[fmt.Sprintf("f%d.cu", i)] = "#include \"h.h\"\n"
+	}
+	read := func(path string) ([]byte, error) {
+		if s, ok := files[path]; ok {
+			return []byte(s), nil
+		}
+		return nil, fmt.Errorf("no file %s", path)
+	}
+	for round := range 20 {
+		cache := NewItemCache()
+		parsed := make([]*File, includers)
+		var wg sync.WaitGroup
+		for i := range includers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				name := fmt.Sprintf("f%d.cu", i)
+				parsed[i] = Parse(name, []byte(files[name]), Config{ReadFile: read, Items: cache})
+			}()
+		}
+		wg.Wait()
+		for i, f := range parsed[1:] {
+			if len(f.Funcs) != len(parsed[0].Funcs) {
+				t.Fatalf("round %d: file %d has %d functions, file 0 %d", round, i+1, len(f.Funcs), len(parsed[0].Funcs))
+			}
+			for j := range f.Funcs {
+				if f.Funcs[j] != parsed[0].Funcs[j] {
+					t.Fatalf("round %d: file %d's %s is another copy than file 0's", round, i+1, f.Funcs[j].Name)
+				}
+			}
+		}
 	}
 }
