@@ -395,12 +395,12 @@ func namesNear(src []byte, dir string, launchers map[string]map[string]bool) boo
 // while f returns true.
 func eachCallWord(src []byte, f func([]byte) bool) {
 	for i := 0; i < len(src); {
-		if !isIdent(src[i]) {
+		if !identByte[src[i]] {
 			i++
 			continue
 		}
 		s := i
-		for i < len(src) && isIdent(src[i]) {
+		for i < len(src) && identByte[src[i]] {
 			i++
 		}
 		j := i
@@ -412,6 +412,15 @@ func eachCallWord(src []byte, f func([]byte) bool) {
 		}
 	}
 }
+
+// identByte is isIdent as a table: eachCallWord reads every byte of
+// every C and C++ file under the root (50 MB in FasterTransformer).
+var identByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = isIdent(byte(c))
+	}
+	return t
+}()
 
 func launcherNear(name, dir string, launchers map[string]map[string]bool) bool {
 	for d := range launchers[name] {

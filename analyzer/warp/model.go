@@ -1491,21 +1491,31 @@ func (m *warpModel) sectors(pc [2]int64) (int, int, int) {
 	var secs [64]int64
 	var spans [32][2]int64
 	ns, nspan := 0, 0
+	// Lanes mostly come in address order; the sorts are then skipped.
+	secsSorted, spansSorted := true, true
 	for lane := 0; lane < 32; lane++ {
 		if m.mask&(1<<lane) == 0 {
 			continue
 		}
 		lo := m.lanes[lane] + pc[0]
 		hi := lo + pc[1] // exclusive
+		if nspan > 0 && lo < spans[nspan-1][0] {
+			spansSorted = false
+		}
 		spans[nspan] = [2]int64{lo, hi}
 		nspan++
 		for s := lo >> 5; s <= (hi-1)>>5 && ns < len(secs); s++ {
+			if ns > 0 && s < secs[ns-1] {
+				secsSorted = false
+			}
 			secs[ns] = s
 			ns++
 		}
 	}
 	list := secs[:ns]
-	slices.Sort(list)
+	if !secsSorted {
+		slices.Sort(list)
+	}
 	distinct := 0
 	for i := range list {
 		if i == 0 || list[i] != list[i-1] {
@@ -1513,7 +1523,9 @@ func (m *warpModel) sectors(pc [2]int64) (int, int, int) {
 		}
 	}
 	sp := spans[:nspan]
-	slices.SortFunc(sp, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	if !spansSorted {
+		slices.SortFunc(sp, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	}
 	var bytes, end int64 = 0, -1 << 62
 	for _, s := range sp {
 		lo := max(s[0], end)

@@ -51,7 +51,7 @@ func ReadSource(path string) ([]byte, error) {
 		return nil, err
 	}
 	// The limit holds whatever stat said: files grow, and some lie.
-	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	src, err := readAtMost(f, info.Size(), MaxFileSize+1)
 	if err != nil {
 		return nil, err
 	}
@@ -89,4 +89,26 @@ func FileKind(m fs.FileMode) string {
 		return "a folder"
 	}
 	return "a special file"
+}
+
+// readAtMost reads r to its end or to limit bytes. The buffer starts at
+// the size stat gave, so a file read whole costs one allocation rather
+// than io.ReadAll's doubling copies (a tenth of a run on a large tree).
+func readAtMost(r io.Reader, size, limit int64) ([]byte, error) {
+	size = min(max(size, 0), limit) + 1 // one more byte, to see the end
+	buf := make([]byte, 0, size)
+	lr := io.LimitReader(r, limit)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
