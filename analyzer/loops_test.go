@@ -310,6 +310,54 @@ void h(float* a, float* b) { k<<<64, dim3(32, 8)>>>(a, b, 256); }`
 	}
 }
 
+// TestLocalArrayElementsSetOneByOne: a register array whose elements are
+// set at constant indices where it is declared (FasterTransformer's
+// transposes: int x[4]; x[0] = blockIdx.x; x[2] = threadIdx.x) holds
+// them as scalars would. A store in a branch, a loop or a callee, or at
+// an index not constant, leaves what it holds unknown, and an element
+// never set is unknown.
+func TestLocalArrayElementsSetOneByOne(t *testing.T) {
+	tests := []struct {
+		name, fill, use string
+		known           bool
+	}{
+		{"set, then read", "x[0] = blockIdx.x; x[1] = threadIdx.x;", "out[x[0] * 256 + x[1]] = 0;", true},
+		{"set again", "x[0] = blockIdx.x; x[1] = 7; x[1] = threadIdx.x;", "out[x[0] * 256 + x[1]] = 0;", true},
+		{"an element never set", "x[0] = blockIdx.x;", "out[x[0] * 256 + x[1]] = 0;", false},
+		{"set under a branch", "x[0] = blockIdx.x; x[1] = threadIdx.x; if (n > 3) x[1] = 0;", "out[x[0] * 256 + x[1]] = 0;", false},
+		{"set in a loop", "x[0] = blockIdx.x; x[1] = threadIdx.x; for (int j = 0; j < n; j++) x[1] += j;", "out[x[0] * 256 + x[1]] = 0;", false},
+		{"an index not constant", "x[0] = blockIdx.x; x[1] = threadIdx.x; x[n & 1] = 5;", "out[x[0] * 256 + x[1]] = 0;", false},
+		{"set by a callee", "x[0] = blockIdx.x; x[1] = threadIdx.x; bump(x);", "out[x[0] * 256 + x[1]] = 0;", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := `__device__ void bump(int* p) { p[1] = p[1] * 3; }
+__global__ void k(float* out, int n) {
+  int x[4];
+  ` + tt.fill + `
+  ` + tt.use + `
+}
+void h(float* b) { k<<<64, 256>>>(b, 256); }`
+			r := analyze(t, src, Options{})
+			found := false
+			for _, p := range r.Predictions {
+				if strings.HasPrefix(p.Access.Expr, "out[") {
+					found = true
+					if p.Known != tt.known {
+						t.Errorf("%s: known %v, want %v (%v)", p.Access.Expr, p.Known, tt.known, p.Unknown)
+					}
+					if tt.known && p.Sectors != 4 {
+						t.Errorf("%s: %.2f sectors/request, want 4 (lanes are consecutive floats)", p.Access.Expr, p.Sectors)
+					}
+				}
+			}
+			if !found {
+				t.Fatal("no store to out")
+			}
+		})
+	}
+}
+
 // TestGuardedSteps: a variable a loop changes only under an if that
 // reads nothing else the loop changes (dwtHaar1D's num_threads >>= 1
 // under tid < num_threads) holds, in every lane the guard lets through,

@@ -434,7 +434,11 @@ func (in *interp) decl(d *parser.Decl) {
 			}
 			if !in.host || space != Local {
 				in.vars[dc.Name] = value{kind: vPtr, typ: t, ptr: &pointer{space: space, base: Alloc{Kind: AllocVar, Name: dc.Name}, offset: zero, elem: t.Elem, array: true}}
-				delete(in.localMem, Alloc{Kind: AllocVar, Name: dc.Name}) // a fresh array holds nothing known
+				if space == Local {
+					in.declareLocal(Alloc{Kind: AllocVar, Name: dc.Name}) // a fresh array holds nothing known
+				} else {
+					delete(in.localMem, Alloc{Kind: AllocVar, Name: dc.Name})
+				}
 				continue
 			}
 		}

@@ -14,6 +14,50 @@ type localContent struct {
 	elem, c int64
 	trip    int64
 	v       value
+	// elems are the elements stored at constant byte offsets where the
+	// array was declared: in no loop, branch or call entered since
+	// (int x[2]; x[0] = blockIdx.x; x[1] = threadIdx.x), as its scalars
+	// would be. at is where that is: loops, guards and calls open then.
+	// A content is never changed in place (a loop's discovery pass
+	// keeps a shallow copy to undo its stores).
+	elems map[int64]value
+	at    localDepth
+}
+
+// localDepth is how many loops, guards and calls are open.
+type localDepth struct{ loops, guards, calls int }
+
+func (in *interp) localDepth() localDepth {
+	return localDepth{len(in.loops), len(in.guards), len(in.calls)}
+}
+
+// declareLocal notes that a kernel's local array is declared here: it
+// holds nothing known, and element stores at this depth are followed.
+func (in *interp) declareLocal(a Alloc) {
+	if in.host {
+		return
+	}
+	if in.localMem == nil {
+		in.localMem = map[Alloc]*localContent{}
+	}
+	in.localMem[a] = &localContent{at: in.localDepth()}
+}
+
+// storeElement records v at constant byte offset off of the array's
+// content lc, when the store is made where the array was declared;
+// false otherwise.
+func (in *interp) storeElement(lc *localContent, p *pointer, v value) bool {
+	off, ok := symbolic.IsConst(p.offset)
+	if !ok || lc == nil || lc.at != in.localDepth() || v.kind != vInt || v.x == nil {
+		return false
+	}
+	elems := make(map[int64]value, len(lc.elems)+1)
+	for k, e := range lc.elems {
+		elems[k] = e
+	}
+	elems[off] = v
+	in.localMem[p.base] = &localContent{elems: elems, at: lc.at}
+	return true
 }
 
 // localStore records a store to a kernel's local array: its content when
@@ -21,6 +65,9 @@ type localContent struct {
 // loop's own, else the array's content is not known.
 func (in *interp) localStore(p *pointer, v value) {
 	if in.host || p.space != Local || p.base.Kind != AllocVar {
+		return
+	}
+	if in.storeElement(in.localMem[p.base], p, v) {
 		return
 	}
 	delete(in.localMem, p.base)
@@ -59,6 +106,13 @@ func (in *interp) localLoad(p *pointer) (value, bool) {
 	}
 	lc, ok := in.localMem[p.base]
 	if !ok {
+		return value{}, false
+	}
+	if off, ok := symbolic.IsConst(p.offset); ok && lc.elems != nil && lc.at.calls == len(in.calls) {
+		v, ok := lc.elems[off]
+		return v, ok
+	}
+	if lc.trip <= 0 {
 		return value{}, false
 	}
 	x, ok := in.elementOf(symbolic.Sub(p.offset, symbolic.Const(lc.c)), lc.elem, lc.trip)
