@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cudalint/cudalint/parser/lex"
@@ -299,7 +300,8 @@ func (u *unit) templateMember(s *Struct, i, to int) int {
 func (u *unit) instantiation(from, to int) {
 	for k := from; k+1 < to; k++ {
 		if u.isPunct(k, "(") {
-			return // no template arguments written: nothing to bind
+			u.deducedInstantiation(k, to) // no template arguments written
+			return
 		}
 		if u.toks[k].Kind != lex.KIdent || !u.isPunct(k+1, "<") {
 			continue
@@ -334,6 +336,68 @@ func (u *unit) instantiation(from, to int) {
 		u.file.Instantiations = append(u.file.Instantiations, id)
 		return
 	}
+}
+
+// deducedInstantiation reads template R name(params); with the
+// parenthesis at open: the template arguments are deduced from the
+// parameters, as the compiler does (FasterTransformer writes its 308
+// instantiations template void invokeX(float* out, ...);). A template
+// parameter is deduced from a function parameter of the template written
+// as it alone, with pointers (T* out, const T* in), against the written
+// parameter in its place. The template is one of the file's functions
+// defined so far; an instantiation nothing deduces is not recorded.
+func (u *unit) deducedInstantiation(open, to int) {
+	if open == 0 || u.toks[open-1].Kind != lex.KIdent {
+		return
+	}
+	name := u.toks[open-1].Text
+	close := u.skipGroup(open, to) - 1
+	if close <= open || !u.isPunct(close, ")") {
+		return
+	}
+	params, err := u.parseParams(open+1, close)
+	if err != nil {
+		return
+	}
+	for i := len(u.file.Funcs) - 1; i >= 0; i-- {
+		f := u.file.Funcs[i]
+		if f.Name != name || len(f.Template) == 0 || f.Specialized || len(f.Params) != len(params) {
+			continue
+		}
+		if targs, ok := deduceTemplateArgs(f, params); ok {
+			u.file.Instantiations = append(u.file.Instantiations, &Ident{P: u.toks[open-1].Pos, Name: name, Targs: targs})
+		}
+		return
+	}
+}
+
+// deduceTemplateArgs deduces every template parameter of f, a type,
+// from the parameters given; false when one is not a type or not
+// deduced, or two places deduce it differently.
+func deduceTemplateArgs(f *Func, given []*Param) ([]TemplateArg, bool) {
+	var targs []TemplateArg
+	for _, tp := range f.Template {
+		if !tp.IsType {
+			return nil, false
+		}
+		var got *TypeRef
+		for i, p := range f.Params {
+			t, g := p.Type, given[i].Type
+			if t == nil || g == nil || len(t.Words) != 1 || t.Words[0] != tp.Name || len(t.Targs) > 0 || g.Ptr < t.Ptr {
+				continue
+			}
+			d := &TypeRef{P: g.P, Words: g.Words, Ptr: g.Ptr - t.Ptr, Targs: g.Targs}
+			if got != nil && (!slices.Equal(got.Words, d.Words) || got.Ptr != d.Ptr) {
+				return nil, false
+			}
+			got = d
+		}
+		if got == nil {
+			return nil, false
+		}
+		targs = append(targs, TemplateArg{Type: got})
+	}
+	return targs, true
 }
 
 // callsLauncher reports whether [from, to) calls a host function template

@@ -1,6 +1,11 @@
 package parser
 
-import "testing"
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // Struct members other than data: static constexpr members, defaulted
 // special members (read, not a reason to call the layout a guess),
@@ -105,5 +110,45 @@ int main() {
 	}
 	if len(f.Funcs) != 2 || f.Funcs[1].Name != "main" || len(f.Funcs[1].Body.Stmts) != 3 {
 		t.Fatalf("funcs %v: want run and main, main with its declaration and its two calls", f.Funcs)
+	}
+}
+
+// An explicit instantiation that writes no template arguments has them
+// deduced from its parameters, as the compiler does: T from T* and
+// const T*, pointers taken off. One the parameters do not deduce (a
+// value parameter, a type named nowhere as itself, two places that
+// disagree) is not recorded.
+func TestExplicitInstantiationDeducesArguments(t *testing.T) {
+	tests := []struct {
+		name, decl string
+		want       []string // the deduced types' words and pointers; nil when none is recorded
+	}{
+		{"from pointers", "template void run(float* o, const float* in, int n);", []string{"float/0"}},
+		{"a pointer to pointers", "template void run(half** o, const half* in, int n);", nil},
+		{"from a value", "template void one(double x);", []string{"double/0"}},
+		{"a value parameter", "template void val(float* o);", nil},
+		{"two types", "template void two(int* a, float* b);", []string{"int/0", "float/0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Parse("m.cu", []byte(`
+template <typename T> void run(T* o, const T* in, int n) { k<<<1, 32>>>(o); }
+template <typename T> void one(T x) {}
+template <int N> void val(float* o) {}
+template <typename A, typename B> void two(A* a, B* b) {}
+`+tt.decl+"\n"), Config{})
+			var got []string
+			for _, id := range f.Instantiations {
+				for _, a := range id.Targs {
+					if a.Type == nil {
+						t.Fatalf("%s: a template argument that is not a type", id.Name)
+					}
+					got = append(got, fmt.Sprintf("%s/%d", strings.Join(a.Type.Words, " "), a.Type.Ptr))
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("deduced %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
