@@ -327,6 +327,11 @@ func (s sampling) copies(k, i int) sampling {
 
 // predict is Predict sampling as s says.
 func predict(a *interp.Access, cfg *launch.Config, params map[symbolic.SymID]bool, s sampling) *Prediction {
+	if pinned := pinnedParams(a, params); pinned != nil {
+		p := predict(withPinned(a, pinned), cfg, params, s)
+		p.Access = a
+		return p
+	}
 	if b, notes, ok := warpSharedLoads(a, cfg, params, s.kernel); ok {
 		p := predict(b, cfg, params, s)
 		p.Access = a
