@@ -52,3 +52,30 @@ void h(float* a, const float* b, int v, int n) { k<<<64, 256>>>(a, b, v, n); }`
 		})
 	}
 }
+
+// TestSkippedDeclarationIsUnknown: a variable a statement not understood
+// declares (int off = X<long, -1>::get(t);) is unknown where it is
+// used, not a uniform parameter assumed large (which priced out[off * 2]
+// at one sector, 100%). A name it only reads stays what it was.
+func TestSkippedDeclarationIsUnknown(t *testing.T) {
+	src := `__global__ void k(float* out, const float* in, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int off = X<long, int, -1>::get(t);
+  out[off * 2] = 0;
+  out[SCALE * threadIdx.x] = 1;
+}
+void h(float* a, const float* b, int n) { k<<<64, 256>>>(a, b, n); }`
+	r := analyze(t, src, Options{})
+	for _, p := range r.Predictions {
+		switch p.Access.Expr {
+		case "out[off * 2]":
+			if p.Known {
+				t.Errorf("%s: priced at %.2f sectors/request; want unknown, off being declared by a statement not understood", p.Access.Expr, p.Sectors)
+			}
+		case "out[SCALE * threadIdx.x]":
+			if !p.Known {
+				t.Errorf("%s: unknown (%v); want SCALE assumed as a parameter", p.Access.Expr, p.Unknown)
+			}
+		}
+	}
+}

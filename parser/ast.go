@@ -318,6 +318,10 @@ type (
 		P      Pos
 		Note   string
 		Idents []string
+		// Declares are the names it seems to declare: an identifier after
+		// a type's last token (a name, *, &, >) and before =, ;, ',', [,
+		// ( or {. int off = X<long, -1>::get(t); declares off.
+		Declares []string
 		// MovesMemory: the statement is inline assembly that reads or
 		// writes memory (ptx.MovesMemory), whose traffic no prediction
 		// prices, so its kernel's cost leaves it out.

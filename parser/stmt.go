@@ -1,6 +1,11 @@
 package parser
 
-import "github.com/cudalint/cudalint/parser/lex"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/cudalint/cudalint/parser/lex"
+)
 
 // Statements of function bodies. Control flow is recognised by keyword and
 // bracket matching; simple statements (declarations and expressions) go to
@@ -132,6 +137,22 @@ func (u *unit) stmt(i, to int, host bool) (Stmt, int) {
 		}
 	}
 	return u.simple(i, to, host)
+}
+
+// macroBlock reports whether the tokens at i are NAME(...) { ... }, a
+// macro that opens a loop or a scope (DeepSpeed's CUDA_1D_KERNEL_LOOP(j,
+// N) { ... } with its header not found), and where the block ends: the
+// statement is that much, not everything up to the next ';', which would
+// swallow the declaration after the block too.
+func (u *unit) macroBlock(i, to int) (int, bool) {
+	if i+1 >= to || u.toks[i].Kind != lex.KIdent || !u.isPunct(i+1, "(") || otherKeywords[u.toks[i].Text] {
+		return 0, false
+	}
+	g := u.skipGroup(i+1, to)
+	if g >= to || !u.isPunct(g, "{") {
+		return 0, false
+	}
+	return u.skipGroup(g, to), true
 }
 
 // stmtStop is the end of a statement's tokens, without its ';'.
@@ -341,6 +362,9 @@ func (u *unit) typeArgsEnd(k int) (int, bool) {
 // only statements that can bear on a launch are parsed: declarations,
 // assignments and anything with <<<.
 func (u *unit) simple(i, to int, host bool) (Stmt, int) {
+	if end, ok := u.macroBlock(i, to); ok {
+		return u.bad(i, end, host, fmt.Sprintf("unexpected token \"{\" after %s(...): a macro whose definition was not read", u.toks[i].Text)), end
+	}
 	end := u.skipStatement(i, to)
 	stop := u.stmtStop(end)
 	if host && !u.hostRelevant(i, stop) {
@@ -411,7 +435,7 @@ func (u *unit) bad(i, end int, host bool, why string) Stmt {
 			u.noteAbout(lex.NoteLaunchNotUnderstood, k, p, "launch of %s not understood (%s); %s is analyzed without it", k, why, k)
 		}
 	}
-	return &BadStmt{P: p, Note: why, Idents: u.idents(i, end)}
+	return &BadStmt{P: p, Note: why, Idents: u.idents(i, end), Declares: u.declaredNames(i, end)}
 }
 
 // idents lists the distinct identifiers among tokens [from, to), member
@@ -430,6 +454,27 @@ func (u *unit) idents(from, to int) []string {
 	}
 	return out
 }
+
+// declaredNames are the names a statement the parser cannot read seems
+// to declare (BadStmt.Declares).
+func (u *unit) declaredNames(from, to int) []string {
+	var out []string
+	for k := from + 1; k+1 < to && k+1 < len(u.toks); k++ {
+		if u.toks[k].Kind != lex.KIdent || notAfterType[u.toks[k-1].Text] {
+			continue
+		}
+		prev := u.toks[k-1]
+		typeEnd := prev.Kind == lex.KIdent || u.isPunct(k-1, "*") || u.isPunct(k-1, "&") || u.isPunct(k-1, ">") || u.isPunct(k-1, ">>")
+		next := u.toks[k+1].Text
+		if typeEnd && u.toks[k+1].Kind == lex.KPunct && (next == "=" || next == ";" || next == "," || next == "[" || next == "(" || next == "{") && !slices.Contains(out, u.toks[k].Text) {
+			out = append(out, u.toks[k].Text)
+		}
+	}
+	return out
+}
+
+// notAfterType are the words after which a name is not declared.
+var notAfterType = map[string]bool{"return": true, "case": true, "goto": true, "else": true, "do": true, "sizeof": true, "throw": true, "delete": true, "new": true}
 
 // hostMaybeRelevant reports whether a host statement the parser would
 // skip may still bear on a launch: it steps or compound-assigns a

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,5 +103,35 @@ func TestTryBlock(t *testing.T) {
 				t.Errorf("%d launches found, want %d", n, tt.launches)
 			}
 		})
+	}
+}
+
+// A macro that opens a block (CUDA_1D_KERNEL_LOOP(j, n) { ... } with
+// its header not read) is one statement skipped, up to the block's end:
+// the declaration after it is read, not swallowed up to its ';'. What a
+// skipped statement seems to declare is listed (BadStmt.Declares), so
+// the analysis does not take it for a parameter.
+func TestMacroBlockAndDeclaredNames(t *testing.T) {
+	f := Parse("m.cu", []byte(`__global__ void k(float* p, int n) {
+  LOOP(j, n) { p[j] = 0; }
+  int high = n + threadIdx.x;
+  int off = X<long, int, -1>::get(high), *q = p;
+}`), Config{})
+	stmts := f.Funcs[0].Body.Stmts
+	if len(stmts) != 3 {
+		t.Fatalf("%d statements, want 3: the macro's block, the declaration after it, the one not understood", len(stmts))
+	}
+	if _, ok := stmts[0].(*BadStmt); !ok {
+		t.Errorf("statement 1 is %T, want the macro's block skipped", stmts[0])
+	}
+	if d, ok := stmts[1].(*DeclStmt); !ok || d.Decl.Declarators[0].Name != "high" {
+		t.Errorf("statement 2 is %#v, want the declaration of high", stmts[1])
+	}
+	bad, ok := stmts[2].(*BadStmt)
+	if !ok {
+		t.Fatalf("statement 3 is %T, want one not understood", stmts[2])
+	}
+	if want := []string{"off", "q"}; !slices.Equal(bad.Declares, want) {
+		t.Errorf("it declares %v, want %v", bad.Declares, want)
 	}
 }

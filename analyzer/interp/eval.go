@@ -206,6 +206,10 @@ func (in *interp) ident(e *parser.Ident) value {
 	if in.host && slices.ContainsFunc(in.unit.candidates(name, isHostFunc), isHostFunc) {
 		return in.funcValue(name)
 	}
+	if at, ok := in.skippedNames[e.Name]; ok {
+		// Named by a statement not understood, which may declare it.
+		return in.clobbered(value{kind: vInt}, e.Name, at)
+	}
 	// An unknown name: a constant from a header we did not read, a
 	// template value... uniform across the warp, given by the user.
 	in.params[symbolic.ParamID(name)] = true

@@ -92,6 +92,9 @@ type interp struct {
 	// localMem holds what a kernel's local arrays are known to hold
 	// (localmem.go).
 	localMem map[Alloc]*localContent
+	// skippedNames are the names statements not understood mention that
+	// no variable held there, with the first such statement.
+	skippedNames map[string]parser.Pos
 	// hostLoopTooLong marks the host loops found too long to run one
 	// iteration at a time (hostLoop), by body.
 	hostLoopTooLong map[parser.Stmt]bool

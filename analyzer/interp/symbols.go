@@ -92,6 +92,19 @@ func (in *interp) notUnderstood(s *parser.BadStmt) {
 			in.vars[name] = in.clobbered(v, name, s.P)
 		}
 	}
+	// What it declares (int off = X<long, -1>::get(t);) is a variable
+	// of its own, unknown, not a uniform parameter to assume (ident).
+	for _, name := range s.Declares {
+		if _, ok := in.vars[name]; ok {
+			continue
+		}
+		if in.skippedNames == nil {
+			in.skippedNames = map[string]parser.Pos{}
+		}
+		if _, seen := in.skippedNames[name]; !seen {
+			in.skippedNames[name] = s.P
+		}
+	}
 }
 
 // addSkipped adds to a loop's assigned names the local variables its
