@@ -557,10 +557,11 @@ func (r *exprReader) templateCallFollows() bool {
 			depth++
 		case t.Value == ">":
 			depth--
-		case t.Value == "decltype" && r.is("("): // F<decltype(functor)>
+		case (t.Value == "decltype" || t.Value == "sizeof") && r.is("("): // F<decltype(functor)>, Impl<T, sizeof(T)>
 			if !r.skipParens() {
 				return false
 			}
+		case t.Value == "-" && r.lex.Peek().Type == ttNumber: // IndexToOffset<int64_t, int, -1>
 		case t.Type == ttIdent || t.Type == ttTypeName || t.Type == ttTypeKw || t.Type == ttQual || t.Type == ttNumber:
 		case t.Value == "::" || t.Value == "," || t.Value == "*" || t.Value == "...":
 		default:

@@ -115,7 +115,7 @@ func TestMacroBlockAndDeclaredNames(t *testing.T) {
 	f := Parse("m.cu", []byte(`__global__ void k(float* p, int n) {
   LOOP(j, n) { p[j] = 0; }
   int high = n + threadIdx.x;
-  int off = X<long, int, -1>::get(high), *q = p;
+  int off = high ?: 3, *q = p;
 }`), Config{})
 	stmts := f.Funcs[0].Body.Stmts
 	if len(stmts) != 3 {
@@ -133,5 +133,28 @@ func TestMacroBlockAndDeclaredNames(t *testing.T) {
 	}
 	if want := []string{"off", "q"}; !slices.Equal(bad.Declares, want) {
 		t.Errorf("it declares %v, want %v", bad.Declares, want)
+	}
+}
+
+// Template arguments in an expression may be negative numbers and sizeof
+// (PyTorch's IndexToOffset<int64_t, int, -1>::get(i, info), DeepSpeed's
+// load_global<sizeof(int32_t)>(dst, src)): the call is a call, not a
+// statement skipped or a comparison chain.
+func TestTemplateCallArguments(t *testing.T) {
+	for _, call := range []string{
+		"IndexToOffset<int64_t, int, -1>::get(t, n)",
+		"load_global<sizeof(int)>(p, t)",
+	} {
+		t.Run(call, func(t *testing.T) {
+			f := Parse("m.cu", []byte("__global__ void k(float* p, int n) { int t = threadIdx.x; int off = "+call+"; p[off] = 0; }"), Config{})
+			stmts := f.Funcs[0].Body.Stmts
+			d, ok := stmts[1].(*DeclStmt)
+			if !ok {
+				t.Fatalf("statement 2 is %T, want a declaration", stmts[1])
+			}
+			if _, ok := d.Decl.Declarators[0].Init.(*Call); !ok {
+				t.Errorf("off's initializer is %T, want a call", d.Decl.Declarators[0].Init)
+			}
+		})
 	}
 }
