@@ -79,3 +79,26 @@ void h(float* a, const float* b, int n) { k<<<64, 256>>>(a, b, n); }`
 		}
 	}
 }
+
+// TestHostTemplateValueArgument: a host function template over a value,
+// called in place with a constant the caller holds (helper<WPB>(...),
+// WPB a local constexpr), runs with the value bound: the launch inside
+// takes its block from it, as helper<4>(...) does.
+func TestHostTemplateValueArgument(t *testing.T) {
+	for _, arg := range []string{"4", "WPB", "WPB * 2 - 4"} {
+		t.Run(arg, func(t *testing.T) {
+			src := `template <int WARPS> __global__ void g(float* p) { p[(blockIdx.x * WARPS + threadIdx.y) * 32 + threadIdx.x] = 0; }
+template <int WARPS> void helper(float* p, cudaStream_t s) { dim3 block(32, WARPS); g<WARPS><<<64, block, 0, s>>>(p); }
+void launch(float* p, cudaStream_t s) { constexpr int WPB = 4; helper<` + arg + `>(p, s); }`
+			r := analyze(t, src, Options{})
+			if len(r.Predictions) == 0 {
+				t.Fatal("no access")
+			}
+			for _, p := range r.Predictions {
+				if b := p.Config.Block; b[0] != 32 || b[1] != 4 {
+					t.Errorf("%s: block %v, want 32x4", p.Access.Expr, b)
+				}
+			}
+		})
+	}
+}

@@ -378,9 +378,23 @@ func (in *interp) hostCall(f *parser.Func, args []value, site *parser.Call) valu
 	if in.hostCalls++; in.hostCalls > maxHostCalls {
 		return in.dataValue(symbolic.CauseNotModelled, "host calls beyond the budget")
 	}
+	// A host template called in place runs with its template arguments
+	// bound, types, functions (launcher<matmul_naive>(...)) and values
+	// (helper<WARPS_PER_TB>(...)), as its instantiation does; they are
+	// evaluated where the call is, with the caller's variables.
+	fr := in.templateFrame(f, site, args)
 	savedVars, nguards := in.vars, len(in.guards)
 	defer in.returnsFrom(nguards)()
 	in.vars = map[string]value{}
+	if fr != nil {
+		for _, tp := range f.Template {
+			if v, ok := fr.vals[tp.Name]; ok && !tp.IsType && v.kind == vInt && v.x != nil {
+				if _, known := symbolic.IsConst(v.x); known {
+					in.vars[tp.Name] = v
+				}
+			}
+		}
+	}
 	for i, p := range f.Params {
 		if i < len(args) && p.Name != "" {
 			t := in.resolve(p.Type)
@@ -392,11 +406,8 @@ func (in *interp) hostCall(f *parser.Func, args []value, site *parser.Call) valu
 			in.vars[p.Name] = v
 		}
 	}
-	// A host template called in place runs with its template arguments
-	// bound, types and functions (launcher<matmul_naive>(...)), as its
-	// instantiation does.
 	savedTypes, savedFuncs := in.typeArgs, in.hostFuncArgs
-	if fr := in.templateFrame(f, site, args); fr != nil {
+	if fr != nil {
 		in.typeArgs, in.hostFuncArgs = fr.types, funcArgsOf(f, fr)
 	}
 	in.enterClass(f)
