@@ -184,7 +184,9 @@ func (r *Result) Range(a *analyzer.Access) (token.Pos, token.Pos) {
 // strides s0 and s1). A leading dimension (lda, ld) is not one of
 // them: it is a matrix's row length, never 1 where lanes walk it, so a
 // lane step of lda is the column walk it looks like (kaldi's CMVN).
-var strideName = regexp.MustCompile(`(?i)stride|pitch|step|^inc|(^|_)nb\d*$|(^|_)s[a-z]?\d+$|offset|(^|_)d?mul|sample|ratio|dilation|^d\d$`)
+// A flag used as a factor (FasterTransformer's
+// amax[row * scale_is_vector], 0 or 1 as the host checks) is one too.
+var strideName = regexp.MustCompile(`(?i)stride|pitch|step|^inc|(^|_)nb\d*$|(^|_)s[a-z]?\d+$|offset|(^|_)d?mul|sample|ratio|dilation|^d\d$|(^|_)(is|has|use)_|flag`)
 
 // StrideName reports whether a parameter's name says a stride, an
 // increment, a multiplier or a ratio (strideName): a value that may

@@ -45,6 +45,7 @@ func TestCostSeverity(t *testing.T) {
 		{"a waste that goes with the stride at 1", "__global__ void k(float* a, int stride, int hw) { int w = blockIdx.x * blockDim.x + threadIdx.x; a[w * hw + (w / stride) * (1 - stride * hw)] = 0; }\nvoid h(float* a, int s, int n) { k<<<64, 256>>>(a, s, n); }\n", lint.Info},
 		{"a waste that stays with the stride at 1", "__global__ void k(float* a, int stride, int hw) { int w = blockIdx.x * blockDim.x + threadIdx.x; a[w * hw + (w / stride)] = 0; }\nvoid h(float* a, int s, int n) { k<<<64, 256>>>(a, s, n); }\n", lint.Warning},
 		{"a multiplier that may be 1", "__global__ void k(float* a, int d_mul) { a[threadIdx.x * d_mul] = 0; }", lint.Info},
+		{"a flag used as a factor", "__global__ void k(float* a, int scale_is_vector) { a[threadIdx.x * scale_is_vector] = 0; }", lint.Info},
 		{"a byte stride named for its tensor", "__global__ void k(float* a, int src1_nb1) { a[threadIdx.x * (src1_nb1 / 4)] = 0; }", lint.Info},
 		{"1D stride under the default block: any block of a warp", "__global__ void k(float* a, int n) { a[4 * threadIdx.x] = 0; }", lint.Warning},
 		{"2D rows under a guessed block", "__global__ void k(float* a, int n) { a[4 * threadIdx.x + 4096 * threadIdx.y] = 0; }", lint.Info},
