@@ -57,6 +57,12 @@ __global__ void k(const double* in, double* out, int n) {
   out[grid.thread_rank()] = s;
 }
 void h(double* a, double* b) { k<<<128, 256>>>(a, b, 1 << 20); }`, "in[i]", interp.Load, 8, 8},
+		{"cooperative groups: a rank from a group made in place", `
+__global__ void k(const float* in, float* out, int n) {
+  auto idx = cg::this_grid().thread_rank();
+  if (idx < n) out[idx * 2] = in[cooperative_groups::this_thread_block().thread_rank()];
+}
+void h(float* a, float* b) { k<<<128, 256>>>(a, b, 1 << 20); }`, "out[idx * 2]", interp.Store, 8, 4},
 		{"cooperative groups: a tile's ranks, two doubles apart", `
 __global__ void k(double* out) {
   cg::thread_block block = cg::this_thread_block();

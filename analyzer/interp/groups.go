@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"strings"
+
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -47,14 +49,32 @@ func group(fields map[string]symbolic.Expr) value {
 	return v
 }
 
-// groupNamed returns the group a variable holds.
+// groupNamed returns the group a variable holds, or the group a
+// constructor called in place makes (cg::this_grid().thread_rank(), as
+// 3D Gaussian splatting's kernels index with).
 func (in *interp) groupNamed(x parser.Expr) (value, bool) {
+	if c, ok := x.(*parser.Call); ok && groupConstructors[lastName(calleeName(c.Fun))] {
+		v := in.eval(c)
+		return v, isGroup(v)
+	}
 	id, ok := x.(*parser.Ident)
 	if !ok {
 		return value{}, false
 	}
 	v, ok := in.lookup(id.Name)
 	return v, ok && isGroup(v)
+}
+
+// groupConstructors are the cooperative-groups calls groupCall makes a
+// group of.
+var groupConstructors = map[string]bool{"this_thread_block": true, "this_grid": true, "tiled_partition": true}
+
+// lastName is a qualified name's last part.
+func lastName(name string) string {
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		return name[i+2:]
+	}
+	return name
 }
 
 func isGroup(v value) bool {
