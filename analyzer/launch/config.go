@@ -206,7 +206,10 @@ func (c *Config) assumedDims() string {
 // constant (dim3 block(1, n)): the first unknown dimension takes what
 // brings the block to the default's 256 threads, the others 1, so that
 // warps are formed along the dimensions the launch fixed, as they are
-// for any larger value. A block with no known dimension is none of this.
+// for any larger value. What it takes is a power of two: dim3(n / 4,
+// heads, 3) is 64x1x3, not 85x1x3, whose rows of 85 would start warps
+// mid-sector that real widths (a head's size over 4) never do. A block
+// with no known dimension is none of this.
 func fillBlock(b Dim3, known [3]bool) (Dim3, bool) {
 	if known == [3]bool{} {
 		return Dim3{}, false
@@ -223,11 +226,20 @@ func fillBlock(b Dim3, known [3]bool) (Dim3, bool) {
 		}
 		b[d] = 1
 		if first {
-			b[d] = max(1, 256/threads)
+			b[d] = floorPow2(max(1, 256/threads))
 			first = false
 		}
 	}
 	return b, b.Threads() <= 1024
+}
+
+// floorPow2 is the largest power of two at most n (n >= 1).
+func floorPow2(n int64) int64 {
+	p := int64(1)
+	for p*2 <= n {
+		p *= 2
+	}
+	return p
 }
 
 func baseName(p string) string {

@@ -14,6 +14,8 @@ func TestFillBlock(t *testing.T) {
 		{"dim3(32, n): y takes 8", Dim3{32, 0, 1}, [3]bool{true, false, true}, Dim3{32, 8, 1}, true},
 		{"dim3(n, 4): x takes 64", Dim3{0, 4, 1}, [3]bool{false, true, true}, Dim3{64, 4, 1}, true},
 		{"dim3(512, n, m): the first unknown takes 1 when x is enough", Dim3{512, 0, 0}, [3]bool{true, false, false}, Dim3{512, 1, 1}, true},
+		{"dim3(n, m, 3): x takes a power of two, 64, not 85", Dim3{0, 0, 3}, [3]bool{false, false, true}, Dim3{64, 1, 3}, true},
+		{"dim3(n, 12): x takes 16", Dim3{0, 12, 1}, [3]bool{false, true, true}, Dim3{16, 12, 1}, true},
 		{"nothing known: not a partial block", Dim3{}, [3]bool{}, Dim3{}, false},
 		{"too many threads", Dim3{1024, 0, 4}, [3]bool{true, false, true}, Dim3{1024, 1, 4}, false},
 	}
