@@ -481,7 +481,14 @@ var notAfterType = map[string]bool{"return": true, "case": true, "goto": true, "
 // variable (count++, blocks += 512) or calls a function, which may be a
 // host helper that launches a kernel.
 func (u *unit) hostMaybeRelevant(from, to int) bool {
-	if from < to && u.toks[from].Kind == lex.KIdent && u.isPunct(from+1, "(") {
+	// f(...), ns::f(...) (3D Gaussian splatting's FORWARD::render(grid,
+	// block, ...), which launches with the block it is given); the
+	// standard library's std::sort(..., lambda) launches nothing.
+	k := from
+	for k+2 < to && u.toks[k].Kind == lex.KIdent && u.toks[k].Text != "std" && u.isPunct(k+1, "::") {
+		k += 2
+	}
+	if k < to && u.toks[k].Kind == lex.KIdent && u.isPunct(k+1, "(") {
 		return true
 	}
 	// [&] { launch(); }(): a lambda called where it is written, which
@@ -490,8 +497,8 @@ func (u *unit) hostMaybeRelevant(from, to int) bool {
 		return true
 	}
 	// f<T>(...): a call of a template, cudaLaunchKernel<F>(f, grid, ...).
-	if from < to && u.toks[from].Kind == lex.KIdent && u.isPunct(from+1, "<") {
-		if end, ok := u.typeArgsEnd(from + 1); ok && u.isPunct(end+1, "(") {
+	if k < to && u.toks[k].Kind == lex.KIdent && u.isPunct(k+1, "<") {
+		if end, ok := u.typeArgsEnd(k + 1); ok && u.isPunct(end+1, "(") {
 			return true
 		}
 	}

@@ -158,3 +158,26 @@ func TestTemplateCallArguments(t *testing.T) {
 		})
 	}
 }
+
+// A host call through a namespace (FORWARD::render(grid, block, ...)) is
+// kept: the function may launch with the shape it is given. One into the
+// standard library (std::sort(..., lambda)) is not.
+func TestHostQualifiedCallKept(t *testing.T) {
+	f := Parse("m.cu", []byte(`void top(float* o, int W) {
+  FWD::run(dim3(W / 16, W / 16), dim3(16, 16), o);
+  a::b::run(o);
+  std::sort(o, o + W, [](float x, float y) { return x < y; });
+}`), Config{})
+	stmts := f.Funcs[0].Body.Stmts
+	var calls []string
+	for _, s := range stmts {
+		if e, ok := s.(*ExprStmt); ok {
+			if c, ok := e.X.(*Call); ok {
+				calls = append(calls, c.Fun.(*Ident).Name)
+			}
+		}
+	}
+	if want := []string{"FWD::run", "a::b::run"}; !slices.Equal(calls, want) {
+		t.Errorf("host calls kept %v, want %v", calls, want)
+	}
+}
