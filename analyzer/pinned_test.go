@@ -102,3 +102,44 @@ void launch(float* p, cudaStream_t s) { constexpr int WPB = 4; helper<` + arg + 
 		})
 	}
 }
+
+// TestArrayReferenceParameters: T (&a)[N] parameters (CUB's and apex's
+// per-thread items) are read, N deduced from the array passed, and an
+// overload chosen by the array's length: read(float (&)[4]) is the
+// float4 load an float[4] calls, not read(float (&)[2])'s float2.
+func TestArrayReferenceParameters(t *testing.T) {
+	src := `__device__ void read(float (&dst)[2], const float* g, int i) { float2 t = *reinterpret_cast<const float2*>(&g[2 * i]); dst[0] = t.x; dst[1] = t.y; }
+__device__ void read(float (&dst)[4], const float* g, int i) { float4 t = *reinterpret_cast<const float4*>(&g[4 * i]); dst[0] = t.x; dst[1] = t.w; }
+template <int N> __device__ void load(const float* p, float (&v)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; i++) v[i] = p[threadIdx.x * N + i];
+}
+__global__ void k(float* out, const float* in) {
+  float a[4], b[8];
+  read(a, in, threadIdx.x);
+  load(in, b);
+  out[threadIdx.x] = a[0] + b[7];
+}
+void h(float* o, const float* i) { k<<<64, 256>>>(o, i); }`
+	r := analyze(t, src, Options{})
+	var reads, loads int
+	for _, p := range r.Predictions {
+		switch {
+		case strings.Contains(p.Access.Expr, "float2"):
+			t.Errorf("%s: the float2 overload, for a float[4]", p.Access.Expr)
+		case strings.Contains(p.Access.Expr, "float4"):
+			reads++
+			if p.Sectors != 16 {
+				t.Errorf("%s: %.2f sectors/request, want 16 (float4 lanes)", p.Access.Expr, p.Sectors)
+			}
+		case strings.HasPrefix(p.Access.Expr, "p["):
+			loads++
+			if !p.Known {
+				t.Errorf("%s: unknown (%v); want N deduced as 8", p.Access.Expr, p.Unknown)
+			}
+		}
+	}
+	if reads != 1 || loads == 0 {
+		t.Errorf("%d float4 reads and %d loads through load<N>, want 1 and some", reads, loads)
+	}
+}

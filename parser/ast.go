@@ -379,6 +379,10 @@ type Param struct {
 	P    Pos
 	Name string
 	Type *TypeRef
+	// ArrayLen is N of a reference (or pointer) to an array, T (&a)[N]:
+	// Type is then a pointer to T, and N, a template value parameter or
+	// a constant, is deduced from or matched with the argument's length.
+	ArrayLen Expr
 	// Pack marks a function parameter pack (Args... args): it stands
 	// for any number of arguments, so the arguments from its place on
 	// are not bound to the parameters by position.

@@ -1153,6 +1153,31 @@ func (u *unit) launchBounds(open, to int) Expr {
 // params parses a parameter list: in one participle call, or parameter
 // by parameter when that fails, so that one odd parameter costs only
 // itself.
+// arrayRefParam reads T (&name)[N] (or (*name)[N], &&): a reference or
+// pointer to an array, as CUB and apex pass a thread's items
+// (T (&items)[ITEMS]). It is indexed as a pointer to T would be.
+func (u *unit) arrayRefParam(from, to int) (*Param, bool) {
+	for j := from + 1; j+4 < to; j++ {
+		if !u.isPunct(j, "(") || !(u.isPunct(j+1, "&") || u.isPunct(j+1, "*") || u.isPunct(j+1, "&&")) ||
+			u.toks[j+2].Kind != lex.KIdent || !u.isPunct(j+3, ")") || !u.isPunct(j+4, "[") {
+			continue
+		}
+		t, err := u.parseType(from, j)
+		if err != nil {
+			return nil, false
+		}
+		t.Ptr++
+		p := &Param{P: u.toks[from].Pos, Name: u.toks[j+2].Text, Type: t}
+		if end := u.skipGroup(j+4, to) - 1; end > j+5 && u.isPunct(end, "]") {
+			if n, err := u.parseExpr(j+5, end); err == nil {
+				p.ArrayLen = n
+			}
+		}
+		return p, true
+	}
+	return nil, false
+}
+
 func (u *unit) params(f *Func, from, to int) []*Param {
 	spans := u.splitList(from, to)
 	if len(spans) == 1 && (spans[0][0] >= spans[0][1] || (spans[0][1]-spans[0][0] == 1 && u.text(spans[0][0]) == "void")) {
@@ -1168,6 +1193,10 @@ func (u *unit) params(f *Func, from, to int) []*Param {
 		}
 		p, err := u.parseParam(sp[0], sp[1])
 		if err != nil {
+			if q, ok := u.arrayRefParam(sp[0], sp[1]); ok {
+				out = append(out, q)
+				continue
+			}
 			if f.Global || f.Device {
 				u.noteAbout(lex.NoteParameter, f.Name, u.toks[sp[0]].Pos, "parameter of %s not understood: %v", f.Name, err)
 			}

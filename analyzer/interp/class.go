@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"maps"
 	"strings"
 
@@ -347,7 +348,37 @@ func (in *interp) templateFrame(f *parser.Func, site *parser.Call, args []value)
 		}
 	}
 	deduceFromInstances(f, args, fr)
+	deduceArrayLens(f, args, fr)
 	return fr
+}
+
+// deduceArrayLens binds a template value parameter that is the length of
+// an array reference parameter (float (&dst)[N]) to the length of the
+// array its argument is, as C++ deduces it, where the call did not.
+func deduceArrayLens(f *parser.Func, args []value, fr *frame) {
+	for i, p := range f.Params {
+		id, ok := p.ArrayLen.(*parser.Ident)
+		if !ok || i >= len(args) {
+			continue
+		}
+		if _, bound := fr.vals[id.Name]; bound {
+			continue
+		}
+		if n := arrayLen(args[i]); n > 0 && slices.ContainsFunc(f.Template, func(tp parser.TemplateParam) bool { return !tp.IsType && tp.Name == id.Name }) {
+			v := intValue(symbolic.Const(n))
+			v.constant = true
+			fr.vals[id.Name] = v
+		}
+	}
+}
+
+// arrayLen is the length of the array a value names, 0 when it names
+// none or the length is not known.
+func arrayLen(v value) int64 {
+	if v.kind != vPtr || v.typ == nil || v.typ.Kind != ctype.TArray {
+		return 0
+	}
+	return v.typ.Len
 }
 
 // deduceFromInstances binds the template parameters that a parameter

@@ -125,7 +125,7 @@ func (in *interp) deviceFor(written string, targs []parser.TemplateArg, args []v
 	}
 	var primary, other *parser.Func
 	for _, f := range in.inLookupOrder(written, in.unit.candidates(name, isDeviceDef)) {
-		if !f.Device || f.Body == nil || !arityFits(f.Params, len(args)) || !in.pointersMatch(f, args) {
+		if !f.Device || f.Body == nil || !arityFits(f.Params, len(args)) || !in.pointersMatch(f, args) || !in.arrayLensMatch(f, args) {
 			continue
 		}
 		switch {
@@ -191,6 +191,29 @@ func sameArg(a, b ctype.TemplateArg) bool {
 		return a.Type == nil && b.Type == nil && a.Value == b.Value
 	}
 	return ctype.Same(a.Type, b.Type)
+}
+
+// arrayLensMatch reports whether the arrays args name have the lengths
+// f's array reference parameters fix (ldg(int (&dst)[1], ...) is not
+// the ldg(int (&dst)[2], ...) an int[2] calls); a length either side
+// does not give matches.
+func (in *interp) arrayLensMatch(f *parser.Func, args []value) bool {
+	for i, p := range f.Params {
+		if p.ArrayLen == nil || i >= len(args) {
+			continue
+		}
+		n := arrayLen(args[i])
+		if n <= 0 {
+			continue
+		}
+		if id, ok := p.ArrayLen.(*parser.Ident); ok && slices.ContainsFunc(f.Template, func(tp parser.TemplateParam) bool { return tp.Name == id.Name }) {
+			continue // deduced (deduceArrayLens)
+		}
+		if lit, ok := p.ArrayLen.(*parser.IntLit); ok && lit.Value != n {
+			return false
+		}
+	}
+	return true
 }
 
 // arityFits reports whether n arguments can call a function with params:
