@@ -1,8 +1,8 @@
 package interp
 
 import (
-	"slices"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/cudalint/cudalint/analyzer/ctype"
