@@ -313,6 +313,18 @@ func TestSummaryLine(t *testing.T) {
 	if !strings.HasSuffix(out, "2 findings (2 warnings) in 3 files; 1 kernel partly analyzed, 1 parse note: see --stats\n") {
 		t.Errorf("summary of the folder:\n%s", out)
 	}
+	// A file named alone whose header (a .h, not a file of the run)
+	// holds a kernel partly analyzed: the header's kernel is analyzed in
+	// the file's context but not reported, and --stats does not count
+	// it; neither does the summary.
+	inc := writeFiles(t, map[string]string{
+		"k.h":  "__global__ void s(float* a) {\n  asm volatile(\"wgmma.fence.sync.aligned;\");\n  a[threadIdx.x] = 0;\n}\n",
+		"a.cu": "#include \"k.h\"\n",
+	})
+	_, out, _ = runCLI("--root", inc, filepath.Join(inc, "a.cu"))
+	if strings.Contains(out, "partly analyzed") {
+		t.Errorf("a.cu named alone: the summary counts k.h's kernel, which --stats does not:\n%s", out)
+	}
 }
 
 // A header an #include did not find, lying in one folder under the root,

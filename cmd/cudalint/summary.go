@@ -122,7 +122,10 @@ func partlyAnalyzed(rep *driver.Report) int {
 	}
 	seen := map[parser.Pos]bool{}
 	n := 0
-	for _, k := range rep.Result.Analysis.Kernels {
+	// The kernels of the files reported, as --stats counts them: a file
+	// named alone is analyzed with the kernels of its context too, and
+	// the summary said 'partly analyzed' of kernels --stats then left out.
+	for _, k := range reportedPart(rep).Kernels {
 		if !seen[k.Func.P] {
 			seen[k.Func.P] = true
 			if countBad(k.Func.Body) > 0 || k.Unresolved > 0 {
