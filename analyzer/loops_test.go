@@ -293,20 +293,31 @@ func TestLocalArrayFilledByALoop(t *testing.T) {
   ` + tt.use + `
 }
 void h(float* a, float* b) { k<<<64, dim3(32, 8)>>>(a, b, 256); }`
-			r := analyze(t, src, Options{})
-			found := false
-			for _, p := range r.Predictions {
-				if strings.HasPrefix(p.Access.Expr, "out[") {
-					found = true
-					if p.Known != tt.known {
-						t.Errorf("%s: known %v, want %v (%v)", p.Access.Expr, p.Known, tt.known, p.Unknown)
-					}
-				}
-			}
-			if !found {
-				t.Fatal("no store to out")
-			}
+			storesToOut(t, src, tt.known, 0)
 		})
+	}
+}
+
+// storesToOut checks that src stores to out, each store known as known
+// says and, known and sectors > 0, at that many sectors per request.
+func storesToOut(t *testing.T, src string, known bool, sectors float64) {
+	t.Helper()
+	r := analyze(t, src, Options{})
+	found := false
+	for _, p := range r.Predictions {
+		if !strings.HasPrefix(p.Access.Expr, "out[") {
+			continue
+		}
+		found = true
+		if p.Known != known {
+			t.Errorf("%s: known %v, want %v (%v)", p.Access.Expr, p.Known, known, p.Unknown)
+		}
+		if known && sectors > 0 && p.Sectors != sectors {
+			t.Errorf("%s: %.2f sectors/request, want %.0f", p.Access.Expr, p.Sectors, sectors)
+		}
+	}
+	if !found {
+		t.Fatal("no store to out")
 	}
 }
 
@@ -338,22 +349,7 @@ __global__ void k(float* out, int n) {
   ` + tt.use + `
 }
 void h(float* b) { k<<<64, 256>>>(b, 256); }`
-			r := analyze(t, src, Options{})
-			found := false
-			for _, p := range r.Predictions {
-				if strings.HasPrefix(p.Access.Expr, "out[") {
-					found = true
-					if p.Known != tt.known {
-						t.Errorf("%s: known %v, want %v (%v)", p.Access.Expr, p.Known, tt.known, p.Unknown)
-					}
-					if tt.known && p.Sectors != 4 {
-						t.Errorf("%s: %.2f sectors/request, want 4 (lanes are consecutive floats)", p.Access.Expr, p.Sectors)
-					}
-				}
-			}
-			if !found {
-				t.Fatal("no store to out")
-			}
+			storesToOut(t, src, tt.known, 4) // lanes are consecutive floats
 		})
 	}
 }
