@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"strings"
-
 	"github.com/cudalint/cudalint/parser"
 	"github.com/cudalint/cudalint/symbolic"
 )
@@ -53,7 +51,7 @@ func group(fields map[string]symbolic.Expr) value {
 // constructor called in place makes (cg::this_grid().thread_rank(), as
 // 3D Gaussian splatting's kernels index with).
 func (in *interp) groupNamed(x parser.Expr) (value, bool) {
-	if c, ok := x.(*parser.Call); ok && groupConstructors[lastName(calleeName(c.Fun))] {
+	if c, ok := x.(*parser.Call); ok && groupConstructors[calleeName(c.Fun)] {
 		v := in.eval(c)
 		return v, isGroup(v)
 	}
@@ -68,14 +66,6 @@ func (in *interp) groupNamed(x parser.Expr) (value, bool) {
 // groupConstructors are the cooperative-groups calls groupCall makes a
 // group of.
 var groupConstructors = map[string]bool{"this_thread_block": true, "this_grid": true, "tiled_partition": true}
-
-// lastName is a qualified name's last part.
-func lastName(name string) string {
-	if i := strings.LastIndex(name, "::"); i >= 0 {
-		return name[i+2:]
-	}
-	return name
-}
 
 func isGroup(v value) bool {
 	_, ok := v.fields[cgRank]
