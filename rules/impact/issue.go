@@ -336,8 +336,10 @@ func placesOf(preds []*analyzer.Prediction, code *kernelCode) *places {
 		if !p.Known || p.NoLane {
 			continue
 		}
+		// A struct copied in pieces makes a request per piece each time
+		// its place runs once.
 		k := keyOfLoops(p)
-		pl.runs[k] = math.Max(pl.runs[k], p.RequestsPerLaunch())
+		pl.runs[k] = math.Max(pl.runs[k], p.RequestsPerLaunch()/float64(max(p.Pieces, 1)))
 	}
 	return pl
 }
