@@ -20,6 +20,7 @@ import (
 // mov %laneid the lane's index.
 
 func (in *interp) asm(s *parser.Asm) {
+	in.fence()
 	vals := make([]value, len(s.Operands))
 	for k, o := range s.Operands {
 		if k >= s.Outputs || strings.HasPrefix(o.Constraint, "+") {

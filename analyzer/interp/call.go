@@ -246,6 +246,9 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 	if g, ok := in.groupCall(e, name, args); ok {
 		return g
 	}
+	if isAtomic(name) {
+		in.fence()
+	}
 	if isAtomic(name) && len(args) >= 2 && args[0].kind == vPtr {
 		p := args[0].ptr
 		in.access(p.at(p.offset, p.elem), Atomic, e)
@@ -285,8 +288,29 @@ func (in *interp) callWith(e *parser.Call, name string, args []value, lvs []lval
 		}
 		return v
 	}
+	if !pureMath[name] && !pureIntrinsics[name] {
+		in.fence()
+	}
 	in.notFollowed(e, name, args)
 	return in.dataValue(symbolic.CauseCallResult, name+"()")
+}
+
+// pureIntrinsics are CUDA's arithmetic intrinsics: like pureMath, they
+// touch no memory, so a loop that calls them may keep memory's values in
+// registers.
+var pureIntrinsics = map[string]bool{
+	"fma": true, "fmaf": true, "fabsf": true, "fminf": true, "fmaxf": true, "rsqrtf": true, "rsqrt": true,
+	"__expf": true, "__exp10f": true, "__logf": true, "__log2f": true, "__sinf": true, "__cosf": true, "__tanf": true,
+	"__powf": true, "__fdividef": true, "__saturatef": true, "__frcp_rn": true, "__fsqrt_rn": true,
+	"__fmul_rn": true, "__fadd_rn": true, "__fmaf_rn": true, "copysign": true, "copysignf": true,
+}
+
+// fence marks the loops around the code being run as ordering memory or
+// touching it unseen (Loop.Fenced).
+func (in *interp) fence() {
+	for _, l := range in.loops {
+		l.Fenced = true
+	}
 }
 
 // pureMath are the CUDA math library's functions whose result depends on

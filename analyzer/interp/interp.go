@@ -898,7 +898,7 @@ func (in *interp) loop(node parser.Stmt, pos parser.Pos, cond, post parser.Expr,
 	iterVar, _ := symbolic.AsVar(iter)
 	iterID := iterVar.Key()
 	entry := varsOf(in.vars, names)
-	l := &Loop{Iter: iterID, Pos: pos, Unroll: unrollOf(node), Leaves: leaves(body), iterX: iter, guardsAt: len(in.guards)}
+	l := &Loop{Iter: iterID, Pos: pos, Unroll: unrollOf(node), Leaves: leaves(body), iterX: iter, guardsAt: len(in.guards), FreshAt: in.fresh}
 	l.lastBreak, l.lastBreakAt = onlyBreak(body)
 
 	steps := map[string]step{}

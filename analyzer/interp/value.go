@@ -140,6 +140,15 @@ type Loop struct {
 	// Leaves is set when the body may leave an iteration or the loop
 	// early (break, continue, return, goto, a statement not understood).
 	Leaves bool
+	// Fenced is set when the body orders memory or may touch it where
+	// cudalint cannot see: a barrier, a fence, an atomic, inline asm, a
+	// call the interpreter does not follow. nvcc keeps no value of
+	// memory in a register across such a loop's iterations.
+	Fenced bool
+	// FreshAt is the last unknown made before the loop began (Var.ID of
+	// KindUnknown): those are values the loop's iterations share (a box's
+	// offset loaded before the loop); later ones may change in it.
+	FreshAt int
 	// Var is the variable the loop counts with (for (int r = 0; ...)) and
 	// VarAt its value at iteration Iter, for messages; "" when there is
 	// none the model follows.

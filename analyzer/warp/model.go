@@ -144,6 +144,10 @@ type Prediction struct {
 	// innermost loop (hoist.go): the instruction runs once, not once per
 	// iteration, and Nsight may show it on another line.
 	Hoisted bool
+	// Promoted is set where nvcc keeps the location in a register across
+	// the access's innermost loop, loading it before and storing it after
+	// (hoist.go): once, not once per iteration, on the access's own line.
+	Promoted bool
 	// issued is the instructions issued per launch, those with every lane
 	// off too, where PerInstruction is set.
 	issued float64
@@ -275,7 +279,7 @@ func PredictIn(a *interp.Access, kernel []*interp.Access, cfg *launch.Config, pa
 	wide, members := adjacentGroup(a, kernel, templateValues(a, cfg))
 	if wide == nil {
 		p := predict(a, cfg, params, s)
-		p.Hoisted = hoistedLoad(a, kernel)
+		p.Hoisted, p.Promoted = hoistedLoad(a, kernel), promotedAccess(a, kernel)
 		return p
 	}
 	p := predict(wide, cfg, params, s)

@@ -195,7 +195,10 @@ type accessJSON struct {
 	Predicated                    bool     `json:"predicated,omitempty"`
 	// Hoisted: nvcc loads the value once before the innermost loop
 	// rather than once per iteration (Nsight may show it on another line).
-	Hoisted         bool       `json:"hoisted,omitempty"`
+	Hoisted bool `json:"hoisted,omitempty"`
+	// Promoted: nvcc keeps the location in a register across the
+	// innermost loop, loading it before and storing it after, once each.
+	Promoted        bool       `json:"promoted,omitempty"`
 	LaneStrideBytes *int64     `json:"laneStrideBytes"`
 	Block           [3]int64   `json:"block"`
 	BlockSource     string     `json:"blockSource"`
@@ -342,7 +345,7 @@ func accessRow(p *analyzer.Prediction) accessJSON {
 		g := [3]int64(cfg.Grid)
 		row.Grid = &g
 	}
-	row.Hoisted = p.Hoisted
+	row.Hoisted, row.Promoted = p.Hoisted, p.Promoted
 	switch {
 	case p.Known && a.Space == interp.Shared:
 		w, i, e := round3(p.Sectors), round3(p.Ideal), round3(p.Efficiency())

@@ -483,9 +483,9 @@ func (c *Costs) requests(p *analyzer.Prediction) float64 {
 	if !p.Known && !p.NoLane {
 		n = c.places[keyOf(p)].at(keyOfLoops(p)) // no requests of its own: as often as its place runs
 	}
-	if p.Hoisted {
-		// nvcc loads it once before its innermost loop: as often as the
-		// loop is entered, not once per iteration.
+	if p.Hoisted || p.Promoted {
+		// nvcc loads it once before its innermost loop (and stores it once
+		// after): as often as the loop is entered, not once per iteration.
 		n = math.Min(n, c.places[keyOf(p)].at(keyOfLoops(p).outer()))
 	}
 	if a := p.Access; c.res.MergedWithSibling(p) && a.Struct.Size > 0 {

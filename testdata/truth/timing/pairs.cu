@@ -551,6 +551,185 @@ __global__ void st7_planes(const float* in, float* out) {
 }
 
 // ---- launchers: one launch of each kernel, every size a constant ----
+// ---- a pair loop over particles (Rodinia lavaMD's shape, our code) ----
+// A block per box of PPAR particles; for each of PNEI neighbour boxes it
+// stages the neighbours in shared memory, then each thread walks them
+// all, an exp and some twenty multiply-adds a pair, adding into its own
+// particle's four-field record fv[i] (v, x, y, z). nvcc keeps the
+// record's sums in registers across the j loop, so the record is read
+// and written once per neighbour box: four 8-byte fields of a 32-byte
+// record, a lane stride of 32 bytes (aos-field). Twins: the same with
+// the record as four planes (SoA). The records (6.5 MB) sit in the L2,
+// as lavaMD's do; the kernel is bound by its arithmetic, in double
+// (pairloop) or float (pairloop32).
+#define PBOXES 2048
+#define PPAR 100
+#define PNEI 27
+#define PTHREADS 128
+struct Four { double v, x, y, z; };
+struct Four32 { float v, x, y, z; };
+#define PAIR_BODY(T, EXP, A_V, A_X, A_Y, A_Z, BEFORE, AFTER)                                \
+    __shared__ PREC rA[PPAR];                                                             \
+    __shared__ PREC rB[PPAR];                                                             \
+    __shared__ T qB[PPAR];                                                                \
+    int bx = blockIdx.x, tx = threadIdx.x;                                                \
+    int first_i = bx * PPAR;                                                              \
+    if (tx < PPAR) rA[tx] = rv[first_i + tx];                                             \
+    __syncthreads();                                                                      \
+    for (int k = 0; k < PNEI; k++) {                                                      \
+        int first_j = ((bx + k * 37) % PBOXES) * PPAR;                                    \
+        if (tx < PPAR) {                                                                  \
+            rB[tx] = rv[first_j + tx];                                                    \
+            qB[tx] = qv[first_j + tx];                                                    \
+        }                                                                                 \
+        __syncthreads();                                                                  \
+        if (tx < PPAR) {                                                                  \
+            BEFORE                                                                        \
+            for (int j = 0; j < PPAR; j++) {                                              \
+                T r2 = rA[tx].v + rB[j].v - (rA[tx].x * rB[j].x + rA[tx].y * rB[j].y + rA[tx].z * rB[j].z); \
+                T u2 = (T)0.5 * r2;                                                       \
+                T vij = EXP(-u2);                                                         \
+                T fs = (T)2 * vij;                                                        \
+                T dx = rA[tx].x - rB[j].x;                                                \
+                T dy = rA[tx].y - rB[j].y;                                                \
+                T dz = rA[tx].z - rB[j].z;                                                \
+                A_V += qB[j] * vij;                                                       \
+                A_X += qB[j] * (fs * dx);                                                 \
+                A_Y += qB[j] * (fs * dy);                                                 \
+                A_Z += qB[j] * (fs * dz);                                                 \
+            }                                                                             \
+            AFTER                                                                         \
+        }                                                                                 \
+        __syncthreads();                                                                  \
+    }
+
+// As lavaMD writes it: the record's fields added to in the j loop, which
+// nvcc keeps in registers (measured: the record's 8 accesses run once a
+// neighbour box, not once a pair).
+#define PREC Four
+__global__ void pairloop_slow(const float* in, float* out) {
+    const Four* rv = (const Four*)in;
+    const double* qv = (const double*)(in + 8LL * PBOXES * PPAR);
+    Four* fv = (Four*)out;
+    PAIR_BODY(double, exp, fv[first_i + tx].v, fv[first_i + tx].x, fv[first_i + tx].y, fv[first_i + tx].z, , )
+}
+#undef PREC
+
+#define PREC Four32
+__global__ void pairloop32_slow(const float* in, float* out) {
+    const Four32* rv = (const Four32*)in;
+    const float* qv = in + 4LL * PBOXES * PPAR;
+    Four32* fv = (Four32*)out;
+    PAIR_BODY(float, expf, fv[first_i + tx].v, fv[first_i + tx].x, fv[first_i + tx].y, fv[first_i + tx].z, , )
+}
+#undef PREC
+
+// The twins: the record as four planes, the sums kept in registers by
+// the code itself, as nvcc keeps the record's (it does not keep four
+// planes added to in the loop: measured 2.0x slower than the record in
+// double, 3.7x in float).
+#define PLANE(f) fv[(f) * PBOXES * PPAR + first_i + tx]
+#define PLANES_IN(T) T sv = PLANE(0), sx = PLANE(1), sy = PLANE(2), sz = PLANE(3);
+#define PLANES_OUT PLANE(0) = sv; PLANE(1) = sx; PLANE(2) = sy; PLANE(3) = sz;
+#define PREC Four
+__global__ void pairloop_fast(const float* in, float* out) {
+    const Four* rv = (const Four*)in;
+    const double* qv = (const double*)(in + 8LL * PBOXES * PPAR);
+    double* fv = (double*)out;
+    PAIR_BODY(double, exp, sv, sx, sy, sz, PLANES_IN(double), PLANES_OUT)
+}
+#undef PREC
+
+#define PREC Four32
+__global__ void pairloop32_fast(const float* in, float* out) {
+    const Four32* rv = (const Four32*)in;
+    const float* qv = in + 4LL * PBOXES * PPAR;
+    float* fv = out;
+    PAIR_BODY(float, expf, sv, sx, sy, sz, PLANES_IN(float), PLANES_OUT)
+}
+#undef PREC
+
+// ---- a strided load, then a loop of dense arithmetic in double ----
+// fma_slow's shape in double: the load 256 bytes from the neighbour's
+// (a sector a lane), 64 steps of sixteen double multiply-adds. Twin: the
+// load coalesced. The H200 runs double arithmetic at half the float
+// rate, so the same load weighs less beside it.
+#define DOUBLES (N / 2)
+__global__ void fma64_slow(const float* in, float* out) {
+    const double* din = (const double*)in;
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    double a = din[i * 32], b = a + 1.0, c = a + 2.0, d = a + 3.0;
+    for (int s = 0; s < FMA_STEPS; s++) {
+        double k = din[DOUBLES * 32LL + (s & 31)];
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+    }
+    ((double*)out)[i] = a + b + c + d;
+}
+
+__global__ void fma64_fast(const float* in, float* out) {
+    const double* din = (const double*)in;
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    double a = din[i], b = a + 1.0, c = a + 2.0, d = a + 3.0;
+    for (int s = 0; s < FMA_STEPS; s++) {
+        double k = din[DOUBLES * 32LL + (s & 31)];
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+        a = a * k + b; b = b * k + c; c = c * k + d; d = d * k + a;
+    }
+    ((double*)out)[i] = a + b + c + d;
+}
+
+// ---- a wavefront over a tile in a block of sixteen threads ----
+// Rodinia nw's shape (our code): a block of 16 threads fills a 16x16
+// tile of a score matrix along its anti-diagonals, one __syncthreads a
+// diagonal; thread tx works cell (m - tx + 1, tx + 1) of a 17x17 shared
+// tile, so lanes step 16 words (a 2-way bank pattern, 4.5 wavefronts a
+// request by cudalint's count). The tile is loaded and stored coalesced
+// by rows. Twin: the tile's rows 18 wide (lanes 17 words apart).
+#define WAVE_BLOCKS 65536
+#define WB 16
+#define WAVE_BODY(WIDTH)                                                                   \
+    __shared__ int temp[WB + 1][WIDTH];                                                    \
+    __shared__ int ref[WB][WB];                                                            \
+    int tx = threadIdx.x;                                                                  \
+    long long base = (long long)blockIdx.x * (WB + 1) * (WB + 1);                          \
+    for (int r = 0; r < WB; r++) ref[r][tx] = score[base + (r + 1) * (WB + 1) + tx + 1];   \
+    temp[0][tx + 1] = score[base + tx + 1];                                                \
+    temp[tx + 1][0] = score[base + (tx + 1) * (WB + 1)];                                   \
+    if (tx == 0) temp[0][0] = score[base];                                                 \
+    __syncthreads();                                                                       \
+    for (int m = 0; m < WB; m++) {                                                         \
+        if (tx <= m) {                                                                     \
+            int x = tx + 1, y = m - tx + 1;                                                \
+            temp[y][x] = max(temp[y - 1][x - 1] + ref[y - 1][x - 1],                       \
+                             max(temp[y][x - 1] - 10, temp[y - 1][x] - 10));               \
+        }                                                                                  \
+        __syncthreads();                                                                   \
+    }                                                                                      \
+    for (int m = WB - 2; m >= 0; m--) {                                                    \
+        if (tx <= m) {                                                                     \
+            int x = tx + WB - m, y = WB - tx;                                              \
+            temp[y][x] = max(temp[y - 1][x - 1] + ref[y - 1][x - 1],                       \
+                             max(temp[y][x - 1] - 10, temp[y - 1][x] - 10));               \
+        }                                                                                  \
+        __syncthreads();                                                                   \
+    }                                                                                      \
+    for (int r = 0; r < WB; r++) out[base + (r + 1) * (WB + 1) + tx + 1] = temp[r + 1][tx + 1];
+
+__global__ void wavefront_slow(const int* score, int* out) { WAVE_BODY(WB + 1) }
+__global__ void wavefront_fast(const int* score, int* out) { WAVE_BODY(WB + 2) }
+
+// The same at the size of Rodinia nw's largest diagonal of tiles for a
+// 2048 x 2048 matrix: 128 blocks of 16 threads, a block an SM at most,
+// so every step waits on the one before it.
+#define WAVE_SMALL_BLOCKS 128
+__global__ void wavefront_small_slow(const int* score, int* out) { WAVE_BODY(WB + 1) }
+__global__ void wavefront_small_fast(const int* score, int* out) { WAVE_BODY(WB + 2) }
+
 typedef void (*Launcher)(float* in, float* out);
 
 static void launch_transpose_slow(float* in, float* out) {
@@ -761,6 +940,20 @@ static void launch_rmw_slow(float* in, float* out) { rmw_slow<<<N / 4 / THREADS,
 static void launch_rmw_fast(float* in, float* out) { rmw_fast<<<N / 4 / THREADS, THREADS>>>(in, (float4*)out); }
 static void launch_boxrow_slow(float* in, float* out) { boxrow_slow<<<BIG_ROWS / THREADS, THREADS>>>(in, out); }
 static void launch_boxrow_fast(float* in, float* out) { boxrow_fast<<<BIG_ROWS / THREADS, THREADS>>>(in, out); }
+static void launch_pairloop_slow(float* in, float* out) { pairloop_slow<<<PBOXES, PTHREADS>>>(in, out); }
+static void launch_pairloop_fast(float* in, float* out) { pairloop_fast<<<PBOXES, PTHREADS>>>(in, out); }
+static void launch_pairloop32_slow(float* in, float* out) { pairloop32_slow<<<PBOXES, PTHREADS>>>(in, out); }
+static void launch_pairloop32_fast(float* in, float* out) { pairloop32_fast<<<PBOXES, PTHREADS>>>(in, out); }
+static void launch_fma64_slow(float* in, float* out) { fma64_slow<<<DOUBLES / 32 / THREADS, THREADS>>>(in, out); }
+static void launch_fma64_fast(float* in, float* out) { fma64_fast<<<DOUBLES / 32 / THREADS, THREADS>>>(in, out); }
+static void launch_wavefront_slow(float* in, float* out) { wavefront_slow<<<WAVE_BLOCKS, WB>>>((const int*)in, (int*)out); }
+static void launch_wavefront_fast(float* in, float* out) { wavefront_fast<<<WAVE_BLOCKS, WB>>>((const int*)in, (int*)out); }
+static void launch_wavefront_small_slow(float* in, float* out) {
+    wavefront_small_slow<<<WAVE_SMALL_BLOCKS, WB>>>((const int*)in, (int*)out);
+}
+static void launch_wavefront_small_fast(float* in, float* out) {
+    wavefront_small_fast<<<WAVE_SMALL_BLOCKS, WB>>>((const int*)in, (int*)out);
+}
 
 // median_ms launches WARMUPS times untimed, then RUNS times each between
 // two events, and returns the median of the RUNS times.
@@ -870,6 +1063,12 @@ int main(int argc, char** argv) {
     time_pair("boxrow_small", "boxrow_small_slow", launch_boxrow_small_slow, "boxrow_small_fast", launch_boxrow_small_fast, in, out);
     time_pair("boxrow", "boxrow_slow", launch_boxrow_slow, "boxrow_fast", launch_boxrow_fast, in, out);
     time_pair("rmw", "rmw_slow", launch_rmw_slow, "rmw_fast", launch_rmw_fast, in, out);
+    time_pair("pairloop", "pairloop_slow", launch_pairloop_slow, "pairloop_fast", launch_pairloop_fast, in, out);
+    time_pair("pairloop32", "pairloop32_slow", launch_pairloop32_slow, "pairloop32_fast", launch_pairloop32_fast, in, out);
+    time_pair("fma64", "fma64_slow", launch_fma64_slow, "fma64_fast", launch_fma64_fast, in, out);
+    time_pair("wavefront", "wavefront_slow", launch_wavefront_slow, "wavefront_fast", launch_wavefront_fast, in, out);
+    time_pair("wavefront_small", "wavefront_small_slow", launch_wavefront_small_slow, "wavefront_small_fast",
+              launch_wavefront_small_fast, in, out);
 
     CHECK(cudaEventDestroy(start_event));
     CHECK(cudaEventDestroy(stop_event));
