@@ -360,13 +360,14 @@ func TestPairEstimates(t *testing.T) {
 		// the address's two, v + k, the store.
 		"rowstore_slow": r(32+st/64.0, 32+stLine/64.0, 4+st/64.0, 1+stLine/64.0, 6+3.0/64),
 		// A rasterizer: per face, nine loads every lane makes alike (a
-		// line each, no DRAM) and 47 operations (the test, the step, the
-		// face's address, three edge functions of 7, a division and its
-		// three additions, the depth's 6, the inside test's 7, two
-		// selects); per pixel the index, px and py (2 each), the store's
-		// multiply and addition and the store: 32 sectors in 32 lines.
-		"raster16_slow":  r(32, 16*9+32, 4, 16*9+1, 9+16*(47+9)),
-		"raster256_slow": r(32, 256*9+32, 4, 256*9+1, 9+256*(47+9)),
+		// line each, no DRAM) and 55 slots of operations (the test, the
+		// step, the face's address, three edge functions of 7, a float
+		// division's 12 and its three additions, the depth's 6, the
+		// inside test's 7, two selects); per pixel the index, px and py
+		// (2 each), the store's multiply and addition and the store: 32
+		// sectors in 32 lines.
+		"raster16_slow":  r(32, 16*9+32, 4, 16*9+1, 9+16*(55+9)),
+		"raster256_slow": r(32, 256*9+32, 4, 256*9+1, 9+256*(55+9)),
 		// A load 128 bytes a lane, then 64 steps of a coefficient every
 		// lane reads alike and sixteen multiply-adds of two operations:
 		// per step the test, the step, the coefficient's address (two:

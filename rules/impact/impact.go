@@ -288,7 +288,7 @@ func Of(res *accesses.Result) *Costs {
 	for key, ps := range preds {
 		kernel := ps[0].Access.Kernel
 		if code[kernel] == nil {
-			code[kernel] = codeOf(kernel, funcs)
+			code[kernel] = codeOf(kernel, funcs, res.Analysis.Program.Types())
 		}
 		c.places[key] = placesOf(ps, code[kernel])
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/cudalint/cudalint/analyzer"
+	"github.com/cudalint/cudalint/analyzer/ctype"
 	"github.com/cudalint/cudalint/analyzer/warp"
 	"github.com/cudalint/cudalint/parser"
 )
@@ -38,13 +39,13 @@ func KernelSeconds(memory, instructions float64) float64 {
 // as often as the loop's accesses make requests, one at the top of the
 // kernel once per warp. Each access is an instruction of its own.
 
-// Operation costs: most are one instruction; a division or remainder is
-// a short sequence (a reciprocal and its refinement, or a multiply-high
-// and a correction), and so is a transcendental function.
+// Operation costs, in issue slots: most are one instruction; an integer
+// division or remainder is a short sequence (a multiply-high and a
+// correction). Floating-point divisions, double arithmetic and math
+// functions take what testdata/truth/ops measured (precision.go).
 const (
 	opCost       = 1
 	divisionCost = 4
-	mathFuncCost = 4
 )
 
 // loopKey names a place in a kernel by the loops around it, outermost
@@ -94,6 +95,8 @@ type opCounter struct {
 	funcs funcsNamed
 	ops   map[loopKey]float64
 	trips map[parser.Pos]int64 // loops whose header gives a constant trip count
+	types *ctype.Types
+	typ   *typer // the function being counted (precision.go)
 }
 
 // kernelCode is what a kernel's source says of its cost: the operations
@@ -119,9 +122,11 @@ func (look funcsNamed) deviceFunc(name string) *parser.Func {
 	return nil
 }
 
-// codeOf counts the operations of kernel's body, per place.
-func codeOf(kernel *parser.Func, funcs funcsNamed) *kernelCode {
-	c := &opCounter{funcs: funcs, ops: map[loopKey]float64{}, trips: map[parser.Pos]int64{}}
+// codeOf counts the operations of kernel's body, per place, in the
+// issue slots their types take (types resolves the declarations).
+func codeOf(kernel *parser.Func, funcs funcsNamed, types *ctype.Types) *kernelCode {
+	c := &opCounter{funcs: funcs, ops: map[loopKey]float64{}, trips: map[parser.Pos]int64{}, types: types,
+		typ: typerOf(kernel, types)}
 	if kernel.Body != nil {
 		c.stmt(kernel.Body, loopKey{}, 0)
 	}
@@ -246,39 +251,64 @@ func (c *opCounter) cost(x parser.Expr, key loopKey, calls int) float64 {
 		case parser.Assign, parser.Comma:
 			return 0
 		case parser.Quo, parser.Rem, parser.QuoAssign, parser.RemAssign:
-			if powerOfTwo(x.Y) {
-				return opCost // a shift or a mask
-			}
-			return divisionCost
+			return c.division(x)
 		}
-		return opCost
+		return c.arithmetic(x)
 	case *parser.Unary:
 		if x.Op == parser.Mul || x.Op == parser.And || x.Op == parser.Add {
 			return 0 // a dereference is the access's own instruction; an address, a plus: nothing
 		}
-		return opCost
+		return c.arithmetic(x)
 	case *parser.Postfix, *parser.Ternary:
-		return opCost
+		return c.arithmetic(x)
 	case *parser.Call:
 		return c.call(x, key, calls)
 	}
 	return 0
 }
 
+// arithmetic is an operation's slots: one, two in double.
+func (c *opCounter) arithmetic(x parser.Expr) float64 {
+	if c.typ.precision(x) == double {
+		return doubleOpCost
+	}
+	return opCost
+}
+
+// division is a division's or remainder's slots: in floating point the
+// measured sequence; in integers a shift or a mask by a power of two,
+// else a short sequence.
+func (c *opCounter) division(x *parser.Binary) float64 {
+	switch c.typ.precision(x) {
+	case double:
+		return doubleDivCost
+	case single:
+		return singleDivCost
+	}
+	if powerOfTwo(x.Y) {
+		return opCost
+	}
+	return divisionCost
+}
+
 // call is a call's cost: a device function's body, counted where the call
-// stands; a math function's sequence; one instruction for anything else
-// (an intrinsic, a shuffle, an atomic, a functional cast).
+// stands, in its own declarations' types; a math function's measured
+// sequence; one instruction for anything else (an intrinsic, a shuffle,
+// an atomic, a functional cast).
 func (c *opCounter) call(x *parser.Call, key loopKey, calls int) float64 {
 	id, ok := x.Fun.(*parser.Ident)
 	if !ok {
 		return opCost
 	}
 	if fn := c.funcs.deviceFunc(id.Name); fn != nil && calls < maxCallDepth {
+		outer := c.typ
+		c.typ = typerOf(fn, c.types)
 		c.stmt(fn.Body, key, calls+1)
+		c.typ = outer
 		return 0
 	}
-	if transcendental[id.Name] {
-		return mathFuncCost
+	if cost, ok := mathCost(id.Name, c.typ.callPrecision(x)); ok {
+		return cost
 	}
 	return opCost
 }

@@ -5,11 +5,13 @@ import (
 	"testing"
 )
 
-// The warp instructions a launch issues, counted by hand as issue.go
-// counts them: an operation of the source each (literals folded, a
-// division by a power of two a shift, any other division four, a
-// transcendental function four), an access one, each weighed by how often
-// a warp runs it; 64 blocks of 8 warps.
+// The issue slots a launch takes, counted by hand as issue.go counts
+// them: an operation of the source one (literals folded, an integer
+// division by a power of two a shift, any other integer division four),
+// two in double; floating-point divisions and math functions what
+// testdata/truth/ops measured (sqrtf 11, exp in double 39, a float
+// division 12, a double one 16); an access one; each weighed by how
+// often a warp runs it; 64 blocks of 8 warps.
 func TestKernelInstructions(t *testing.T) {
 	const warps = 64 * 8
 	tests := []struct {
@@ -29,11 +31,33 @@ func TestKernelInstructions(t *testing.T) {
 	for (int k = 0; k < 100; k += 1) s = s * 1.5f + 2.0f;
 	b[i] = s;
 }`, 2 + 2 + 100*4},
-		// A division by 3 is four, by 4 a shift; sqrtf four; N / 8 folded.
+		// A division by 3 is four, by 4 a shift; sqrtf eleven; N / 8 folded.
 		{"divisions and math", `__global__ void k(const float* a, float* b) {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	b[i] = sqrtf(a[i / 3]) + a[i / 4] * (1024 / 8);
-}`, 2 + 4 + 4 + 1 + 1 + 1 + 3},
+}`, 2 + 4 + 11 + 1 + 1 + 1 + 3},
+		// In double: the multiply and the add two each, exp 39, the
+		// division 16; the index two, three accesses.
+		{"double arithmetic", `__global__ void k(const double* a, double* b) {
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	double x = a[i];
+	b[i] = exp(x) * x + 1.0 / a[i + 1];
+}`, 2 + 39 + 2 + 2 + 16 + 1 + 3},
+		// A float times a literal without f computes in double (and the
+		// conversion back is not counted); expf of a float is 10, exp of
+		// a float the float overload, 10 too.
+		{"promoted by a literal", `__global__ void k(const float* a, float* b) {
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	float x = a[i];
+	b[i] = 2.0 * x + expf(x) + exp(x);
+}`, 2 + 2 + 2 + 10 + 2 + 10 + 2},
+		// A struct's double field read through a pointer: its product two,
+		// the float one one, their sum (in double) two; five accesses.
+		{"double field", `struct R { double v; float w; };
+__global__ void k(const R* a, float* b) {
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	b[i] = a[i].v * a[i].v + a[i].w * a[i].w;
+}`, 2 + 2 + 1 + 2 + 5},
 		// A device function's body counts at each call.
 		{"helper called twice", `__device__ float sq(float x) { return x * x + 1.0f; }
 __global__ void k(const float* a, float* b) {
