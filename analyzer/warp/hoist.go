@@ -82,21 +82,29 @@ func invariantIn(a *interp.Access, l *interp.Loop, earlier bool) bool {
 // kept in registers by nvcc: loaded before the loop and stored after it,
 // once each, not once per iteration (measured: testdata/truth/timing's
 // pairloop_slow, four STG in its SASS and 68.6 M L2 sectors a launch
-// where once per iteration would be 2,807 M). Four planes written in the
+// where once per iteration would be 2,807 M). So is a shared load no
+// iteration moves in a loop that writes no shared memory (the thread's
+// own particle, rA[tx].x: pairloop_slow's shared wavefronts measured
+// 105.6 M a launch, where once per iteration would be 1,407 M). Four planes written in the
 // same loop are not (pairloop's first twin, 1,130 M sectors): the rule
 // asks for one record's fields or one location. A loop that orders
 // memory or calls what cudalint does not follow (Loop.Fenced) keeps
 // nothing.
 
-// promotedAccess reports whether nvcc keeps a, a global load or store in
-// its innermost loop, in a register across that loop.
+// promotedAccess reports whether nvcc keeps a, a load or store in its
+// innermost loop, in a register across that loop.
 func promotedAccess(a *interp.Access, kernel []*interp.Access) bool {
-	if a.Op != interp.Load && a.Op != interp.Store || a.Space != interp.Global || len(a.Loops) == 0 || a.Guessed ||
-		a.Type == nil || !a.Type.LayoutKnown() {
+	if a.Op != interp.Load && a.Op != interp.Store || len(a.Loops) == 0 || a.Guessed || a.Type == nil || !a.Type.LayoutKnown() {
 		return false
 	}
 	l := a.Loops[len(a.Loops)-1]
 	if l.Fenced || !invariantIn(a, l, true) {
+		return false
+	}
+	if a.Space == interp.Shared {
+		return a.Op == interp.Load && !storesShared(l, kernel)
+	}
+	if a.Space != interp.Global {
 		return false
 	}
 	stored := false
@@ -110,6 +118,17 @@ func promotedAccess(a *interp.Access, kernel []*interp.Access) bool {
 		stored = stored || b.Op == interp.Store
 	}
 	return stored
+}
+
+// storesShared: some access in loop l writes shared memory (or does an
+// atomic there), which may change what a shared load there reads.
+func storesShared(l *interp.Loop, kernel []*interp.Access) bool {
+	for _, b := range kernel {
+		if b.Space == interp.Shared && b.Op != interp.Load && slices.Contains(b.Loops, l) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameRecord: b, another global access in loop l, is at a's location or
