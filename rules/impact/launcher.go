@@ -12,6 +12,7 @@ import (
 	"github.com/cudalint/cudalint/rules/accesses"
 	"github.com/cudalint/cudalint/rules/lint"
 	"github.com/cudalint/cudalint/rules/policy"
+	"github.com/cudalint/cudalint/symbolic"
 )
 
 // A kernel's share says nothing of the kernels launched beside it. A
@@ -24,11 +25,17 @@ import (
 // kernels its launch's host function starts with it: the launches in
 // that function that are not in another arm of an if or a switch (the
 // alternatives of a dispatch run one at a time), at the launch
-// configurations the analysis gave them. Only where the code gives every
-// size of every one of them: kernels priced at assumed sizes are priced
-// each on its own guess (gaussian's Fan1, one-dimensional, at the
-// assumed 64x64x4 grid, outweighed the two-dimensional Fan2), and their
-// times do not compare.
+// configurations the analysis gave them. Where the code does not give
+// every size of every one of them, each kernel was priced on a guess of
+// its own (gaussian's Fan1, one-dimensional, at the assumed 64 blocks,
+// outweighed the two-dimensional Fan2 at 64x64): their times compare
+// only at one set of sizes. So each launch's grid is worked out again
+// from its expression with every size the code leaves open at the value
+// parameters are assumed to have (warp.AssumedValue: Fan1's Size / 512
+// + 1 is 9 blocks, Fan2's (Size / 4 + 1)^2 over a million), and its time
+// scaled to that grid from the one it was priced at. A kernel whose code
+// reads gridDim (a grid-stride loop does the same work on any grid) or
+// a grid that does not work out leaves the group unpriced, as before.
 
 // launcherGroup is a host function's launches that run together with
 // one of them, and their kernels' time per launch.
@@ -37,6 +44,10 @@ type launcherGroup struct {
 	seconds  float64 // all of the group's launches
 	heaviest string  // the kernel of the group's longest launch
 	heavy    float64 // that launch's seconds
+	// scaled: some size is assumed, and each launch's time is at the
+	// blocks its grid has with every open size at its assumed value.
+	scaled bool
+	blocks map[parser.Pos]float64
 }
 
 // Sites are the kernels' times per launch site, gathered over the passes
@@ -51,12 +62,17 @@ type Sites struct {
 	// trip count of 8): its time is no measure beside another kernel's.
 	groups map[parser.Pos]*launcherGroup
 	sites  map[parser.Pos]*launch.Site // the program's launches by position, made when first asked
+	// blocks are the blocks each site's configurations were priced at,
+	// in the order of times; gridRead: some kernel launched there reads
+	// gridDim, so its time does not scale with its grid.
+	blocks   map[parser.Pos][]float64
+	gridRead map[parser.Pos]bool
 }
 
 // NewSites makes an empty set of site times.
 func NewSites() *Sites {
 	return &Sites{times: map[parser.Pos][]float64{}, kernel: map[parser.Pos]string{}, assumed: map[parser.Pos]bool{},
-		groups: map[parser.Pos]*launcherGroup{}}
+		groups: map[parser.Pos]*launcherGroup{}, blocks: map[parser.Pos][]float64{}, gridRead: map[parser.Pos]bool{}}
 }
 
 // Add gathers the times of the kernels of one pass, each under each of
@@ -73,6 +89,7 @@ func (s *Sites) Add(c *Costs) {
 		}
 		at := key.config.At
 		s.assumed[at] = s.assumed[at] || sizeAssumed(p)
+		s.gridRead[at] = s.gridRead[at] || readsGridDim(p)
 		if seen[key] {
 			continue
 		}
@@ -80,6 +97,8 @@ func (s *Sites) Add(c *Costs) {
 		// Without the start-up, as the parts were measured (ncu's duration
 		// of each launch; in a stream the launches' start-ups overlap).
 		s.times[at] = append(s.times[at], c.kernels[key].BusySeconds())
+		g := key.config.Grid
+		s.blocks[at] = append(s.blocks[at], float64(g[0]*g[1]*g[2]))
 		s.kernel[at] = p.Access.Kernel.Name
 	}
 	clear(s.groups)
@@ -88,8 +107,19 @@ func (s *Sites) Add(c *Costs) {
 // seconds is the site's time over its configurations, summed in an
 // order that does not depend on the passes': a streamed run adds the
 // same terms in other orders.
-func (s *Sites) seconds(at parser.Pos) float64 {
+func (s *Sites) seconds(at parser.Pos) float64 { return s.scaledSeconds(at, 0) }
+
+// scaledSeconds is seconds with each configuration's time scaled from
+// the blocks it was priced at to blocks (0: as priced).
+func (s *Sites) scaledSeconds(at parser.Pos, blocks float64) float64 {
 	ts := slices.Clone(s.times[at])
+	if blocks > 0 {
+		for i := range ts {
+			if b := s.blocks[at][i]; b > 0 {
+				ts[i] *= blocks / b
+			}
+		}
+	}
 	slices.Sort(ts)
 	total := 0.0
 	for _, t := range ts {
@@ -107,13 +137,23 @@ func (s *Sites) Launcher(prog *launch.Program, p *analyzer.Prediction, imp *lint
 		return nil
 	}
 	g := s.group(prog, cfg.At)
-	own := s.seconds(cfg.At)
-	if g == nil || own == 0 || g.seconds <= own {
+	if g == nil {
+		return nil
+	}
+	own, saved := s.seconds(cfg.At), imp.SavedSeconds
+	if g.scaled {
+		priced := own
+		own = s.scaledSeconds(cfg.At, g.blocks[cfg.At])
+		if priced > 0 {
+			saved *= own / priced
+		}
+	}
+	if own == 0 || g.seconds <= own {
 		return nil
 	}
 	// The time the fix saves over the launches' time: the start-ups,
 	// which the parts leave out, are saved by no fix.
-	return &lint.Launcher{Function: g.function, Part: round(own / g.seconds), Share: round(imp.SavedSeconds / g.seconds), Heaviest: g.heaviest}
+	return &lint.Launcher{Function: g.function, Part: round(own / g.seconds), Share: round(saved / g.seconds), Heaviest: g.heaviest}
 }
 
 // group is the launches that run with the one at site.
@@ -127,17 +167,26 @@ func (s *Sites) group(prog *launch.Program, site parser.Pos) *launcherGroup {
 	}
 	sites := s.sites
 	if fn := hostFunc(prog, sites, site); fn != nil {
-		g = &launcherGroup{function: fn.Name}
+		g = &launcherGroup{function: fn.Name, blocks: map[parser.Pos]float64{}}
 		path := branchPath(fn.Body, site)
+		var members []parser.Pos
 		for _, pos := range s.ordered() {
-			if pos.File != site.File || hostFunc(prog, sites, pos) != fn || !together(path, branchPath(fn.Body, pos)) {
-				continue
+			if pos.File == site.File && hostFunc(prog, sites, pos) == fn && together(path, branchPath(fn.Body, pos)) {
+				members = append(members, pos)
+				g.scaled = g.scaled || s.assumed[pos]
 			}
-			if s.assumed[pos] {
-				g = nil // a kernel priced at assumed sizes: no comparison
-				break
-			}
+		}
+		for _, pos := range members {
 			t := s.seconds(pos)
+			if g.scaled {
+				b, ok := assumedBlocks(sites[pos])
+				if !ok || s.gridRead[pos] {
+					g = nil // a time that does not scale to the common sizes: no comparison
+					break
+				}
+				g.blocks[pos] = b
+				t = s.scaledSeconds(pos, b)
+			}
 			g.seconds += t
 			if t > g.heavy || t == g.heavy && s.kernel[pos] < g.heaviest {
 				g.heavy, g.heaviest = t, s.kernel[pos]
@@ -146,6 +195,49 @@ func (s *Sites) group(prog *launch.Program, site parser.Pos) *launcherGroup {
 	}
 	s.groups[site] = g
 	return g
+}
+
+// assumedBlocks is the blocks site's grid has with every size it is
+// written in that the code leaves open at warp.AssumedValue, as the
+// kernels' parameters are assumed: false when it does not work out.
+func assumedBlocks(site *launch.Site) (float64, bool) {
+	if site == nil {
+		return 0, false
+	}
+	total := 1.0
+	for _, e := range site.Grid {
+		if e == nil {
+			continue
+		}
+		bind := map[symbolic.SymID]int64{}
+		symbolic.Symbols(e, func(v *symbolic.Var) { bind[v.Key()] = warp.AssumedValue })
+		n, ok := symbolic.Eval(e, bind)
+		if !ok || n <= 0 {
+			return 0, false
+		}
+		total *= float64(n)
+	}
+	return total, true
+}
+
+// readsGridDim: p's address, guards or loops read gridDim, so its
+// kernel's work per block depends on the grid (a grid-stride loop).
+func readsGridDim(p *analyzer.Prediction) bool {
+	found := false
+	check := func(e symbolic.Expr) {
+		if e != nil {
+			symbolic.Symbols(e, func(v *symbolic.Var) { found = found || v.Kind == symbolic.KindGridDim })
+		}
+	}
+	a := p.Access
+	check(a.Addr)
+	for _, g := range a.Guards {
+		check(g)
+	}
+	for _, l := range a.Loops {
+		check(l.Cond)
+	}
+	return found
 }
 
 // ordered are the sites by position.
