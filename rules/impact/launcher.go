@@ -199,7 +199,10 @@ func (s *Sites) group(prog *launch.Program, site parser.Pos) *launcherGroup {
 
 // assumedBlocks is the blocks site's grid has with every size it is
 // written in that the code leaves open at warp.AssumedValue, as the
-// kernels' parameters are assumed: false when it does not work out.
+// kernels' parameters are assumed, in the first iteration of the host
+// loops around it (lud's perimeter and interior shrink with the loop's
+// step alike: (matrix_dim - 16 i) / 16 - 1 blocks of each, the
+// interior's squared): false when it does not work out.
 func assumedBlocks(site *launch.Site) (float64, bool) {
 	if site == nil {
 		return 0, false
@@ -210,7 +213,12 @@ func assumedBlocks(site *launch.Site) (float64, bool) {
 			continue
 		}
 		bind := map[symbolic.SymID]int64{}
-		symbolic.Symbols(e, func(v *symbolic.Var) { bind[v.Key()] = warp.AssumedValue })
+		symbolic.Symbols(e, func(v *symbolic.Var) {
+			bind[v.Key()] = warp.AssumedValue
+			if v.Kind == symbolic.KindLoopIter {
+				bind[v.Key()] = 0 // a host loop's first iteration
+			}
+		})
 		n, ok := symbolic.Eval(e, bind)
 		if !ok || n <= 0 {
 			return 0, false

@@ -30,6 +30,11 @@ __global__ void big(const float* a, float* b) {
 		{"the big one in a loop of its own", `void h(float* a, float* b, int n) { small<<<4096, 256>>>(a); for (int k = 0; k < n; k++) big<<<262144, 256>>>(a, b); }`, false},
 		// At the assumed size, 4096 blocks: both compare at the one value.
 		{"a grid the code does not give", `void h(float* a, float* b, int g) { small<<<g, 256>>>(a); big<<<262144, 256>>>(a, b); }`, true},
+		// Grids that shrink with a host loop's counter compare at its
+		// first iteration (lud's perimeter beside its interior).
+		{"a grid of a host loop", `void h(float* a, float* b, int n) {
+    for (int i = 0; i < n; i += 16) { small<<<(n - i) / 16, 256>>>(a); big<<<dim3((n - i) / 16, (n - i) / 16), 256>>>(a, b); }
+}`, true},
 		// A kernel that reads gridDim does the same work on any grid: its
 		// time does not scale to the assumed one.
 		{"a grid-stride kernel on a grid the code does not give", `__global__ void strided(float* a, int n) {
